@@ -1,0 +1,118 @@
+//===- HostKernelABI.h - Contract between host kernels and runtime -*- C -*-===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The binary contract between kernels compiled for the `#offload.host` target
+// (lib/Target/Host, via `convert-gpu-to-offload-host`) and the host plugin of
+// the runtime (lib/Runtime/plugins/host). Both sides include this header; the
+// compiler side mirrors these layouts in LLVM dialect types.
+//
+// A host program is an ELF relocatable object. For every kernel `K` of the
+// `gpu.module` it defines a global `__offload_kernel.K` holding an
+// offload_host_kernel_descriptor_t. offloadGetSymbol(Program, "K", KERNEL)
+// finds it.
+//
+// Execution model. Blocks of a grid run in parallel on a thread pool. The
+// threads of one block run on one OS thread:
+//  - kernels without barriers, shuffles or reductions ("non-cooperative") run
+//    through RunBlock, a compiled loop over the block's threads: they pay
+//    nothing for cooperation;
+//  - cooperative kernels (Flags & OFFLOAD_HOST_KERNEL_COOPERATIVE) run each
+//    thread of the block as a fiber through RunThread; gpu.barrier and
+//    gpu.shuffle call back into the runtime, which switches fibers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OFFLOADRUNTIME_HOSTKERNELABI_H
+#define OFFLOADRUNTIME_HOSTKERNELABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Version of this contract, stored in each descriptor.
+#define OFFLOAD_HOST_KERNEL_ABI_VERSION 1u
+
+/// Prefix of kernel descriptor symbols in a host object.
+#define OFFLOAD_HOST_KERNEL_SYMBOL_PREFIX "__offload_kernel."
+
+/// Descriptor flag: the kernel synchronizes threads of a block (barriers,
+/// shuffles, subgroup or block reductions) and must run on fibers.
+#define OFFLOAD_HOST_KERNEL_COOPERATIVE 1u
+
+/// Per-block state handed to every kernel entry. Field order and types are
+/// part of the ABI (all 8-byte fields, no padding).
+typedef struct offload_host_kernel_context_t {
+  int64_t BlockId[3];  ///< gpu.block_id x, y, z
+  int64_t BlockDim[3]; ///< gpu.block_dim x, y, z (threads per block)
+  int64_t GridDim[3];  ///< gpu.grid_dim x, y, z (blocks per grid)
+  /// Static shared (workgroup) memory of this block: StaticSharedBytes bytes,
+  /// 64-byte aligned, zero-initialized content is not guaranteed.
+  void *SharedMemory;
+  /// Dynamic shared memory of this block (the launch's DynSharedMemory bytes),
+  /// 64-byte aligned; what gpu.dynamic_shared_memory returns.
+  void *DynamicSharedMemory;
+  /// Runtime state of the block's fibers; null for non-cooperative kernels.
+  void *Cooperative;
+} offload_host_kernel_context_t;
+
+/// Runs every thread of the block (x fastest) in a loop.
+typedef void (*offload_host_block_fn_t)(const void *Args,
+                                        offload_host_kernel_context_t *Ctx);
+/// Runs one thread (\p Tx, \p Ty, \p Tz) of the block.
+typedef void (*offload_host_thread_fn_t)(const void *Args,
+                                         offload_host_kernel_context_t *Ctx,
+                                         int64_t Tx, int64_t Ty, int64_t Tz);
+
+/// The descriptor the object defines for each kernel (symbol
+/// OFFLOAD_HOST_KERNEL_SYMBOL_PREFIX + kernel name). `Args` is the packed
+/// argument buffer of offloadLaunchKernel.
+typedef struct offload_host_kernel_descriptor_t {
+  uint32_t Version;           ///< OFFLOAD_HOST_KERNEL_ABI_VERSION
+  uint32_t Flags;             ///< OFFLOAD_HOST_KERNEL_* bits
+  uint64_t StaticSharedBytes; ///< workgroup memory per block, bytes
+  uint64_t ArgumentsSize;     ///< size of the packed argument buffer, bytes
+  offload_host_block_fn_t RunBlock;
+  offload_host_thread_fn_t RunThread;
+  const char *Name; ///< the kernel's name, NUL-terminated
+} offload_host_kernel_descriptor_t;
+
+/// gpu.shuffle modes, as passed to __offload_host_shuffle.
+enum offload_host_shuffle_mode_t {
+  OFFLOAD_HOST_SHUFFLE_XOR = 0,
+  OFFLOAD_HOST_SHUFFLE_UP = 1,
+  OFFLOAD_HOST_SHUFFLE_DOWN = 2,
+  OFFLOAD_HOST_SHUFFLE_IDX = 3,
+};
+
+/// Subgroup (warp) size of the host device, in threads.
+#define OFFLOAD_HOST_SUBGROUP_SIZE 32
+
+//===----------------------------------------------------------------------===//
+// Functions a cooperative kernel calls; defined by the runtime's host plugin
+// and resolved when the program is loaded.
+//===----------------------------------------------------------------------===//
+
+/// gpu.barrier: returns once every thread of the block that has not exited
+/// has reached a barrier.
+void __offload_host_barrier(offload_host_kernel_context_t *Ctx);
+
+/// gpu.shuffle on the low \p BitWidth (32 or 64) bits of \p Value among the
+/// lanes of the calling thread's warp that reach a shuffle together (lane =
+/// linear thread id % 32). Returns the value of the source lane; writes 1 to
+/// \p Valid if the source lane is < \p Width (>= 0 for UP) and took part,
+/// else 0 and returns \p Value.
+uint64_t __offload_host_shuffle(offload_host_kernel_context_t *Ctx,
+                                uint64_t Value, int32_t Offset, int32_t Width,
+                                int32_t Mode, int8_t *Valid);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // OFFLOADRUNTIME_HOSTKERNELABI_H

@@ -1,0 +1,197 @@
+//===- Plugin.h - Interface between the runtime and its plugins -*- C++ -*-===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one C++ interface every platform implements (host today; CUDA and HIP,
+// loaded with dlopen, later). The C entry points validate arguments and then
+// talk to plugins only through these classes, so adding a platform touches no
+// caller.
+//
+// Ownership: a Plugin owns its Devices; Queues, Programs and Symbols are owned
+// by the runtime's handles; Events are shared, because a queue that waits on
+// an event must keep it alive after the user destroyed its handle.
+//
+// Queue arguments: a `Queue *` passed to a Device method is null (synchronous
+// operation) or a queue created by that same device.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OFFLOADRUNTIME_LIB_PLUGIN_H
+#define OFFLOADRUNTIME_LIB_PLUGIN_H
+
+#include "OffloadRuntime/OffloadAPI.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace offload {
+
+class Device;
+class Event;
+class Program;
+class Queue;
+class Symbol;
+
+/// Static properties of a device, answered by offloadGetDeviceInfo.
+struct DeviceInfo {
+  offload_device_type_t Type = OFFLOAD_DEVICE_TYPE_DEFAULT;
+  std::string Name;
+  std::string Vendor;
+  std::string DriverVersion;
+  uint32_t MaxWorkGroupSize = 0;
+  offload_dimensions_t MaxWorkGroupSizePerDimension = {0, 0, 0};
+  uint32_t NumComputeUnits = 0;
+  uint64_t GlobalMemSize = 0;
+  uint64_t WorkGroupLocalMemSize = 0;
+  uint32_t SubgroupSize = 0;
+};
+
+/// A platform: one backend and its devices.
+class Plugin {
+public:
+  virtual ~Plugin();
+
+  virtual offload_platform_backend_t getBackend() const = 0;
+  virtual llvm::StringRef getName() const = 0;
+  virtual llvm::StringRef getVendorName() const = 0;
+  virtual llvm::StringRef getVersion() const = 0;
+
+  /// Discovers devices. A missing vendor library is not an error: the plugin
+  /// then has no devices.
+  virtual llvm::Error init() = 0;
+  /// Releases every resource; called once, after all queues, events, programs
+  /// and allocations of the plugin's devices were released.
+  virtual llvm::Error deinit() = 0;
+
+  virtual size_t getNumDevices() const = 0;
+  virtual Device &getDevice(size_t Index) = 0;
+};
+
+/// One device of a platform.
+class Device {
+public:
+  explicit Device(Plugin &P) : ThePlugin(P) {}
+  virtual ~Device();
+
+  Plugin &getPlugin() const { return ThePlugin; }
+  virtual const DeviceInfo &getInfo() const = 0;
+
+  /// Memory. \p Kind has been validated by the caller.
+  virtual llvm::Expected<void *> allocate(size_t Size,
+                                          offload_alloc_type_t Kind) = 0;
+  virtual llvm::Error free(void *Ptr, offload_alloc_type_t Kind) = 0;
+  /// Copies between memory of this device and/or \p Other (either side may
+  /// be the host device); \p DstIsThis tells which side this device is.
+  virtual llvm::Error memcpy(Queue *Q, void *Dst, const void *Src,
+                             size_t Size) = 0;
+  /// Fills \p Size bytes at \p Ptr with \p Pattern repeated.
+  virtual llvm::Error fill(Queue *Q, void *Ptr,
+                           llvm::ArrayRef<uint8_t> Pattern, size_t Size) = 0;
+  virtual llvm::Expected<void *> registerHostMemory(void *HostPtr,
+                                                    size_t Size) = 0;
+  virtual llvm::Error unregisterHostMemory(void *HostPtr) = 0;
+
+  /// Queues and events.
+  virtual llvm::Expected<std::unique_ptr<Queue>> createQueue() = 0;
+
+  /// Programs.
+  virtual bool isValidBinary(llvm::StringRef Image) const = 0;
+  virtual llvm::Expected<std::unique_ptr<Program>>
+  loadProgram(llvm::StringRef Image) = 0;
+
+  /// Launches \p Kernel (a KERNEL symbol of a program of this device).
+  /// \p Args is the packed argument buffer; asynchronous launches copy it.
+  virtual llvm::Error
+  launchKernel(Queue *Q, Symbol &Kernel, llvm::ArrayRef<uint8_t> Args,
+               const offload_kernel_launch_size_args_t &Size) = 0;
+
+private:
+  Plugin &ThePlugin;
+};
+
+/// An in-order queue of a device.
+class Queue {
+public:
+  explicit Queue(Device &D) : TheDevice(D) {}
+  /// Destroying a queue waits for its work.
+  virtual ~Queue();
+
+  Device &getDevice() const { return TheDevice; }
+
+  /// Waits for every operation submitted so far; returns the first error of
+  /// an operation since the previous synchronization, if any.
+  virtual llvm::Error synchronize() = 0;
+  /// Makes the queue wait, without blocking the caller, for \p Events (which
+  /// may belong to other queues, devices or platforms).
+  virtual llvm::Error
+  waitEvents(llvm::ArrayRef<std::shared_ptr<Event>> Events) = 0;
+  virtual llvm::Error enqueueHostFunction(offload_host_function_cb_t Callback,
+                                          void *UserData) = 0;
+  /// Records an event marking the current end of the queue's work.
+  virtual llvm::Expected<std::shared_ptr<Event>> recordEvent() = 0;
+
+private:
+  Device &TheDevice;
+};
+
+/// A point in a queue.
+class Event {
+public:
+  virtual ~Event();
+  /// Blocks until the event is complete.
+  virtual llvm::Error synchronize() = 0;
+  virtual bool isComplete() const = 0;
+};
+
+/// A loaded device binary.
+class Program {
+public:
+  explicit Program(Device &D) : TheDevice(D) {}
+  virtual ~Program();
+
+  Device &getDevice() const { return TheDevice; }
+  /// Looks up \p Name of kind \p Kind; NOT_FOUND if absent.
+  virtual llvm::Expected<std::unique_ptr<Symbol>>
+  getSymbol(llvm::StringRef Name, offload_symbol_kind_t Kind) = 0;
+
+private:
+  Device &TheDevice;
+};
+
+/// A kernel or global variable of a program.
+class Symbol {
+public:
+  Symbol(Program &P, std::string Name, offload_symbol_kind_t Kind)
+      : TheProgram(P), Name(std::move(Name)), Kind(Kind) {}
+  virtual ~Symbol();
+
+  Program &getProgram() const { return TheProgram; }
+  llvm::StringRef getName() const { return Name; }
+  offload_symbol_kind_t getKind() const { return Kind; }
+
+  /// The size in bytes of the packed argument buffer a kernel expects, when
+  /// the binary records it.
+  virtual std::optional<uint64_t> getArgumentsSize() const {
+    return std::nullopt;
+  }
+
+private:
+  Program &TheProgram;
+  std::string Name;
+  offload_symbol_kind_t Kind;
+};
+
+/// Creates the host plugin (always available).
+std::unique_ptr<Plugin> createHostPlugin();
+
+} // namespace offload
+
+#endif // OFFLOADRUNTIME_LIB_PLUGIN_H
