@@ -1,6 +1,201 @@
-// Placeholder
+//===- HostTarget.cpp - The #offload.host gpu target ----------------------===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Serializes a gpu.module, whose kernels convert-gpu-to-offload-host lowered
+// to LLVM dialect, for the CPU: LLVM IR is optimized at the target's level and
+// emitted as an ELF relocatable object (position independent, so the
+// runtime's JIT linker can place it anywhere and reach libc through its GOT).
+//
+//===----------------------------------------------------------------------===//
+
 #include "OffloadDialect/Target/Host/HostTarget.h"
+#include "OffloadDialect/IR/OffloadDialect.h"
+
+#include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
-void mlir::offload::registerHostTargetInterfaceExternalModels(DialectRegistry &) {}
-void mlir::offload::registerHostTargetInterfaceExternalModels(MLIRContext &) {}
+#include "mlir/Target/LLVM/ModuleToObject.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <mutex>
+
+using namespace mlir;
+using namespace mlir::offload;
+
+/// The host CPU's features as an LLVM feature string ("+avx2,-avx512f,...").
+static std::string getHostFeatures() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  std::string result;
+  for (const auto &feature : features) {
+    if (!result.empty())
+      result += ',';
+    result += (feature.second ? "+" : "-");
+    result += feature.first().str();
+  }
+  return result;
+}
+
+static void initializeNativeTarget() {
+  static std::once_flag flag;
+  std::call_once(flag, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+}
+
+namespace {
+/// Serializes a lowered gpu.module for the host CPU.
+class HostSerializer : public LLVM::ModuleToObject {
+public:
+  HostSerializer(Operation &module, StringRef triple, StringRef chip,
+                 StringRef features, int optLevel,
+                 gpu::CompilationTarget format)
+      : ModuleToObject(module, triple, chip, features, optLevel),
+        format(format) {}
+
+protected:
+  FailureOr<SmallVector<char, 0>>
+  moduleToObject(llvm::Module &llvmModule) override;
+
+private:
+  gpu::CompilationTarget format;
+};
+} // namespace
+
+FailureOr<SmallVector<char, 0>>
+HostSerializer::moduleToObject(llvm::Module &llvmModule) {
+  if (format == gpu::CompilationTarget::Offload)
+    return ModuleToObject::moduleToObject(llvmModule);
+
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(llvmModule.getTargetTriple(), error);
+  if (!target)
+    return getOperation().emitError()
+           << "cannot serialize for the host: " << error;
+  llvm::TargetOptions targetOptions;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      llvmModule.getTargetTriple(), chip, features, targetOptions,
+      llvm::Reloc::PIC_, std::nullopt,
+      optLevel >= 2 ? llvm::CodeGenOptLevel::Aggressive
+                    : llvm::CodeGenOptLevel::Less));
+  if (!machine)
+    return getOperation().emitError()
+           << "cannot create a target machine for '" << triple << "', chip '"
+           << chip << "'";
+
+  if (format == gpu::CompilationTarget::Assembly) {
+    FailureOr<SmallString<0>> isa = translateModuleToISA(
+        llvmModule, *machine, [&] { return getOperation().emitError(); });
+    if (failed(isa))
+      return failure();
+    return SmallVector<char, 0>(isa->begin(), isa->end());
+  }
+
+  SmallVector<char, 0> object;
+  llvm::raw_svector_ostream stream(object);
+  llvm::legacy::PassManager codegen;
+  if (machine->addPassesToEmitFile(codegen, stream, nullptr,
+                                   llvm::CodeGenFileType::ObjectFile))
+    return getOperation().emitError()
+           << "the host target machine cannot emit object files";
+  codegen.run(llvmModule);
+  return object;
+}
+
+namespace {
+/// gpu::TargetAttrInterface for #offload.host.
+class HostTargetAttrImpl
+    : public gpu::TargetAttrInterface::FallbackModel<HostTargetAttrImpl> {
+public:
+  std::optional<SmallVector<char, 0>>
+  serializeToObject(Attribute attribute, Operation *module,
+                    const gpu::TargetOptions &options) const;
+
+  Attribute createObject(Attribute attribute, Operation *module,
+                         const SmallVector<char, 0> &object,
+                         const gpu::TargetOptions &options) const;
+};
+} // namespace
+
+std::optional<SmallVector<char, 0>>
+HostTargetAttrImpl::serializeToObject(Attribute attribute, Operation *module,
+                                      const gpu::TargetOptions &options) const {
+  auto gpuModule = dyn_cast_or_null<gpu::GPUModuleOp>(module);
+  if (!gpuModule) {
+    if (module)
+      module->emitError("#offload.host can only serialize a gpu.module");
+    return std::nullopt;
+  }
+  // The module must already be in LLVM dialect.
+  WalkResult walk = gpuModule.walk([&](Operation *op) {
+    if (op == module || isa<LLVM::LLVMDialect>(op->getDialect()))
+      return WalkResult::advance();
+    op->emitError("'")
+        << op->getName()
+        << "' cannot be serialized by #offload.host: run "
+           "convert-gpu-to-offload-host on the gpu.module first";
+    return WalkResult::interrupt();
+  });
+  if (walk.wasInterrupted())
+    return std::nullopt;
+
+  auto target = cast<HostTargetAttr>(attribute);
+  initializeNativeTarget();
+  std::string triple = target.getTriple().empty()
+                           ? llvm::sys::getProcessTriple()
+                           : target.getTriple().str();
+  std::string chip = target.getChip().empty()
+                         ? llvm::sys::getHostCPUName().str()
+                         : target.getChip().str();
+  std::string features = target.getFeatures().empty() && target.getChip().empty()
+                             ? getHostFeatures()
+                             : target.getFeatures().str();
+  HostSerializer serializer(*module, triple, chip, features, target.getO(),
+                            options.getCompilationTarget());
+  return serializer.run();
+}
+
+Attribute
+HostTargetAttrImpl::createObject(Attribute attribute, Operation *module,
+                                 const SmallVector<char, 0> &object,
+                                 const gpu::TargetOptions &options) const {
+  Builder builder(attribute.getContext());
+  return gpu::ObjectAttr::get(
+      attribute.getContext(), attribute, options.getCompilationTarget(),
+      builder.getStringAttr(StringRef(object.data(), object.size())),
+      /*properties=*/nullptr, /*kernels=*/nullptr);
+}
+
+void mlir::offload::registerHostTargetInterfaceExternalModels(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *context, OffloadDialect *dialect) {
+    HostTargetAttr::attachInterface<HostTargetAttrImpl>(*context);
+  });
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+}
+
+void mlir::offload::registerHostTargetInterfaceExternalModels(
+    MLIRContext &context) {
+  DialectRegistry registry;
+  registerHostTargetInterfaceExternalModels(registry);
+  context.appendDialectRegistry(registry);
+}

@@ -1,0 +1,177 @@
+//===- offload-run.cpp - Run gpu-dialect programs on an offload device ----===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Like mlir-runner, but takes high-level MLIR (gpu.launch, gpu.launch_func,
+// gpu memory ops, async): applies the offload lowering pipeline for the
+// selected device, then JIT-compiles and runs the entry function with MLIR's
+// ExecutionEngine. The offload runtime, MLIR's runner utilities
+// (printMemrefF32, ...) and the async runtime are available without naming
+// them, as are the upstream GPU runtime helpers that test programs call
+// (mgpuMemGetDeviceMemRef1d*).
+//
+//===----------------------------------------------------------------------===//
+
+#include "OffloadDialect/InitAll.h"
+#include "OffloadRuntime/OffloadAPI.h"
+
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
+#include "mlir/ExecutionEngine/JitRunner.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <string>
+#include <vector>
+
+using namespace mlir;
+
+static llvm::cl::OptionCategory offloadCategory("offload-run options");
+
+static llvm::cl::opt<std::string> deviceOption(
+    "device",
+    llvm::cl::desc("Device to run the kernels on: host (the CPU, always "
+                   "present); cuda and hip are not available in this build"),
+    llvm::cl::value_desc("host"), llvm::cl::init("host"),
+    llvm::cl::cat(offloadCategory));
+
+static llvm::cl::opt<unsigned> deviceIndexOption(
+    "device-index", llvm::cl::desc("Index of the device within its platform"),
+    llvm::cl::init(0), llvm::cl::cat(offloadCategory));
+
+static llvm::cl::opt<bool> printPipelineOption(
+    "print-lowered-ir",
+    llvm::cl::desc("Print the IR after the offload pipeline, before running"),
+    llvm::cl::init(false), llvm::cl::cat(offloadCategory));
+
+/// The -O level given on the command line (also the kernels' level); 3 when
+/// none was given.
+static unsigned kernelOptLevel = 3;
+
+//===----------------------------------------------------------------------===//
+// Upstream GPU runtime helpers called by test programs
+//===----------------------------------------------------------------------===//
+
+// The ROCm integration tests call these to get the device view of registered
+// host memory. On the host device, the device view is the memory itself.
+template <typename T>
+static StridedMemRefType<T, 1> getDeviceMemRef1d(T *allocated, T *aligned,
+                                                 int64_t offset, int64_t size,
+                                                 int64_t stride) {
+  return {allocated, aligned, offset, {size}, {stride}};
+}
+
+extern "C" StridedMemRefType<float, 1>
+mgpuMemGetDeviceMemRef1dFloat(float *allocated, float *aligned, int64_t offset,
+                              int64_t size, int64_t stride) {
+  return getDeviceMemRef1d(allocated, aligned, offset, size, stride);
+}
+
+extern "C" StridedMemRefType<int32_t, 1>
+mgpuMemGetDeviceMemRef1dInt32(int32_t *allocated, int32_t *aligned,
+                              int64_t offset, int64_t size, int64_t stride) {
+  return getDeviceMemRef1d(allocated, aligned, offset, size, stride);
+}
+
+static llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner mangle) {
+  llvm::orc::SymbolMap symbols;
+  auto add = [&](llvm::StringRef name, void *address) {
+    symbols[mangle(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                             llvm::JITSymbolFlags::Exported};
+  };
+  add("mgpuMemGetDeviceMemRef1dFloat",
+      reinterpret_cast<void *>(&mgpuMemGetDeviceMemRef1dFloat));
+  add("mgpuMemGetDeviceMemRef1dInt32",
+      reinterpret_cast<void *>(&mgpuMemGetDeviceMemRef1dInt32));
+  return symbols;
+}
+
+//===----------------------------------------------------------------------===//
+// Lowering
+//===----------------------------------------------------------------------===//
+
+static LogicalResult lowerForDevice(Operation *module, JitRunnerOptions &) {
+  if (deviceOption != "host") {
+    module->emitError() << "offload-run: --device=" << deviceOption
+                        << " is not available in this build; use "
+                           "--device=host";
+    return failure();
+  }
+  PassManager pm(module->getContext(), module->getName().getStringRef());
+  if (failed(applyPassManagerCLOptions(pm)))
+    return failure();
+  offload::HostPipelineOptions options;
+  options.optLevel = kernelOptLevel;
+  options.deviceIndex = deviceIndexOption;
+  offload::buildLowerToHostPipeline(pm, options);
+  if (failed(pm.run(module)))
+    return failure();
+  if (printPipelineOption)
+    module->print(llvm::outs());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+int main(int argc, char **argv) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  mlir::registerAllPasses();
+  offload::registerAllOffloadPasses();
+  registerPassManagerCLOptions();
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  offload::registerAllOffload(registry);
+
+  // Defaults that differ from mlir-runner's: the entry point returns nothing,
+  // and the runner utilities and async runtime are always linked.
+  std::vector<std::string> arguments(argv, argv + argc);
+  bool hasResultType = false;
+  for (llvm::StringRef arg : llvm::ArrayRef(argv, argc).drop_front()) {
+    if (arg.starts_with("--entry-point-result") ||
+        arg.starts_with("-entry-point-result"))
+      hasResultType = true;
+    for (unsigned level = 0; level <= 3; ++level)
+      if (arg == "-O" + std::to_string(level) ||
+          arg == "--O" + std::to_string(level))
+        kernelOptLevel = level;
+  }
+  if (!hasResultType)
+    arguments.insert(arguments.begin() + 1, "--entry-point-result=void");
+  for (const char *lib : {"libmlir_runner_utils.so", "libmlir_c_runner_utils.so",
+                          "libmlir_async_runtime.so"}) {
+    std::string path = std::string(OFFLOAD_MLIR_LIB_DIR) + "/" + lib;
+    if (llvm::sys::fs::exists(path))
+      arguments.insert(arguments.begin() + 1, "--shared-libs=" + path);
+  }
+  std::vector<char *> newArgv;
+  for (std::string &arg : arguments)
+    newArgv.push_back(arg.data());
+  newArgv.push_back(nullptr);
+
+  JitRunnerConfig config;
+  config.mlirTransformer = lowerForDevice;
+  config.runtimesymbolMap = runtimeSymbols;
+  // Keep the runtime library loaded and its entry points resolvable.
+  (void)&offloadInit;
+  return JitRunnerMain(static_cast<int>(newArgv.size() - 1), newArgv.data(),
+                       registry, config);
+}
