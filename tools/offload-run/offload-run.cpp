@@ -29,7 +29,6 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "llvm/ADT/StringRef.h"
-#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/TargetSelect.h"
@@ -57,16 +56,18 @@ static llvm::cl::opt<bool> printPipelineOption(
     llvm::cl::desc("Print the IR after the offload pipeline, before running"),
     llvm::cl::init(false), llvm::cl::cat(offloadCategory));
 
-/// The -O level given on the command line (also the kernels' level); 3 when
-/// none was given.
-static unsigned kernelOptLevel = 3;
+/// The -O level given on the command line, for the host code and the kernels;
+/// 3 when none was given. (mlir-runner skips LLVM's pipeline without one, and
+/// programs using the async dialect need its coroutine passes.)
+static unsigned optLevel = 3;
 
 //===----------------------------------------------------------------------===//
 // Upstream GPU runtime helpers called by test programs
 //===----------------------------------------------------------------------===//
 
 // The ROCm integration tests call these to get the device view of registered
-// host memory. On the host device, the device view is the memory itself.
+// host memory. On the host device, the device view is the memory itself. The
+// executable exports them (see CMakeLists.txt) so the JIT resolves them.
 template <typename T>
 static StridedMemRefType<T, 1> getDeviceMemRef1d(T *allocated, T *aligned,
                                                  int64_t offset, int64_t size,
@@ -86,19 +87,6 @@ mgpuMemGetDeviceMemRef1dInt32(int32_t *allocated, int32_t *aligned,
   return getDeviceMemRef1d(allocated, aligned, offset, size, stride);
 }
 
-static llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner mangle) {
-  llvm::orc::SymbolMap symbols;
-  auto add = [&](llvm::StringRef name, void *address) {
-    symbols[mangle(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
-                             llvm::JITSymbolFlags::Exported};
-  };
-  add("mgpuMemGetDeviceMemRef1dFloat",
-      reinterpret_cast<void *>(&mgpuMemGetDeviceMemRef1dFloat));
-  add("mgpuMemGetDeviceMemRef1dInt32",
-      reinterpret_cast<void *>(&mgpuMemGetDeviceMemRef1dInt32));
-  return symbols;
-}
-
 //===----------------------------------------------------------------------===//
 // Lowering
 //===----------------------------------------------------------------------===//
@@ -114,7 +102,7 @@ static LogicalResult lowerForDevice(Operation *module, JitRunnerOptions &) {
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
   offload::HostPipelineOptions options;
-  options.optLevel = kernelOptLevel;
+  options.optLevel = optLevel;
   options.deviceIndex = deviceIndexOption;
   offload::buildLowerToHostPipeline(pm, options);
   if (failed(pm.run(module)))
@@ -144,16 +132,20 @@ int main(int argc, char **argv) {
   // Defaults that differ from mlir-runner's: the entry point returns nothing,
   // and the runner utilities and async runtime are always linked.
   std::vector<std::string> arguments(argv, argv + argc);
-  bool hasResultType = false;
+  bool hasResultType = false, hasOptLevel = false;
   for (llvm::StringRef arg : llvm::ArrayRef(argv, argc).drop_front()) {
     if (arg.starts_with("--entry-point-result") ||
         arg.starts_with("-entry-point-result"))
       hasResultType = true;
     for (unsigned level = 0; level <= 3; ++level)
       if (arg == "-O" + std::to_string(level) ||
-          arg == "--O" + std::to_string(level))
-        kernelOptLevel = level;
+          arg == "--O" + std::to_string(level)) {
+        optLevel = level;
+        hasOptLevel = true;
+      }
   }
+  if (!hasOptLevel)
+    arguments.insert(arguments.begin() + 1, "-O3");
   if (!hasResultType)
     arguments.insert(arguments.begin() + 1, "--entry-point-result=void");
   for (const char *lib : {"libmlir_runner_utils.so", "libmlir_c_runner_utils.so",
@@ -169,7 +161,6 @@ int main(int argc, char **argv) {
 
   JitRunnerConfig config;
   config.mlirTransformer = lowerForDevice;
-  config.runtimesymbolMap = runtimeSymbols;
   // Keep the runtime library loaded and its entry points resolvable.
   (void)&offloadInit;
   return JitRunnerMain(static_cast<int>(newArgv.size() - 1), newArgv.data(),

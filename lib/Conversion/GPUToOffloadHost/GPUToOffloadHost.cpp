@@ -753,8 +753,8 @@ struct ConvertGPUToOffloadHostPass
       return signalPassFailure();
     // Phase 3: upstream lowering to LLVM dialect, on this module only.
     OpPassManager pm(gpu::GPUModuleOp::getOperationName());
-    if (failed(parsePassPipeline("lower-affine,convert-scf-to-cf,"
-                                 "expand-strided-metadata,convert-to-llvm,"
+    if (failed(parsePassPipeline("lower-affine,convert-vector-to-scf,convert-scf-to-cf,"
+                                 "expand-strided-metadata,convert-vector-to-llvm,convert-to-llvm,"
                                  "reconcile-unrealized-casts",
                                  pm))) {
       module.emitError("cannot build the host kernel lowering pipeline");

@@ -27,9 +27,14 @@ static void addPipeline(OpPassManager &pm, StringRef pipeline) {
 
 void mlir::offload::buildLowerToHostPipeline(
     OpPassManager &pm, const HostPipelineOptions &options) {
-  // Kernels: outline gpu.launch bodies, lower them for the host CPU and
-  // serialize them into a host object.
+  // Outline gpu.launch bodies and turn host-side gpu ops into offload ops;
+  // then lower the kernels for the host CPU and serialize them into a host
+  // object.
   addPipeline(pm, "gpu-kernel-outlining");
+  addPipeline(pm, llvm::formatv("convert-gpu-to-offload{{platform=host "
+                                "device-index={0}}",
+                                options.deviceIndex.getValue())
+                      .str());
   addPipeline(pm, llvm::formatv("offload-attach-host-target{{O={0} chip={1} "
                                 "features={2}}",
                                 options.optLevel.getValue(),
@@ -38,17 +43,13 @@ void mlir::offload::buildLowerToHostPipeline(
                       .str());
   addPipeline(pm, "gpu.module(convert-gpu-to-offload-host)");
   addPipeline(pm, "gpu-module-to-binary");
-  // Host code: gpu ops to offload ops to runtime calls, then the async
-  // dialect and everything else to LLVM dialect.
-  addPipeline(pm, llvm::formatv("convert-gpu-to-offload{{platform=host "
-                                "device-index={0}}",
-                                options.deviceIndex.getValue())
-                      .str());
+  // Host code: offload ops to runtime calls, then the async dialect and
+  // everything else to LLVM dialect.
   addPipeline(pm, "async-to-async-runtime,async-runtime-ref-counting,"
                   "async-runtime-ref-counting-opt");
   addPipeline(pm, "convert-offload-to-llvm,convert-async-to-llvm");
   addPipeline(pm, "convert-vector-to-scf,lower-affine,convert-scf-to-cf,"
-                  "expand-strided-metadata,convert-math-to-libm,"
+                  "expand-strided-metadata,convert-math-to-libm,convert-vector-to-llvm,"
                   "convert-to-llvm,reconcile-unrealized-casts");
 }
 

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs every test: the lit suite (check-offload: dialect, conversions, target,
+# examples, and the shared MLIR GPU corpus when ../shared is present) and the
+# GoogleTest suites through ctest. Fails if either fails.
+#
+#   scripts/test.sh [BUILD_DIR]      (default BUILD_DIR: build)
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build_dir=${1:-$root/build}
+[ -f "$build_dir/build.ninja" ] || { echo "test: no build in $build_dir; run scripts/setup.sh first" >&2; exit 2; }
+
+status=0
+echo "== lit (check-offload)"
+cmake --build "$build_dir" --target check-offload || status=1
+echo "== GoogleTest (ctest)"
+ctest --test-dir "$build_dir" --output-on-failure -j2 || status=1
+if [ "$status" -ne 0 ]; then
+  echo "test: FAILED"
+else
+  echo "test: all passed"
+fi
+exit "$status"

@@ -1,0 +1,41 @@
+// RUN: offload-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(gpu.module(convert-gpu-to-offload-host))'
+
+gpu.module @m {
+  // expected-error @below {{non-kernel gpu.func is not supported by the host target; use func.func for device functions}}
+  gpu.func @device_fn() {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%out: memref<1xindex>) kernel {
+    // expected-error @below {{thread block clusters are not supported by the host target}}
+    %c = gpu.cluster_id x
+    %c0 = arith.constant 0 : index
+    memref.store %c, %out[%c0] : memref<1xindex>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%v: vector<2xf32>) kernel {
+    %c1 = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    // expected-error @below {{host target supports 32- and 64-bit shuffles, got 'vector<2xf32>'}}
+    %s, %ok = gpu.shuffle xor %v, %c1, %c32 : vector<2xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error @below {{workgroup attribution #0 must be statically shaped with the identity layout}}
+  gpu.func @k(%n: index) workgroup(%w : memref<4xf32, strided<[2]>, #gpu.address_space<workgroup>>) kernel {
+    gpu.return
+  }
+}

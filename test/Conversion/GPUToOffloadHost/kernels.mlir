@@ -1,0 +1,128 @@
+// RUN: offload-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(convert-gpu-to-offload-host))' | FileCheck %s
+
+// A kernel without synchronization: thread ids are arguments, block values
+// come from the context, the descriptor is not cooperative (flags 0).
+
+// CHECK-LABEL: gpu.module @plain
+gpu.module @plain {
+  // Two memrefs (5 values each), then ctx, tx, ty, tz.
+  // CHECK: llvm.func internal @__offload_body.copy(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %[[CTX:[a-z0-9]+]]: !llvm.ptr, %[[TX:[a-z0-9]+]]: i64, %{{.*}}: i64, %{{.*}}: i64,
+  // CHECK-DAG: %[[BDIM_ADDR:.*]] = llvm.getelementptr %[[CTX]][3] : (!llvm.ptr) -> !llvm.ptr, i64
+  // CHECK-DAG: %[[BDIM:.*]] = llvm.load %[[BDIM_ADDR]] : !llvm.ptr -> i64
+  // CHECK-DAG: %[[BID:.*]] = llvm.load %[[CTX]] : !llvm.ptr -> i64
+  // CHECK:   %[[BASE:.*]] = llvm.mul %[[BID]], %[[BDIM]] : i64
+  // CHECK:   llvm.add %[[BASE]], %[[TX]] : i64
+  // CHECK: llvm.func internal @__offload_thread.copy(%{{.*}}: !llvm.ptr {llvm.noalias, llvm.readonly}, %{{.*}}: !llvm.ptr {llvm.noalias, llvm.readonly}, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
+  // CHECK:   llvm.call @__offload_body.copy
+  // CHECK: llvm.func internal @__offload_block.copy(
+  // CHECK:   llvm.call @__offload_thread.copy
+  // CHECK: llvm.mlir.global internal constant @__offload_kernel_name.copy("copy\00")
+  // CHECK: llvm.mlir.global external constant @__offload_kernel.copy()
+  // CHECK:   llvm.mlir.constant(1 : i32) : i32
+  // CHECK:   llvm.mlir.constant(0 : i32) : i32
+  // CHECK:   llvm.mlir.constant(0 : i64) : i64
+  // CHECK:   llvm.mlir.constant(80 : i64) : i64
+  gpu.func @copy(%src: memref<?xf32>, %dst: memref<?xf32>) kernel {
+    %bid = gpu.block_id x
+    %bdim = gpu.block_dim x
+    %tid = gpu.thread_id x
+    %base = arith.muli %bid, %bdim : index
+    %i = arith.addi %base, %tid : index
+    %v = memref.load %src[%i] : memref<?xf32>
+    memref.store %v, %dst[%i] : memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Barriers and workgroup memory: the kernel is cooperative (flags 1), its
+// workgroup attribution lives in the block's static shared memory (64 bytes
+// of f32 rounded to 16), and gpu.barrier calls the runtime.
+
+// CHECK-LABEL: gpu.module @coop
+gpu.module @coop {
+  // CHECK: llvm.func internal @__offload_body.reverse(
+  // CHECK:   llvm.call @__offload_host_barrier(%{{.*}}) : (!llvm.ptr) -> ()
+  // CHECK: llvm.func @__offload_host_barrier(!llvm.ptr)
+  // CHECK: llvm.mlir.global external constant @__offload_kernel.reverse()
+  // CHECK:   llvm.mlir.constant(1 : i32) : i32
+  // CHECK:   llvm.mlir.constant(1 : i32) : i32
+  // CHECK:   llvm.mlir.constant(64 : i64) : i64
+  gpu.func @reverse(%data: memref<16xf32>)
+      workgroup(%tile: memref<16xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 16, 1, 1>} {
+    %tid = gpu.thread_id x
+    %c15 = arith.constant 15 : index
+    %v = memref.load %data[%tid] : memref<16xf32>
+    memref.store %v, %tile[%tid] : memref<16xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %r = arith.subi %c15, %tid : index
+    %w = memref.load %tile[%r] : memref<16xf32, #gpu.address_space<workgroup>>
+    memref.store %w, %data[%tid] : memref<16xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// gpu.shuffle calls the runtime with the value widened to 64 bits, the mode
+// (xor = 0) and a pointer receiving the valid flag; all_reduce is first
+// rewritten into shuffles and barriers.
+
+// CHECK-LABEL: gpu.module @shuffles
+gpu.module @shuffles {
+  // CHECK: llvm.func internal @__offload_body.xor(
+  // CHECK:   %[[VALID:.*]] = llvm.alloca %{{.*}} x i8
+  // CHECK:   %[[BITS:.*]] = llvm.bitcast %{{.*}} : f32 to i32
+  // CHECK:   %[[WIDE:.*]] = llvm.zext %[[BITS]] : i32 to i64
+  // CHECK:   llvm.call @__offload_host_shuffle(%{{.*}}, %[[WIDE]], %{{.*}}, %{{.*}}, %{{.*}}, %[[VALID]])
+  // CHECK:   llvm.load %[[VALID]] : !llvm.ptr -> i8
+  gpu.func @xor(%data: memref<32xf32>) kernel {
+    %tid = gpu.thread_id x
+    %v = memref.load %data[%tid] : memref<32xf32>
+    %c1 = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    %s, %ok = gpu.shuffle xor %v, %c1, %c32 : f32
+    %r = arith.select %ok, %s, %v : f32
+    memref.store %r, %data[%tid] : memref<32xf32>
+    gpu.return
+  }
+  // CHECK: llvm.func internal @__offload_body.sum(
+  // CHECK-COUNT-2: llvm.call @__offload_host_barrier
+  // CHECK: llvm.func @__offload_host_shuffle(!llvm.ptr, i64, i32, i32, i32, !llvm.ptr) -> i64
+  gpu.func @sum(%data: memref<64xf32>) kernel {
+    %tid = gpu.thread_id x
+    %v = memref.load %data[%tid] : memref<64xf32>
+    %r = gpu.all_reduce add %v uniform {} : (f32) -> (f32)
+    memref.store %r, %data[%tid] : memref<64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// gpu.printf becomes a printf call with C's argument promotions; unspecialized
+// runtime constants are their operand; dynamic shared memory comes from the
+// context.
+
+// CHECK-LABEL: gpu.module @misc
+gpu.module @misc {
+  // CHECK-DAG: llvm.func @printf(!llvm.ptr, ...) -> i32
+  // CHECK-DAG: llvm.mlir.global internal constant @__offload_body.hello.printf_format.0("x=%d y=%f\0A\00")
+  // CHECK: llvm.func internal @__offload_body.hello(%[[N:[a-z0-9]+]]: i32,
+  // CHECK:   %[[D:.*]] = llvm.fpext %{{.*}} : f32 to f64
+  // CHECK:   llvm.call @printf(%{{.*}}, %[[N]], %[[D]]) vararg(!llvm.func<i32 (ptr, ...)>)
+  gpu.func @hello(%n: i32, %f: f32) kernel {
+    %m = offload.runtime_constant %n : i32
+    gpu.printf "x=%d y=%f\n", %m, %f : i32, f32
+    %dyn = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %c0 = arith.constant 0 : index
+    %b = arith.constant 7 : i8
+    memref.store %b, %dyn[%c0] : memref<?xi8, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+  // CHECK: llvm.func internal @__offload_thread.hello(
+  // CHECK:   %[[DYN_ADDR:.*]] = llvm.getelementptr %{{.*}}[10] : (!llvm.ptr) -> !llvm.ptr, i64
+  // CHECK:   llvm.load %[[DYN_ADDR]] : !llvm.ptr -> !llvm.ptr
+}
