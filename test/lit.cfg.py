@@ -22,8 +22,12 @@ config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
+# LLVM's test utilities (FileCheck, not, count, split-file) come from
+# llvm-22-tools; put them on PATH.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
 tool_dirs = [config.offload_tools_dir, config.llvm_tools_dir]
-tools = ["offload-opt", "offload-run", "mlir-opt", "mlir-runner"]
+tools = ["offload-opt", "offload-run", "mlir-opt", "mlir-runner", "split-file", "not"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # The shared conformance corpus sits next to the project in a checkout

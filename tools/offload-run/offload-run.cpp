@@ -20,8 +20,10 @@
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/ExecutionEngine/JitRunner.h"
+#include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
@@ -31,6 +33,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <string>
@@ -113,6 +116,27 @@ static LogicalResult lowerForDevice(Operation *module, JitRunnerOptions &) {
 }
 
 //===----------------------------------------------------------------------===//
+// Diagnostics
+//===----------------------------------------------------------------------===//
+
+// JitRunnerMain creates its own MLIRContext and prints diagnostics as raw
+// locations. To show them like offload-opt does (file:line:col with the
+// source line), a source-manager handler is attached when the context loads
+// the builtin dialect, which every context does first.
+static llvm::SourceMgr &getSourceMgr() {
+  static llvm::SourceMgr sourceMgr;
+  return sourceMgr;
+}
+
+static void attachDiagnosticHandler(MLIRContext *context, BuiltinDialect *) {
+  // Deliberately never destroyed: the context goes away first, at the end of
+  // JitRunnerMain, and the handler's destructor would unregister from it.
+  static SourceMgrDiagnosticHandler *handler = nullptr;
+  if (!handler)
+    handler = new SourceMgrDiagnosticHandler(getSourceMgr(), context);
+}
+
+//===----------------------------------------------------------------------===//
 // Driver
 //===----------------------------------------------------------------------===//
 
@@ -128,6 +152,7 @@ int main(int argc, char **argv) {
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
   offload::registerAllOffload(registry);
+  registry.addExtension(attachDiagnosticHandler);
 
   // Defaults that differ from mlir-runner's: the entry point returns nothing,
   // and the runner utilities and async runtime are always linked.

@@ -23,13 +23,21 @@ def ConvertGPUToOffload : Pass<"convert-gpu-to-offload", "ModuleOp"> {
     - `gpu.memcpy` -> `offload.memcpy`, `gpu.memset` -> `offload.memfill`;
     - `gpu.host_register` / `gpu.host_unregister` -> `offload.host_register`
       / `offload.host_unregister`;
-    - `!gpu.async.token` values become `!offload.queue`s: an op with async
-      dependencies runs on the queue of the first one after waiting on events
-      recorded on the others; `gpu.wait async` creates a queue; a blocking
-      `gpu.wait` synchronizes and destroys the queues it waits on.
+    - `!gpu.async.token` values become `!offload.queue`s (also through
+      function signatures, calls, `scf` and `cf` ops): an async op runs on
+      the queue of its first dependency (a new queue without dependencies)
+      after waiting on events recorded on the others, and its token is that
+      queue; a synchronous op with dependencies does the same, then
+      synchronizes the queue (`gpu.alloc` / `gpu.dealloc` synchronize their
+      dependencies first); `gpu.wait async` creates a queue waiting on its
+      dependencies, or reuses its single dependency; a blocking `gpu.wait`
+      synchronizes and destroys each queue it waits on.
 
     Every op uses the device selected by `platform` and `device-index`,
-    materialized once per function with `offload.get_device`.
+    materialized once per function with `offload.get_device` at the start of
+    its entry block (ops nested in regions, e.g. `async.execute`, use it too).
+    `gpu.launch` must have been outlined (`gpu-kernel-outlining`); cluster
+    launches are not supported.
 
     ```mlir
     gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1)
@@ -61,12 +69,21 @@ def ConvertOffloadToLLVM : Pass<"convert-offload-to-llvm", "ModuleOp"> {
     struct of the lowered argument types (memrefs expanded into allocated
     pointer, aligned pointer, offset, sizes and strides); the host target's
     kernels unpack the same layout. A runtime call that fails prints the
-    runtime's code and message to stderr and aborts the program.
+    runtime's code and message to stderr and aborts the program
+    (`offloadAbortOnError`).
+
+    Launches must refer to a `gpu.binary` (run `gpu-module-to-binary`
+    first); its object is chosen by the binary's `#gpu.select_object`
+    handler (the first one by default). Copies and fills whose size is not
+    known at compile time are skipped when empty under an `scf.if`.
+    Out-parameters live in allocas at the start of the function (or of an
+    `async.execute` body), never in loops.
 
     Other dialects are left alone; run the usual `convert-*-to-llvm` passes
-    (or `convert-to-llvm`) afterwards.
+    (with `convert-scf-to-cf`, or `convert-to-llvm`) afterwards.
   }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def ConvertGPUToOffloadHost : Pass<"convert-gpu-to-offload-host",

@@ -52,7 +52,9 @@ def Offload_GetDeviceOp : Offload_Op<"get_device", [Pure]> {
   let arguments = (ins Offload_PlatformAttr:$platform,
                        ConfinedAttr<I32Attr, [IntNonNegative]>:$index);
   let results = (outs Offload_DeviceType:$device);
-  let assemblyFormat = "$platform $index attr-dict";
+  // The empty literal drops the space the format would print before the
+  // enum, which already prints one.
+  let assemblyFormat = "`` $platform $index attr-dict";
 }
 
 //===----------------------------------------------------------------------===//
@@ -77,8 +79,10 @@ def Offload_AllocOp : Offload_RuntimeOp<"alloc", [
   let arguments = (ins Offload_AllocKindAttr:$kind, Offload_DeviceType:$device,
                        Variadic<Index>:$dynamicSizes);
   let results = (outs Res<AnyMemRef, "", [MemAlloc<DefaultResource>]>:$memref);
+  // See GetDeviceOp for the empty literal.
   let assemblyFormat = [{
-    $kind `on` $device (` ` `(` $dynamicSizes^ `)`)? attr-dict `:` type($memref)
+    `` $kind `on` $device (` ` `(` $dynamicSizes^ `)`)? attr-dict `:`
+    type($memref)
   }];
   let hasVerifier = 1;
 }
@@ -98,7 +102,8 @@ def Offload_FreeOp : Offload_RuntimeOp<"free"> {
   let assemblyFormat = "$memref attr-dict `:` type($memref)";
 }
 
-def Offload_MemcpyOp : Offload_RuntimeOp<"memcpy"> {
+def Offload_MemcpyOp : Offload_RuntimeOp<"memcpy", [
+    AllElementTypesMatch<["dst", "src"]>]> {
   let summary = "copies the contents of one memref into another";
   let description = [{
     Copies every element of `src` into `dst`; both must have the same element
@@ -123,7 +128,10 @@ def Offload_MemcpyOp : Offload_RuntimeOp<"memcpy"> {
   let hasVerifier = 1;
 }
 
-def Offload_MemfillOp : Offload_RuntimeOp<"memfill"> {
+def Offload_MemfillOp : Offload_RuntimeOp<"memfill", [
+    TypesMatchWith<"value type matches element type of dst", "dst", "value",
+                   "::llvm::cast<::mlir::BaseMemRefType>($_self)"
+                   ".getElementType()">]> {
   let summary = "fills a memref with a value";
   let description = [{
     Stores `value`, whose type is the element type of `dst`, into every element
@@ -305,7 +313,7 @@ def Offload_LaunchOp : Offload_RuntimeOp<"launch", [
     `blocks` `in` ` ` `(` $gridSizeX `,` $gridSizeY `,` $gridSizeZ `)`
     `threads` `in` ` ` `(` $blockSizeX `,` $blockSizeY `,` $blockSizeZ `)`
     (`dynamic_shared_memory_size` $dynamicSharedMemorySize^)?
-    custom<LaunchArgs>($kernelOperands, type($kernelOperands))
+    (`args` `` custom<LaunchArgs>($kernelOperands, type($kernelOperands))^)?
     attr-dict (`->` type($event)^)?
   }];
   let extraClassDeclaration = [{
@@ -337,7 +345,8 @@ def Offload_RuntimeConstantOp : Offload_Op<"runtime_constant", [
     they are folded by content.
 
     Unspecialized, the op is the identity: kernel lowering replaces it by its
-    operand.
+    operand. It belongs to device code: a `gpu.func`, or a function nested in
+    a `gpu.module`.
 
     ```mlir
     gpu.func @stencil(%in: memref<?xf32>, %radius: i32, %w: memref<8xf32>) kernel {

@@ -252,8 +252,8 @@ LogicalResult KernelBodyLowering::lowerShuffle(gpu::ShuffleOp op) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   Type type = op.getValue().getType();
-  unsigned width = type.getIntOrFloatBitWidth();
-  if (!type.isIntOrFloat() || (width != 32 && width != 64))
+  unsigned width = type.isIntOrFloat() ? type.getIntOrFloatBitWidth() : 0;
+  if (width != 32 && width != 64)
     return op.emitOpError("host target supports 32- and 64-bit shuffles, got ")
            << type;
   Type i64 = b.getI64Type(), i32 = b.getI32Type();

@@ -10,9 +10,15 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::offload;
+
+/// Prefix of the kernel descriptors emitted by convert-gpu-to-offload-host
+/// (OFFLOAD_HOST_KERNEL_SYMBOL_PREFIX in OffloadRuntime/HostKernelABI.h).
+static constexpr llvm::StringLiteral kHostKernelSymbolPrefix =
+    "__offload_kernel.";
 
 /// Number of elements of a memref type, or std::nullopt when not static.
 static std::optional<int64_t> getStaticNumElements(Type type) {
@@ -55,10 +61,8 @@ LogicalResult AllocOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult MemcpyOp::verify() {
+  // Element types are checked by AllElementTypesMatch.
   Type dstType = getDst().getType(), srcType = getSrc().getType();
-  if (getElementType(dstType) != getElementType(srcType))
-    return emitOpError("source and destination element types differ: ")
-           << getElementType(srcType) << " vs " << getElementType(dstType);
   std::optional<int64_t> dstCount = getStaticNumElements(dstType);
   std::optional<int64_t> srcCount = getStaticNumElements(srcType);
   if (dstCount && srcCount && *dstCount != *srcCount)
@@ -74,11 +78,8 @@ LogicalResult MemcpyOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult MemfillOp::verify() {
+  // The value type is checked against the element type by TypesMatchWith.
   Type elementType = getElementType(getDst().getType());
-  if (getValue().getType() != elementType)
-    return emitOpError("value type ")
-           << getValue().getType()
-           << " does not match the destination element type " << elementType;
   if (!elementType.isIntOrIndexOrFloat())
     return emitOpError("element type must be an integer, index or float, got ")
            << elementType;
@@ -101,28 +102,24 @@ LogicalResult QueueWaitOp::verify() {
 // LaunchOp
 //===----------------------------------------------------------------------===//
 
-/// Parses the optional `args(%a : f32, %b : memref<?xf32>)` list of a launch,
-/// the syntax of gpu.launch_func.
+/// Parses the `(%a : f32, %b : memref<?xf32>)` list that follows `args` in a
+/// launch, the syntax of gpu.launch_func.
 static ParseResult
 parseLaunchArgs(OpAsmParser &parser,
                 SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands,
                 SmallVectorImpl<Type> &types) {
-  if (parser.parseOptionalKeyword("args"))
-    return success();
   auto parseArg = [&]() -> ParseResult {
     return failure(parser.parseOperand(operands.emplace_back()) ||
                    parser.parseColonType(types.emplace_back()));
   };
-  return parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren,
-                                        parseArg, " in argument list");
+  return parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren, parseArg,
+                                        " in argument list");
 }
 
 static void printLaunchArgs(OpAsmPrinter &printer, Operation *,
                             OperandRange operands, TypeRange types) {
-  if (operands.empty())
-    return;
-  printer << "args(";
-  llvm::interleaveComma(llvm::zip(operands, types), printer,
+  printer << "(";
+  llvm::interleaveComma(llvm::zip_equal(operands, types), printer,
                         [&](auto pair) {
                           auto [operand, type] = pair;
                           printer << operand << " : " << type;
@@ -140,14 +137,13 @@ LogicalResult LaunchOp::verify() {
   return success();
 }
 
-LogicalResult
-LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   // Symbols are resolved from the closest symbol table above the launch.
   Operation *table = SymbolTable::getNearestSymbolTable(getOperation());
   if (!table)
     return success();
-  Operation *module =
-      symbolTable.lookupNearestSymbolFrom(table, getKernel().getRootReference());
+  Operation *module = symbolTable.lookupNearestSymbolFrom(
+      table, getKernel().getRootReference());
   if (!module)
     return emitOpError("kernel module '")
            << getKernelModuleName() << "' is undefined";
@@ -156,9 +152,15 @@ LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     return success();
   auto gpuModule = dyn_cast<gpu::GPUModuleOp>(module);
   if (!gpuModule)
-    return emitOpError("'") << getKernelModuleName()
-                            << "' is not a gpu.module or gpu.binary";
+    return emitOpError("'")
+           << getKernelModuleName() << "' is not a gpu.module or gpu.binary";
   auto kernel = gpuModule.lookupSymbol<gpu::GPUFuncOp>(getKernelName());
+  // Once a target lowered the module's kernels (to llvm.func, or to the host
+  // ABI's descriptor), only their existence can be checked.
+  if (!kernel && (gpuModule.lookupSymbol(getKernelName()) ||
+                  gpuModule.lookupSymbol(
+                      (kHostKernelSymbolPrefix + getKernelName()).str())))
+    return success();
   if (!kernel)
     return emitOpError("kernel '")
            << getKernelName() << "' is undefined in module '"
@@ -177,8 +179,8 @@ LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     auto [type, operand] = pair;
     if (type != operand.getType())
       return emitOpError("argument #")
-             << index << " has type " << operand.getType()
-             << " but kernel '" << getKernelName() << "' expects " << type;
+             << index << " has type " << operand.getType() << " but kernel '"
+             << getKernelName() << "' expects " << type;
   }
   return success();
 }
@@ -188,8 +190,11 @@ LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult RuntimeConstantOp::verify() {
-  if (!getOperation()->getParentOfType<gpu::GPUModuleOp>())
-    return emitOpError("must be inside a kernel module (gpu.module)");
+  // Device code: a gpu.func, or a function nested in a gpu.module.
+  auto func = getOperation()->getParentOfType<FunctionOpInterface>();
+  if (!func || !func->getParentOfType<gpu::GPUModuleOp>())
+    return emitOpError("expects to be inside a gpu.func or a function nested "
+                       "in a gpu.module");
   Type type = getValue().getType();
   if (getContents()) {
     auto memref = dyn_cast<MemRefType>(type);

@@ -30,7 +30,7 @@ struct AttachHostTargetPass
     if (optLevel > 3) {
       getOperation().emitError()
           << "offload-attach-host-target: O must be in [0, 3], got "
-          << optLevel;
+          << static_cast<unsigned>(optLevel);
       return signalPassFailure();
     }
     llvm::Regex matcher(moduleMatcher);

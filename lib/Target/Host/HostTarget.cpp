@@ -144,7 +144,7 @@ HostTargetAttrImpl::serializeToObject(Attribute attribute, Operation *module,
     return std::nullopt;
   }
   // The module must already be in LLVM dialect.
-  WalkResult walk = gpuModule.walk([&](Operation *op) {
+  WalkResult walk = gpuModule.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op == module || isa<LLVM::LLVMDialect>(op->getDialect()))
       return WalkResult::advance();
     op->emitError("'")

@@ -27,6 +27,9 @@ gpu.module @m {
     %c32 = arith.constant 32 : i32
     // expected-error @below {{host target supports 32- and 64-bit shuffles, got 'vector<2xf32>'}}
     %s, %ok = gpu.shuffle xor %v, %c1, %c32 : vector<2xf32>
+    %c0 = arith.constant 0 : index
+    %out = memref.alloca() : memref<1xvector<2xf32>>
+    memref.store %s, %out[%c0] : memref<1xvector<2xf32>>
     gpu.return
   }
 }

@@ -1,0 +1,17 @@
+// RUN: offload-opt %s -split-input-file -verify-diagnostics -gpu-module-to-binary
+
+module attributes {gpu.container_module} {
+  // expected-error @below {{An error happened while serializing the module.}}
+  gpu.module @kernels [#offload.host] {
+    // expected-error @below {{'gpu.func' cannot be serialized by #offload.host: run convert-gpu-to-offload-host on the gpu.module first}}
+    gpu.func @k() kernel {
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// expected-error @below {{optimization level must be in [0, 3], got 7}}
+gpu.module @bad [#offload.host<O = 7>] {
+}
