@@ -15,8 +15,8 @@
 // DEVICE: --device=cuda is not available in this build
 // MISSING: does-not-exist.mlir
 // KERNEL: bad-kernel.mlir:6:10: error: 'gpu.cluster_id' op thread block clusters are not supported by the host target
-// HELP: --device=<host>
-// HELP: --entry-point-result
+// HELP-DAG: --device=<host>
+// HELP-DAG: --entry-point-result
 
 //--- malformed.mlir
 func.func @main() {
