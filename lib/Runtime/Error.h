@@ -43,7 +43,8 @@ private:
 };
 
 /// Creates an OffloadError with code \p Code and message \p Message.
-inline llvm::Error createError(offload_errc_t Code, const llvm::Twine &Message) {
+inline llvm::Error createError(offload_errc_t Code,
+                               const llvm::Twine &Message) {
   return llvm::make_error<OffloadError>(Code, Message.str());
 }
 

@@ -88,13 +88,13 @@ public:
   virtual llvm::Expected<void *> allocate(size_t Size,
                                           offload_alloc_type_t Kind) = 0;
   virtual llvm::Error free(void *Ptr, offload_alloc_type_t Kind) = 0;
-  /// Copies between memory of this device and/or \p Other (either side may
-  /// be the host device); \p DstIsThis tells which side this device is.
+  /// Copies \p Size bytes from \p Src to \p Dst; each side is memory of this
+  /// device or of the host. Reads \p Src when the copy executes.
   virtual llvm::Error memcpy(Queue *Q, void *Dst, const void *Src,
                              size_t Size) = 0;
   /// Fills \p Size bytes at \p Ptr with \p Pattern repeated.
-  virtual llvm::Error fill(Queue *Q, void *Ptr,
-                           llvm::ArrayRef<uint8_t> Pattern, size_t Size) = 0;
+  virtual llvm::Error fill(Queue *Q, void *Ptr, llvm::ArrayRef<uint8_t> Pattern,
+                           size_t Size) = 0;
   virtual llvm::Expected<void *> registerHostMemory(void *HostPtr,
                                                     size_t Size) = 0;
   virtual llvm::Error unregisterHostMemory(void *HostPtr) = 0;

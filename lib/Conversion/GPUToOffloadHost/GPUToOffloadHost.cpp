@@ -624,6 +624,16 @@ static LogicalResult emitEntryPoints(gpu::GPUModuleOp module,
     fn.setLinkage(LLVM::Linkage::Internal);
     fn.setVisibility(SymbolTable::Visibility::Private);
   }
+  // Barriers and shuffles synchronize threads: LLVM must not make them
+  // control-dependent on more values (e.g. duplicate a barrier into two
+  // paths). The runtime identifies a barrier by its call site to diagnose
+  // divergent barriers, which relies on this.
+  for (StringRef name : {kBarrierFn, kShuffleFn})
+    if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+      fn.setConvergent(true);
+  if (info.cooperative)
+    body.setConvergent(true);
+
   // The packed arguments and the block context are only read by the kernel,
   // and no memref of the kernel points into them: tell LLVM, so that loads of
   // arguments and block dimensions are hoisted out of the thread loops.

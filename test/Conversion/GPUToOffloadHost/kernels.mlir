@@ -42,9 +42,9 @@ gpu.module @plain {
 
 // CHECK-LABEL: gpu.module @coop
 gpu.module @coop {
-  // CHECK: llvm.func internal @__offload_body.reverse(
+  // CHECK: llvm.func internal @__offload_body.reverse({{.*}} attributes {convergent
   // CHECK:   llvm.call @__offload_host_barrier(%{{.*}}) : (!llvm.ptr) -> ()
-  // CHECK: llvm.func @__offload_host_barrier(!llvm.ptr)
+  // CHECK: llvm.func @__offload_host_barrier(!llvm.ptr) attributes {convergent
   // CHECK: llvm.mlir.global external constant @__offload_kernel.reverse()
   // CHECK:   llvm.mlir.constant(1 : i32) : i32
   // CHECK:   llvm.mlir.constant(1 : i32) : i32
@@ -90,7 +90,7 @@ gpu.module @shuffles {
   }
   // CHECK: llvm.func internal @__offload_body.sum(
   // CHECK-COUNT-2: llvm.call @__offload_host_barrier
-  // CHECK: llvm.func @__offload_host_shuffle(!llvm.ptr, i64, i32, i32, i32, !llvm.ptr) -> i64
+  // CHECK: llvm.func @__offload_host_shuffle(!llvm.ptr, i64, i32, i32, i32, !llvm.ptr) -> i64 attributes {convergent
   gpu.func @sum(%data: memref<64xf32>) kernel {
     %tid = gpu.thread_id x
     %v = memref.load %data[%tid] : memref<64xf32>

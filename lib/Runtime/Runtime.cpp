@@ -1,0 +1,280 @@
+//===- Runtime.cpp - State of the offload runtime -------------------------===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Runtime.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <atomic>
+#include <cstdlib>
+
+using namespace llvm;
+using namespace offload;
+
+//===----------------------------------------------------------------------===//
+// Configuration
+//===----------------------------------------------------------------------===//
+
+bool offload::getEnvFlag(const char *Name) {
+  const char *Value = std::getenv(Name);
+  if (!Value)
+    return false;
+  StringRef V = StringRef(Value).trim();
+  return V == "1" || V.equals_insensitive("true") ||
+         V.equals_insensitive("on") || V.equals_insensitive("yes");
+}
+
+namespace {
+// Read when the library is loaded, and again whenever the runtime goes from
+// uninitialized to initialized, so a process can change them between runs.
+std::atomic<bool> ValidationEnabled{!getEnvFlag("OFFLOAD_DISABLE_VALIDATION")};
+std::atomic<bool> TraceEnabled{getEnvFlag("OFFLOAD_TRACE")};
+
+void reloadConfig() {
+  ValidationEnabled = !getEnvFlag("OFFLOAD_DISABLE_VALIDATION");
+  TraceEnabled = getEnvFlag("OFFLOAD_TRACE");
+}
+
+/// Guards RefCount and the creation and destruction of the runtime.
+std::mutex InitMutex;
+unsigned RefCount = 0;
+/// The live runtime, read without a lock by every entry point.
+std::atomic<Runtime *> Current{nullptr};
+} // namespace
+
+bool offload::isValidationEnabled() { return ValidationEnabled; }
+bool offload::isTraceEnabled() { return TraceEnabled; }
+
+//===----------------------------------------------------------------------===//
+// Lifetime
+//===----------------------------------------------------------------------===//
+
+Expected<Runtime &> Runtime::get() {
+  Runtime *RT = Current.load(std::memory_order_acquire);
+  if (!RT)
+    return createError(OFFLOAD_ERRC_UNINITIALIZED,
+                       "the runtime is not initialized: call offloadInit "
+                       "first");
+  return *RT;
+}
+
+Error Runtime::init() {
+  std::lock_guard<std::mutex> Lock(InitMutex);
+  if (RefCount > 0) {
+    ++RefCount;
+    return Error::success();
+  }
+  reloadConfig();
+  std::unique_ptr<Runtime> RT(new Runtime());
+  if (Error E = RT->initialize()) {
+    consumeError(RT->release());
+    return E;
+  }
+  Current.store(RT.release(), std::memory_order_release);
+  RefCount = 1;
+  return Error::success();
+}
+
+Error Runtime::shutDown() {
+  std::lock_guard<std::mutex> Lock(InitMutex);
+  if (RefCount == 0)
+    return createError(OFFLOAD_ERRC_UNINITIALIZED,
+                       "offloadShutDown without a matching offloadInit");
+  if (--RefCount > 0)
+    return Error::success();
+  std::unique_ptr<Runtime> RT(Current.exchange(nullptr));
+  return RT->release();
+}
+
+Runtime::~Runtime() = default;
+
+Error Runtime::initialize() {
+  // Plugins in platform order; the host platform first, so the host device is
+  // device 0. CUDA and HIP plugins go after it.
+  std::unique_ptr<Plugin> Plugins[] = {createHostPlugin()};
+  for (std::unique_ptr<Plugin> &P : Plugins) {
+    if (Error E = P->init())
+      return E;
+    auto Platform = std::make_unique<offload_platform_impl_t>();
+    for (size_t I = 0, N = P->getNumDevices(); I < N; ++I) {
+      auto D = std::make_unique<offload_device_impl_t>();
+      D->Platform = Platform.get();
+      D->Impl = &P->getDevice(I);
+      Devices.push_back(D.get());
+      DeviceSet.insert(D.get());
+      if (!HostDevice && P->getBackend() == OFFLOAD_PLATFORM_BACKEND_HOST)
+        HostDevice = D.get();
+      Platform->Devices.push_back(std::move(D));
+    }
+    Platform->Plugin = std::move(P);
+    PlatformSet.insert(Platform.get());
+    Platforms.push_back(std::move(Platform));
+  }
+  if (!HostDevice)
+    return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
+                       "the host plugin has no device");
+  return Error::success();
+}
+
+Error Runtime::release() {
+  // Queues first: their destructors wait for work that may still use events,
+  // programs and allocations. Errors of that work have no caller left.
+  for (std::unique_ptr<offload_queue_impl_t> &Q : Queues.takeAll()) {
+    consumeError(Q->Impl->synchronize());
+    Q->Impl.reset();
+  }
+  Events.takeAll();
+  {
+    std::lock_guard<std::mutex> Lock(ImageCacheMutex);
+    ImageCache.clear();
+  }
+  for (std::unique_ptr<offload_program_impl_t> &P : Programs.takeAll())
+    destroyProgram(std::move(P));
+
+  Error Result = Error::success();
+  std::map<uintptr_t, AllocationInfo> Remaining;
+  {
+    std::lock_guard<std::mutex> Lock(AllocationsMutex);
+    Remaining.swap(Allocations);
+  }
+  for (auto &[Address, Info] : Remaining) {
+    Error E =
+        Info.Device->Impl->free(reinterpret_cast<void *>(Address), Info.Kind);
+    Result = joinErrors(std::move(Result), std::move(E));
+  }
+  for (std::unique_ptr<offload_platform_impl_t> &P : Platforms)
+    if (P->Plugin)
+      Result = joinErrors(std::move(Result), P->Plugin->deinit());
+  Platforms.clear();
+  return Result;
+}
+
+//===----------------------------------------------------------------------===//
+// Handle checks
+//===----------------------------------------------------------------------===//
+
+namespace {
+Error checkHandle(const void *Handle, bool IsLive, StringRef Name,
+                  offload_errc_t Code, StringRef What) {
+  if (!Handle)
+    return createError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "{0} is null", Name);
+  if (!IsLive)
+    return createError(Code,
+                       "{0} ({1}) is not a live {2}: it was destroyed or never "
+                       "created",
+                       Name, Handle, What);
+  return Error::success();
+}
+} // namespace
+
+Error Runtime::checkPlatform(offload_platform_handle_t Platform,
+                             StringRef Name) const {
+  if (!isValidationEnabled())
+    return Error::success();
+  return checkHandle(Platform, PlatformSet.count(Platform), Name,
+                     OFFLOAD_ERRC_INVALID_PLATFORM, "platform");
+}
+
+Error Runtime::checkDevice(offload_device_handle_t Device,
+                           StringRef Name) const {
+  if (!isValidationEnabled())
+    return Error::success();
+  return checkHandle(Device, DeviceSet.count(Device), Name,
+                     OFFLOAD_ERRC_INVALID_DEVICE, "device");
+}
+
+Error Runtime::checkQueue(offload_queue_handle_t Queue, StringRef Name) const {
+  if (!isValidationEnabled())
+    return Error::success();
+  return checkHandle(Queue, Queue && Queues.contains(Queue), Name,
+                     OFFLOAD_ERRC_INVALID_QUEUE, "queue");
+}
+
+Error Runtime::checkEvent(offload_event_handle_t Event, StringRef Name) const {
+  if (!isValidationEnabled())
+    return Error::success();
+  return checkHandle(Event, Event && Events.contains(Event), Name,
+                     OFFLOAD_ERRC_INVALID_EVENT, "event");
+}
+
+Error Runtime::checkProgram(offload_program_handle_t Program,
+                            StringRef Name) const {
+  if (!isValidationEnabled())
+    return Error::success();
+  return checkHandle(Program, Program && Programs.contains(Program), Name,
+                     OFFLOAD_ERRC_INVALID_PROGRAM, "program");
+}
+
+Error Runtime::checkSymbol(offload_symbol_handle_t Symbol,
+                           StringRef Name) const {
+  if (!isValidationEnabled())
+    return Error::success();
+  return checkHandle(Symbol, Symbol && Symbols.contains(Symbol), Name,
+                     OFFLOAD_ERRC_INVALID_SYMBOL, "symbol");
+}
+
+//===----------------------------------------------------------------------===//
+// Allocations, programs, image cache
+//===----------------------------------------------------------------------===//
+
+void Runtime::addAllocation(void *Ptr, const AllocationInfo &Info) {
+  std::lock_guard<std::mutex> Lock(AllocationsMutex);
+  Allocations[reinterpret_cast<uintptr_t>(Ptr)] = Info;
+}
+
+Expected<AllocationInfo> Runtime::takeAllocation(void *Ptr) {
+  std::lock_guard<std::mutex> Lock(AllocationsMutex);
+  auto It = Allocations.find(reinterpret_cast<uintptr_t>(Ptr));
+  if (It == Allocations.end())
+    return createError(OFFLOAD_ERRC_INVALID_ARGUMENT,
+                       "Address ({0}) was not allocated by offloadMemAlloc or "
+                       "was already freed",
+                       Ptr);
+  AllocationInfo Info = It->second;
+  Allocations.erase(It);
+  return Info;
+}
+
+offload_device_impl_t *Runtime::findAllocationDevice(const void *Ptr) const {
+  uintptr_t Address = reinterpret_cast<uintptr_t>(Ptr);
+  std::lock_guard<std::mutex> Lock(AllocationsMutex);
+  auto It = Allocations.upper_bound(Address);
+  if (It == Allocations.begin())
+    return nullptr;
+  --It;
+  if (Address - It->first >= It->second.Size)
+    return nullptr;
+  return It->second.Device;
+}
+
+void Runtime::destroyProgram(std::unique_ptr<offload_program_impl_t> Program) {
+  {
+    std::lock_guard<std::mutex> Lock(Program->SymbolsMutex);
+    for (auto &Entry : Program->Symbols)
+      Symbols.take(Entry.second);
+    Program->Symbols.clear();
+  }
+  Program->Impl.reset();
+}
+
+Expected<offload_program_impl_t *> Runtime::getOrLoadImageProgram(
+    offload_device_impl_t *Device, const void *Image,
+    function_ref<Expected<offload_program_impl_t *>()> Load) {
+  // Loading under the lock makes concurrent first uses of one image load it
+  // once; loads are rare (once per image and device) so serializing them is
+  // cheap.
+  std::lock_guard<std::mutex> Lock(ImageCacheMutex);
+  auto Key = std::make_pair(Device, Image);
+  auto It = ImageCache.find(Key);
+  if (It != ImageCache.end())
+    return It->second;
+  Expected<offload_program_impl_t *> Program = Load();
+  if (!Program)
+    return Program.takeError();
+  ImageCache.emplace(Key, *Program);
+  return *Program;
+}

@@ -1,0 +1,232 @@
+//===- HostPlugin.cpp - The host platform, device and memory --------------===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostPlugin.h"
+
+#include "../../Error.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Threading.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <unistd.h>
+
+using namespace llvm;
+using namespace offload;
+using namespace offload::host;
+
+/// Alignment of every host allocation and of shared memory.
+static constexpr size_t HostAlignment = 64;
+
+//===----------------------------------------------------------------------===//
+// Device info
+//===----------------------------------------------------------------------===//
+
+/// Returns the value of the first "Key : value" line of /proc/cpuinfo.
+static std::string readCpuInfo(StringRef Key) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      MemoryBuffer::getFileAsStream("/proc/cpuinfo");
+  if (!Buffer)
+    return "";
+  SmallVector<StringRef> Lines;
+  (*Buffer)->getBuffer().split(Lines, '\n');
+  for (StringRef Line : Lines) {
+    auto [Name, Value] = Line.split(':');
+    if (Name.trim() == Key)
+      return Value.trim().str();
+  }
+  return "";
+}
+
+HostDevice::HostDevice(HostPlugin &P) : Device(P), ThePlugin(P) {
+  Info.Type = OFFLOAD_DEVICE_TYPE_HOST;
+  Info.Name = readCpuInfo("model name");
+  if (Info.Name.empty())
+    Info.Name = "host";
+  Info.Vendor = readCpuInfo("vendor_id");
+  if (Info.Vendor.empty())
+    Info.Vendor = "unknown";
+  Info.DriverVersion = LLVM_VERSION_STRING;
+  Info.MaxWorkGroupSize = 1024;
+  Info.MaxWorkGroupSizePerDimension = {1024, 1024, 64};
+  Info.NumComputeUnits =
+      std::max(1u, llvm::hardware_concurrency().compute_thread_count());
+  long Pages = sysconf(_SC_PHYS_PAGES);
+  long PageSize = sysconf(_SC_PAGESIZE);
+  if (Pages > 0 && PageSize > 0)
+    Info.GlobalMemSize = uint64_t(Pages) * uint64_t(PageSize);
+  Info.WorkGroupLocalMemSize = 64 * 1024;
+  Info.SubgroupSize = OFFLOAD_HOST_SUBGROUP_SIZE;
+}
+
+HostDevice::~HostDevice() { releaseAllocations(); }
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+Expected<void *> HostDevice::allocate(size_t Size, offload_alloc_type_t Kind) {
+  // Host, device and managed memory are all ordinary host memory here.
+  void *Ptr = std::aligned_alloc(HostAlignment, alignTo(Size, HostAlignment));
+  if (!Ptr)
+    return createError(OFFLOAD_ERRC_OUT_OF_RESOURCES,
+                       "cannot allocate {0} bytes of host memory", Size);
+  std::lock_guard<std::mutex> Lock(AllocationsMutex);
+  Allocations[Ptr] = {Size, Kind};
+  return Ptr;
+}
+
+Error HostDevice::free(void *Ptr, offload_alloc_type_t Kind) {
+  {
+    std::lock_guard<std::mutex> Lock(AllocationsMutex);
+    if (!Allocations.erase(Ptr))
+      return createError(OFFLOAD_ERRC_INVALID_ARGUMENT,
+                         "Address ({0}) was not allocated by offloadMemAlloc "
+                         "or was already freed",
+                         Ptr);
+  }
+  std::free(Ptr);
+  return Error::success();
+}
+
+void HostDevice::releaseAllocations() {
+  std::lock_guard<std::mutex> Lock(AllocationsMutex);
+  for (auto &Entry : Allocations)
+    std::free(Entry.first);
+  Allocations.clear();
+}
+
+// memmove: an overlapping copy is a caller error, but costs nothing to get
+// right.
+Error HostDevice::memcpy(Queue *Q, void *Dst, const void *Src, size_t Size) {
+  if (!Q) {
+    std::memmove(Dst, Src, Size);
+    return Error::success();
+  }
+  static_cast<HostQueue *>(Q)->enqueue([=] {
+    std::memmove(Dst, Src, Size);
+    return Error::success();
+  });
+  return Error::success();
+}
+
+/// Writes \p Size bytes of \p Pattern repeated at \p Ptr. A trailing partial
+/// pattern (only possible with validation off) is truncated.
+static void fillMemory(void *Ptr, ArrayRef<uint8_t> Pattern, size_t Size) {
+  auto *Dst = static_cast<uint8_t *>(Ptr);
+  if (Pattern.size() == 1) {
+    std::memset(Dst, Pattern[0], Size);
+    return;
+  }
+  size_t Done = std::min(Size, Pattern.size());
+  std::memcpy(Dst, Pattern.data(), Done);
+  // Double the filled prefix until done: O(log(Size / PatternSize)) copies.
+  while (Done < Size) {
+    size_t Chunk = std::min(Done, Size - Done);
+    std::memcpy(Dst + Done, Dst, Chunk);
+    Done += Chunk;
+  }
+}
+
+Error HostDevice::fill(Queue *Q, void *Ptr, ArrayRef<uint8_t> Pattern,
+                       size_t Size) {
+  if (!Q) {
+    fillMemory(Ptr, Pattern, Size);
+    return Error::success();
+  }
+  // The caller's pattern may be gone when the fill runs: keep a copy.
+  static_cast<HostQueue *>(Q)->enqueue(
+      [Ptr, Size, Copy = SmallVector<uint8_t, 16>(Pattern)] {
+        fillMemory(Ptr, Copy, Size);
+        return Error::success();
+      });
+  return Error::success();
+}
+
+Expected<void *> HostDevice::registerHostMemory(void *HostPtr, size_t Size) {
+  // Host memory is device memory for the host device.
+  return HostPtr;
+}
+
+Error HostDevice::unregisterHostMemory(void *HostPtr) {
+  return Error::success();
+}
+
+Expected<std::unique_ptr<Queue>> HostDevice::createQueue() {
+  return std::make_unique<HostQueue>(*this);
+}
+
+bool HostDevice::isValidBinary(StringRef Image) const {
+  if (Error E = checkHostObject(Image)) {
+    consumeError(std::move(E));
+    return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Plugin
+//===----------------------------------------------------------------------===//
+
+HostPlugin::HostPlugin() = default;
+
+HostPlugin::~HostPlugin() { consumeError(deinit()); }
+
+StringRef HostPlugin::getVersion() const { return LLVM_VERSION_STRING; }
+
+/// Reads a positive integer from environment variable \p Name.
+static std::optional<uint64_t> getEnvUnsigned(const char *Name) {
+  const char *Value = std::getenv(Name);
+  uint64_t Result;
+  if (!Value || StringRef(Value).trim().getAsInteger(0, Result) || !Result)
+    return std::nullopt;
+  return Result;
+}
+
+Error HostPlugin::init() {
+  Config = HostConfig();
+  if (std::optional<uint64_t> N = getEnvUnsigned("OFFLOAD_HOST_THREADS"))
+    Config.NumThreads = unsigned(std::min<uint64_t>(*N, 1024));
+  if (std::optional<uint64_t> N =
+          getEnvUnsigned("OFFLOAD_HOST_FIBER_STACK_SIZE"))
+    Config.FiberStackSize = std::max<uint64_t>(*N, 16 * 1024);
+  TheDevice = std::make_unique<HostDevice>(*this);
+  return Error::success();
+}
+
+Error HostPlugin::deinit() {
+  // Blocks have all finished (queues were drained before); joining the pool
+  // frees its workers' fiber stacks.
+  {
+    std::lock_guard<std::mutex> Lock(PoolMutex);
+    Pool.reset();
+  }
+  {
+    // Every program was destroyed before; destroying the JIT ends its session.
+    std::lock_guard<std::mutex> Lock(JITMutex);
+    JIT.reset();
+    RuntimeDylib = nullptr;
+  }
+  TheDevice.reset();
+  return Error::success();
+}
+
+ThreadPoolInterface &HostPlugin::getThreadPool() {
+  std::lock_guard<std::mutex> Lock(PoolMutex);
+  if (!Pool)
+    Pool = std::make_unique<StdThreadPool>(
+        llvm::hardware_concurrency(Config.NumThreads));
+  return *Pool;
+}
+
+std::unique_ptr<Plugin> offload::createHostPlugin() {
+  return std::make_unique<HostPlugin>();
+}

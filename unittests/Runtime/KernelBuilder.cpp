@@ -1,0 +1,466 @@
+//===- KernelBuilder.cpp - Host kernel objects for the tests --------------===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelBuilder.h"
+
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <mutex>
+
+using namespace llvm;
+using namespace offload_test;
+
+//===----------------------------------------------------------------------===//
+// Code generation helpers
+//===----------------------------------------------------------------------===//
+
+// Byte offsets of offload_host_kernel_context_t fields.
+static constexpr uint64_t BlockIdOffset = 0;
+static constexpr uint64_t BlockDimOffset = 24;
+static constexpr uint64_t GridDimOffset = 48;
+static constexpr uint64_t SharedMemoryOffset = 72;
+static constexpr uint64_t DynamicSharedMemoryOffset = 80;
+
+static Value *loadField(IRBuilder<> &B, Type *Ty, Value *Base,
+                        uint64_t Offset) {
+  Value *Addr = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, Offset);
+  return B.CreateLoad(Ty, Addr);
+}
+
+/// for (I = 0; I < Count; ++I) Body(I), with Count > 0.
+static void emitLoop(IRBuilder<> &B, Function *F, Value *Count,
+                     function_ref<void(Value *)> Body) {
+  BasicBlock *Pre = B.GetInsertBlock();
+  BasicBlock *Header = BasicBlock::Create(F->getContext(), "loop", F);
+  BasicBlock *Exit = BasicBlock::Create(F->getContext(), "loop.exit", F);
+  B.CreateBr(Header);
+  B.SetInsertPoint(Header);
+  PHINode *I = B.CreatePHI(B.getInt64Ty(), 2, "i");
+  I->addIncoming(B.getInt64(0), Pre);
+  Body(I);
+  Value *Next = B.CreateAdd(I, B.getInt64(1));
+  I->addIncoming(Next, B.GetInsertBlock());
+  B.CreateCondBr(B.CreateICmpULT(Next, Count), Header, Exit);
+  B.SetInsertPoint(Exit);
+}
+
+ThreadEnv::ThreadEnv(IRBuilder<> &B, Function *F) : B(B), F(F) {
+  Args = F->getArg(0);
+  Ctx = F->getArg(1);
+  Tx = F->getArg(2);
+  Ty = F->getArg(3);
+  Tz = F->getArg(4);
+}
+
+Value *ThreadEnv::blockId(int Dim) {
+  return loadField(B, i64(), Ctx, BlockIdOffset + 8 * Dim);
+}
+Value *ThreadEnv::blockDim(int Dim) {
+  return loadField(B, i64(), Ctx, BlockDimOffset + 8 * Dim);
+}
+Value *ThreadEnv::gridDim(int Dim) {
+  return loadField(B, i64(), Ctx, GridDimOffset + 8 * Dim);
+}
+Value *ThreadEnv::sharedMemory() {
+  return loadField(B, ptr(), Ctx, SharedMemoryOffset);
+}
+Value *ThreadEnv::dynamicSharedMemory() {
+  return loadField(B, ptr(), Ctx, DynamicSharedMemoryOffset);
+}
+
+Value *ThreadEnv::linearThreadId() {
+  Value *Bx = blockDim(0), *By = blockDim(1);
+  return B.CreateAdd(Tx, B.CreateMul(B.CreateAdd(Ty, B.CreateMul(Tz, By)), Bx));
+}
+
+Value *ThreadEnv::blockThreads() {
+  return B.CreateMul(B.CreateMul(blockDim(0), blockDim(1)), blockDim(2));
+}
+
+Value *ThreadEnv::arg(Type *Ty, uint64_t Offset) {
+  return loadField(B, Ty, Args, Offset);
+}
+
+Value *ThreadEnv::elem(Type *ElemTy, Value *Base, Value *Index) {
+  return B.CreateInBoundsGEP(ElemTy, Base, Index);
+}
+
+void ThreadEnv::barrier() {
+  Module &M = *F->getParent();
+  FunctionCallee Barrier =
+      M.getOrInsertFunction("__offload_host_barrier",
+                            FunctionType::get(B.getVoidTy(), {ptr()}, false));
+  B.CreateCall(Barrier, {Ctx});
+}
+
+std::pair<Value *, Value *> ThreadEnv::shuffle(Value *Value64, Value *Offset,
+                                               Value *Width, Value *Mode) {
+  Module &M = *F->getParent();
+  FunctionCallee Shuffle = M.getOrInsertFunction(
+      "__offload_host_shuffle",
+      FunctionType::get(i64(), {ptr(), i64(), i32(), i32(), i32(), ptr()},
+                        false));
+  IRBuilder<> Entry(&F->getEntryBlock(), F->getEntryBlock().begin());
+  Value *Valid = Entry.CreateAlloca(i8());
+  Value *Result =
+      B.CreateCall(Shuffle, {Ctx, Value64, Offset, Width, Mode, Valid});
+  return {Result, B.CreateLoad(i8(), Valid)};
+}
+
+void ThreadEnv::ifThen(Value *Cond, function_ref<void()> Then) {
+  BasicBlock *ThenBB = BasicBlock::Create(F->getContext(), "then", F);
+  BasicBlock *Merge = BasicBlock::Create(F->getContext(), "merge", F);
+  B.CreateCondBr(Cond, ThenBB, Merge);
+  B.SetInsertPoint(ThenBB);
+  Then();
+  B.CreateBr(Merge);
+  B.SetInsertPoint(Merge);
+}
+
+void ThreadEnv::ifThenElse(Value *Cond, function_ref<void()> Then,
+                           function_ref<void()> Else) {
+  BasicBlock *ThenBB = BasicBlock::Create(F->getContext(), "then", F);
+  BasicBlock *ElseBB = BasicBlock::Create(F->getContext(), "else", F);
+  BasicBlock *Merge = BasicBlock::Create(F->getContext(), "merge", F);
+  B.CreateCondBr(Cond, ThenBB, ElseBB);
+  B.SetInsertPoint(ThenBB);
+  Then();
+  B.CreateBr(Merge);
+  B.SetInsertPoint(ElseBB);
+  Else();
+  B.CreateBr(Merge);
+  B.SetInsertPoint(Merge);
+}
+
+void ThreadEnv::returnIf(Value *Cond) {
+  BasicBlock *Ret = BasicBlock::Create(F->getContext(), "early.ret", F);
+  BasicBlock *Cont = BasicBlock::Create(F->getContext(), "cont", F);
+  B.CreateCondBr(Cond, Ret, Cont);
+  B.SetInsertPoint(Ret);
+  B.CreateRetVoid();
+  B.SetInsertPoint(Cont);
+}
+
+void ThreadEnv::loop(Value *Count, function_ref<void(Value *)> Body) {
+  emitLoop(B, F, Count, Body);
+}
+
+//===----------------------------------------------------------------------===//
+// HostModuleBuilder
+//===----------------------------------------------------------------------===//
+
+HostModuleBuilder::HostModuleBuilder(StringRef Name)
+    : Context(std::make_unique<LLVMContext>()),
+      M(std::make_unique<Module>(Name, *Context)), B(*Context) {}
+
+HostModuleBuilder::~HostModuleBuilder() = default;
+
+void HostModuleBuilder::addKernel(StringRef Name, uint64_t ArgumentsSize,
+                                  KernelOptions Options,
+                                  function_ref<void(ThreadEnv &)> Body) {
+  LLVMContext &C = *Context;
+  Type *Ptr = B.getPtrTy(), *I64 = B.getInt64Ty(), *I32 = B.getInt32Ty();
+
+  // void K.thread(ptr Args, ptr Ctx, i64 Tx, i64 Ty, i64 Tz)
+  auto *ThreadTy =
+      FunctionType::get(B.getVoidTy(), {Ptr, Ptr, I64, I64, I64}, false);
+  Function *Thread = Function::Create(ThreadTy, GlobalValue::InternalLinkage,
+                                      Name + ".thread", *M);
+  B.SetInsertPoint(BasicBlock::Create(C, "entry", Thread));
+  ThreadEnv Env(B, Thread);
+  Body(Env);
+  B.CreateRetVoid();
+
+  // void K.block(ptr Args, ptr Ctx): the threads in a loop, x fastest.
+  Function *Block = nullptr;
+  if (!Options.Cooperative) {
+    auto *BlockTy = FunctionType::get(B.getVoidTy(), {Ptr, Ptr}, false);
+    Block = Function::Create(BlockTy, GlobalValue::InternalLinkage,
+                             Name + ".block", *M);
+    B.SetInsertPoint(BasicBlock::Create(C, "entry", Block));
+    Value *Args = Block->getArg(0), *Ctx = Block->getArg(1);
+    Value *Bx = loadField(B, I64, Ctx, BlockDimOffset);
+    Value *By = loadField(B, I64, Ctx, BlockDimOffset + 8);
+    Value *Bz = loadField(B, I64, Ctx, BlockDimOffset + 16);
+    emitLoop(B, Block, Bz, [&](Value *Z) {
+      emitLoop(B, Block, By, [&](Value *Y) {
+        emitLoop(B, Block, Bx, [&](Value *X) {
+          B.CreateCall(Thread, {Args, Ctx, X, Y, Z});
+        });
+      });
+    });
+    B.CreateRetVoid();
+  }
+
+  Constant *NameInit = ConstantDataArray::getString(C, Name);
+  auto *NameVar =
+      new GlobalVariable(*M, NameInit->getType(), true,
+                         GlobalValue::PrivateLinkage, NameInit, Name + ".name");
+  StructType *DescTy = StructType::get(C, {I32, I32, I64, I64, Ptr, Ptr, Ptr});
+  Constant *Desc = ConstantStruct::get(
+      DescTy,
+      {B.getInt32(Options.Version),
+       B.getInt32(Options.Cooperative ? OFFLOAD_HOST_KERNEL_COOPERATIVE : 0),
+       B.getInt64(Options.StaticSharedBytes), B.getInt64(ArgumentsSize),
+       Block ? static_cast<Constant *>(Block)
+             : ConstantPointerNull::get(cast<PointerType>(Ptr)),
+       Thread, NameVar});
+  new GlobalVariable(*M, DescTy, true, GlobalValue::ExternalLinkage, Desc,
+                     OFFLOAD_HOST_KERNEL_SYMBOL_PREFIX + Name);
+}
+
+GlobalVariable *HostModuleBuilder::addGlobalI32(StringRef Name, int32_t Value) {
+  return new GlobalVariable(*M, B.getInt32Ty(), false,
+                            GlobalValue::ExternalLinkage, B.getInt32(Value),
+                            Name);
+}
+
+std::string HostModuleBuilder::emitObject() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    InitializeNativeTarget();
+    InitializeNativeTargetAsmPrinter();
+  });
+  std::string Errors;
+  raw_string_ostream ErrorOS(Errors);
+  if (verifyModule(*M, &ErrorOS))
+    report_fatal_error(Twine("invalid test module: ") + Errors);
+
+  Triple TT(sys::getProcessTriple());
+  const Target *T = TargetRegistry::lookupTarget(TT, Errors);
+  if (!T)
+    report_fatal_error(Twine("no native target: ") + Errors);
+  // Position-independent code, as for any relocatable object; no
+  // optimization, so that the code keeps the shape it was built with (the
+  // deadlock kernel relies on two distinct barrier calls).
+  std::unique_ptr<TargetMachine> TM(
+      T->createTargetMachine(TT, "generic", "", TargetOptions(), Reloc::PIC_,
+                             std::nullopt, CodeGenOptLevel::None));
+  M->setTargetTriple(TT);
+  M->setDataLayout(TM->createDataLayout());
+
+  SmallVector<char, 0> Buffer;
+  raw_svector_ostream OS(Buffer);
+  legacy::PassManager PM;
+  if (TM->addPassesToEmitFile(PM, OS, nullptr, CodeGenFileType::ObjectFile))
+    report_fatal_error("the native target cannot emit objects");
+  PM.run(*M);
+  return std::string(Buffer.begin(), Buffer.end());
+}
+
+//===----------------------------------------------------------------------===//
+// Test kernels
+//===----------------------------------------------------------------------===//
+
+/// Linear id of the block.
+static Value *linearBlockId(ThreadEnv &E) {
+  IRBuilder<> &B = E.B;
+  Value *Gx = E.gridDim(0), *Gy = E.gridDim(1);
+  return B.CreateAdd(
+      E.blockId(0),
+      B.CreateMul(B.CreateAdd(E.blockId(1), B.CreateMul(E.blockId(2), Gy)),
+                  Gx));
+}
+
+/// Global linear thread id: block id * threads per block + thread id.
+static Value *globalThreadId(ThreadEnv &E) {
+  return E.B.CreateAdd(E.B.CreateMul(linearBlockId(E), E.blockThreads()),
+                       E.linearThreadId());
+}
+
+/// blockId.x * blockDim.x + threadId.x
+static Value *globalIndexX(ThreadEnv &E) {
+  return E.B.CreateAdd(E.B.CreateMul(E.blockId(0), E.blockDim(0)), E.Tx);
+}
+
+static void buildTestKernels(HostModuleBuilder &MB) {
+  using Opts = HostModuleBuilder::KernelOptions;
+  Opts Plain;
+  Opts Coop;
+  Coop.Cooperative = true;
+  Coop.StaticSharedBytes = 1024 * 4;
+
+  MB.addKernel("saxpy", 32, Plain, [](ThreadEnv &E) {
+    IRBuilder<> &B = E.B;
+    Value *A = E.arg(E.f32(), 0), *X = E.arg(E.ptr(), 8);
+    Value *Y = E.arg(E.ptr(), 16), *N = E.arg(E.i64(), 24);
+    Value *I = globalIndexX(E);
+    E.ifThen(B.CreateICmpSLT(I, N), [&] {
+      Value *Xv = B.CreateLoad(E.f32(), E.elem(E.f32(), X, I));
+      Value *YAddr = E.elem(E.f32(), Y, I);
+      Value *Yv = B.CreateLoad(E.f32(), YAddr);
+      B.CreateStore(B.CreateFAdd(B.CreateFMul(A, Xv), Yv), YAddr);
+    });
+  });
+
+  MB.addKernel("ids", 8, Plain, [](ThreadEnv &E) {
+    IRBuilder<> &B = E.B;
+    Value *Out = E.arg(E.ptr(), 0);
+    Value *Base = B.CreateMul(globalThreadId(E), E.c64(12));
+    Value *Values[] = {E.blockId(0),  E.blockId(1),  E.blockId(2),
+                       E.blockDim(0), E.blockDim(1), E.blockDim(2),
+                       E.gridDim(0),  E.gridDim(1),  E.gridDim(2),
+                       E.Tx,          E.Ty,          E.Tz};
+    for (int K = 0; K < 12; ++K)
+      B.CreateStore(Values[K],
+                    E.elem(E.i64(), Out, B.CreateAdd(Base, E.c64(K))));
+  });
+
+  Opts PlainShared = Plain;
+  PlainShared.StaticSharedBytes = 100;
+  MB.addKernel("alignment", 8, PlainShared, [](ThreadEnv &E) {
+    IRBuilder<> &B = E.B;
+    Value *Out = E.arg(E.ptr(), 0);
+    E.ifThen(B.CreateICmpEQ(E.linearThreadId(), E.c64(0)), [&] {
+      Value *Slot = B.CreateMul(linearBlockId(E), E.c64(2));
+      Value *S = B.CreateAnd(B.CreatePtrToInt(E.sharedMemory(), E.i64()), 63);
+      Value *D =
+          B.CreateAnd(B.CreatePtrToInt(E.dynamicSharedMemory(), E.i64()), 63);
+      B.CreateStore(S, E.elem(E.i64(), Out, Slot));
+      B.CreateStore(D, E.elem(E.i64(), Out, B.CreateAdd(Slot, E.c64(1))));
+    });
+  });
+
+  MB.addKernel("expf", 24, Plain, [](ThreadEnv &E) {
+    IRBuilder<> &B = E.B;
+    Module &M = *B.GetInsertBlock()->getModule();
+    FunctionCallee Expf = M.getOrInsertFunction(
+        "expf", FunctionType::get(E.f32(), {E.f32()}, false));
+    Value *X = E.arg(E.ptr(), 0), *Y = E.arg(E.ptr(), 8);
+    Value *N = E.arg(E.i64(), 16);
+    Value *I = globalIndexX(E);
+    E.ifThen(B.CreateICmpSLT(I, N), [&] {
+      Value *Xv = B.CreateLoad(E.f32(), E.elem(E.f32(), X, I));
+      B.CreateStore(B.CreateCall(Expf, {Xv}), E.elem(E.f32(), Y, I));
+    });
+  });
+
+  GlobalVariable *Global = MB.addGlobalI32("offload_test_global", 42);
+  MB.addKernel("read_global", 8, Plain, [Global](ThreadEnv &E) {
+    Value *Out = E.arg(E.ptr(), 0);
+    E.B.CreateStore(E.B.CreateLoad(E.i32(), Global), Out);
+  });
+
+  MB.addKernel("reverse", 16, Coop, [](ThreadEnv &E) {
+    IRBuilder<> &B = E.B;
+    Value *In = E.arg(E.ptr(), 0), *Out = E.arg(E.ptr(), 8);
+    Value *Tid = E.linearThreadId(), *N = E.blockThreads();
+    Value *Base = B.CreateMul(linearBlockId(E), N);
+    Value *S = E.sharedMemory();
+    Value *V =
+        B.CreateLoad(E.i32(), E.elem(E.i32(), In, B.CreateAdd(Base, Tid)));
+    B.CreateStore(V, E.elem(E.i32(), S, Tid));
+    E.barrier();
+    Value *Mirror = B.CreateSub(B.CreateSub(N, E.c64(1)), Tid);
+    Value *R = B.CreateLoad(E.i32(), E.elem(E.i32(), S, Mirror));
+    B.CreateStore(R, E.elem(E.i32(), Out, B.CreateAdd(Base, Tid)));
+  });
+
+  Opts CoopNoStatic = Coop;
+  CoopNoStatic.StaticSharedBytes = 0;
+  MB.addKernel("reverse_dynamic", 16, CoopNoStatic, [](ThreadEnv &E) {
+    IRBuilder<> &B = E.B;
+    Value *In = E.arg(E.ptr(), 0), *Out = E.arg(E.ptr(), 8);
+    Value *Tid = E.linearThreadId(), *N = E.blockThreads();
+    Value *Base = B.CreateMul(linearBlockId(E), N);
+    Value *D = E.dynamicSharedMemory();
+    Value *V =
+        B.CreateLoad(E.i32(), E.elem(E.i32(), In, B.CreateAdd(Base, Tid)));
+    B.CreateStore(B.CreateMul(V, E.c32(2)), E.elem(E.i32(), D, Tid));
+    E.barrier();
+    Value *Next = B.CreateURem(B.CreateAdd(Tid, E.c64(1)), N);
+    Value *R = B.CreateLoad(E.i32(), E.elem(E.i32(), D, Next));
+    B.CreateStore(R, E.elem(E.i32(), Out, B.CreateAdd(Base, Tid)));
+  });
+
+  MB.addKernel("shuffle", 32, CoopNoStatic, [](ThreadEnv &E) {
+    IRBuilder<> &B = E.B;
+    Value *Out = E.arg(E.ptr(), 0), *Valid = E.arg(E.ptr(), 8);
+    Value *Offset = E.arg(E.i32(), 16), *Width = E.arg(E.i32(), 20);
+    Value *Mode = E.arg(E.i32(), 24), *Active = E.arg(E.i32(), 28);
+    Value *G = globalThreadId(E);
+    Value *Lane = B.CreateURem(E.linearThreadId(), E.c64(32));
+    E.returnIf(B.CreateICmpSGE(Lane, B.CreateSExt(Active, E.i64())));
+    Value *V = B.CreateAdd(B.CreateMul(G, E.c64(10)), E.c64(7));
+    auto [R, Ok] = E.shuffle(V, Offset, Width, Mode);
+    B.CreateStore(R, E.elem(E.i64(), Out, G));
+    B.CreateStore(Ok, E.elem(E.i8(), Valid, G));
+  });
+
+  MB.addKernel("warp_sum", 16, CoopNoStatic, [](ThreadEnv &E) {
+    IRBuilder<> &B = E.B;
+    Value *In = E.arg(E.ptr(), 0), *Out = E.arg(E.ptr(), 8);
+    Value *G = globalThreadId(E);
+    Value *V = B.CreateLoad(E.i64(), E.elem(E.i64(), In, G));
+    for (int Offset = 16; Offset >= 1; Offset /= 2) {
+      auto [R, Ok] = E.shuffle(V, E.c32(Offset), E.c32(32),
+                               E.c32(OFFLOAD_HOST_SHUFFLE_XOR));
+      (void)Ok;
+      V = B.CreateAdd(V, R);
+    }
+    B.CreateStore(V, E.elem(E.i64(), Out, G));
+  });
+
+  MB.addKernel("early_exit", 8, Coop, [](ThreadEnv &E) {
+    IRBuilder<> &B = E.B;
+    Value *Out = E.arg(E.ptr(), 0);
+    Value *Tid = E.linearThreadId(), *N = E.blockThreads();
+    Value *Base = B.CreateMul(linearBlockId(E), N);
+    E.returnIf(B.CreateICmpNE(B.CreateAnd(Tid, 1), E.c64(0)));
+    Value *S = E.sharedMemory();
+    B.CreateStore(B.CreateTrunc(Tid, E.i32()), E.elem(E.i32(), S, Tid));
+    E.barrier();
+    Value *Src = B.CreateURem(B.CreateAdd(Tid, E.c64(2)), N);
+    Value *R = B.CreateLoad(E.i32(), E.elem(E.i32(), S, Src));
+    B.CreateStore(R, E.elem(E.i32(), Out, B.CreateAdd(Base, Tid)));
+  });
+
+  MB.addKernel("deadlock", 0, CoopNoStatic, [](ThreadEnv &E) {
+    E.ifThenElse(
+        E.B.CreateICmpULT(E.linearThreadId(), E.c64(16)), [&] { E.barrier(); },
+        [&] { E.barrier(); });
+  });
+
+  MB.addKernel("barrier_misuse", 0, Plain, [](ThreadEnv &E) { E.barrier(); });
+
+  Opts Bad = Plain;
+  Bad.Version = 99;
+  MB.addKernel("bad_version", 0, Bad, [](ThreadEnv &) {});
+}
+
+const std::string &offload_test::getTestKernels() {
+  static const std::string Object = [] {
+    HostModuleBuilder MB("offload_test_kernels");
+    buildTestKernels(MB);
+    return MB.emitObject();
+  }();
+  return Object;
+}
+
+const std::string &offload_test::getUnresolvedObject() {
+  static const std::string Object = [] {
+    HostModuleBuilder MB("offload_test_unresolved");
+    MB.addKernel("needs_missing", 0, {}, [](ThreadEnv &E) {
+      Module &M = *E.B.GetInsertBlock()->getModule();
+      FunctionCallee Missing =
+          M.getOrInsertFunction("__offload_test_missing_function",
+                                FunctionType::get(E.B.getVoidTy(), false));
+      E.B.CreateCall(Missing);
+    });
+    return MB.emitObject();
+  }();
+  return Object;
+}

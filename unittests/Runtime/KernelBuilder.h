@@ -1,0 +1,151 @@
+//===- KernelBuilder.h - Host kernel objects for the tests ------*- C++ -*-===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Builds ELF objects for the host device the way the `#offload.host` target
+// does (HostKernelABI.h): LLVM IR made with IRBuilder, one thread function per
+// kernel, a block loop for non-cooperative kernels and a
+// `__offload_kernel.<name>` descriptor, compiled with the native
+// TargetMachine.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OFFLOADRUNTIME_UNITTESTS_KERNELBUILDER_H
+#define OFFLOADRUNTIME_UNITTESTS_KERNELBUILDER_H
+
+#include "OffloadRuntime/HostKernelABI.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+#include <memory>
+#include <string>
+
+namespace offload_test {
+
+/// The code generation context of one GPU thread of a kernel.
+class ThreadEnv {
+public:
+  ThreadEnv(llvm::IRBuilder<> &B, llvm::Function *F);
+
+  llvm::IRBuilder<> &B;
+  llvm::Value *Args;
+  llvm::Value *Ctx;
+  llvm::Value *Tx, *Ty, *Tz;
+
+  llvm::Type *i8() { return B.getInt8Ty(); }
+  llvm::Type *i32() { return B.getInt32Ty(); }
+  llvm::Type *i64() { return B.getInt64Ty(); }
+  llvm::Type *f32() { return B.getFloatTy(); }
+  llvm::Type *ptr() { return B.getPtrTy(); }
+  llvm::Value *c64(int64_t V) { return B.getInt64(V); }
+  llvm::Value *c32(int32_t V) { return B.getInt32(V); }
+
+  /// Fields of the block context (i64).
+  llvm::Value *blockId(int Dim);
+  llvm::Value *blockDim(int Dim);
+  llvm::Value *gridDim(int Dim);
+  llvm::Value *sharedMemory();
+  llvm::Value *dynamicSharedMemory();
+  /// Linear thread id within the block (x fastest).
+  llvm::Value *linearThreadId();
+  /// Threads per block.
+  llvm::Value *blockThreads();
+
+  /// Loads a \p Ty argument at byte \p Offset of the packed argument buffer.
+  llvm::Value *arg(llvm::Type *Ty, uint64_t Offset);
+  /// Address of element \p Index of array \p Base of \p ElemTy.
+  llvm::Value *elem(llvm::Type *ElemTy, llvm::Value *Base, llvm::Value *Index);
+
+  void barrier();
+  /// Calls __offload_host_shuffle; returns {value, valid (i8)}.
+  std::pair<llvm::Value *, llvm::Value *> shuffle(llvm::Value *Value64,
+                                                  llvm::Value *Offset,
+                                                  llvm::Value *Width,
+                                                  llvm::Value *Mode);
+
+  /// Emits the code of \p Then under \p Cond.
+  void ifThen(llvm::Value *Cond, llvm::function_ref<void()> Then);
+  /// Emits the code of \p Then under \p Cond, else \p Else.
+  void ifThenElse(llvm::Value *Cond, llvm::function_ref<void()> Then,
+                  llvm::function_ref<void()> Else);
+  /// Returns from the thread when \p Cond holds.
+  void returnIf(llvm::Value *Cond);
+  /// for (I = 0; I < Count; ++I) Body(I), Count > 0 (i64).
+  void loop(llvm::Value *Count, llvm::function_ref<void(llvm::Value *)> Body);
+
+private:
+  llvm::Function *F;
+};
+
+/// A module of host kernels.
+class HostModuleBuilder {
+public:
+  explicit HostModuleBuilder(llvm::StringRef Name);
+  ~HostModuleBuilder();
+
+  llvm::Module &getModule() { return *M; }
+
+  struct KernelOptions {
+    bool Cooperative = false;
+    uint64_t StaticSharedBytes = 0;
+    uint32_t Version = OFFLOAD_HOST_KERNEL_ABI_VERSION;
+  };
+
+  /// Adds kernel \p Name whose thread body \p Body builds; \p ArgumentsSize
+  /// is the size of its packed argument buffer.
+  void addKernel(llvm::StringRef Name, uint64_t ArgumentsSize,
+                 KernelOptions Options,
+                 llvm::function_ref<void(ThreadEnv &)> Body);
+
+  /// Adds an exported global i32 \p Name = \p Value.
+  llvm::GlobalVariable *addGlobalI32(llvm::StringRef Name, int32_t Value);
+
+  /// Verifies the module and compiles it into an ELF object for the host.
+  std::string emitObject();
+
+private:
+  std::unique_ptr<llvm::LLVMContext> Context;
+  std::unique_ptr<llvm::Module> M;
+  llvm::IRBuilder<> B;
+};
+
+/// The object with every test kernel, built once per process. Kernels:
+///  - saxpy {float a; float *x; float *y; int64 n}: y[i] = a*x[i] + y[i]
+///  - ids {int64 *out}: each thread writes 12 int64: block id, block dim,
+///    grid dim, thread id (xyz each) at out[global linear thread id * 12]
+///  - alignment {int64 *out}: per block, SharedMemory % 64 and
+///    DynamicSharedMemory % 64 at out[2*linear block id]
+///  - expf {float *x; float *y; int64 n}: y[i] = expf(x[i]) (libm call)
+///  - read_global {int32 *out}: out[0] = offload_test_global (42)
+///  - reverse (cooperative) {int32 *in; int32 *out}: reverses each block's
+///    slice through static shared memory and a barrier
+///  - reverse_dynamic (cooperative) {int32 *in; int32 *out}: same, through
+///    dynamic shared memory, result out[g] = 2*in[(tid+1)%bx of the block]
+///  - shuffle (cooperative) {int64 *out; int8 *valid; int32 offset;
+///    int32 width; int32 mode; int32 active}: lanes < active shuffle
+///    value(g) = g*10+7 and write the result and Valid at out[g], valid[g];
+///    other lanes exit at once (out untouched)
+///  - warp_sum (cooperative) {int64 *in; int64 *out}: butterfly xor sum over
+///    each warp, out[g] = sum of the warp
+///  - early_exit (cooperative) {int32 *out}: odd threads exit, even threads
+///    write tid to shared memory, barrier, out[g] = s[(tid+2)%bx]
+///  - deadlock (cooperative, no arguments): threads < 16 and the others wait
+///    at different barriers
+///  - barrier_misuse (non-cooperative, no arguments): calls the barrier
+///  - bad_version: a descriptor with Version 99
+/// and the exported global `offload_test_global` (i32 42).
+const std::string &getTestKernels();
+
+/// An object whose kernel `needs_missing` calls an undefined function
+/// `__offload_test_missing_function`.
+const std::string &getUnresolvedObject();
+
+} // namespace offload_test
+
+#endif // OFFLOADRUNTIME_UNITTESTS_KERNELBUILDER_H
