@@ -9,6 +9,9 @@
 #define OFFLOADDIALECT_TRANSFORMS_PASSES_H
 
 #include "OffloadDialect/IR/OffloadDialect.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {

@@ -37,4 +37,60 @@ def OffloadAttachHostTarget : Pass<"offload-attach-host-target", "ModuleOp"> {
   ];
 }
 
+def OffloadSpecialize : Pass<"offload-specialize", "ModuleOp"> {
+  let summary = "specialize kernels on runtime constants and launch sizes known at the launch site";
+  let description = [{
+    For each `offload.launch` or `gpu.launch_func` whose kernel is a
+    `gpu.func` in a `gpu.module` of this module, collects what the launch site
+    knows:
+
+    - the value of every kernel argument marked with `offload.runtime_constant`
+      that the launch passes as a constant (`arith.constant`), and, for
+      `contents` memrefs, the elements of a constant `memref.global` the launch
+      passes through `memref.get_global`;
+    - the block size when the launch's block operands are constants (always);
+    - the grid size when they are constants and `fold-grid-size` is set.
+
+    When that adds anything to what the kernel already declares, the kernel is
+    cloned, the values substituted (scalars become constants, constant
+    contents become a private constant `memref.global` whose loads at
+    constant indices fold), `known_block_size` / `known_grid_size` are set and
+    `gpu.block_dim` / `gpu.grid_dim` replaced by constants. The clone is then
+    folded: canonicalization, SCCP, and full unrolling of `scf.for` loops
+    whose trip count became a constant no larger than `unroll-max-trip-count`,
+    then canonicalization again. The clone is named `<kernel>_spec_<hash>`,
+    where the hash (xxh3 of the kernel name and the specialization values) is
+    stable across runs; launches with identical specializations share one
+    clone. The launch is retargeted to the clone; its operands do not change,
+    so the argument buffer keeps its layout.
+
+    Launches that know nothing new are left alone, and so are their kernels.
+
+    ```mlir
+    gpu.func @scale(%x: memref<?xf32>, %n: i32) kernel {
+      %c = offload.runtime_constant %n : i32
+      ...
+    }
+    %c4 = arith.constant 4 : i32
+    offload.launch @kernels::@scale on %dev blocks in (%g, %c1, %c1)
+        threads in (%c128, %c1, %c1) args(%x : memref<?xf32>, %c4 : i32)
+    // becomes a launch of @kernels::@scale_spec_<hash>, a clone where %c is
+    // 4 : i32 and known_block_size = array<i32: 128, 1, 1>.
+    ```
+  }];
+  let dependentDialects = ["::mlir::offload::OffloadDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::gpu::GPUDialect"];
+  let options = [
+    Option<"foldGridSize", "fold-grid-size", "bool", /*default=*/"false",
+           "also specialize on constant grid sizes (known_grid_size)">,
+    Option<"unrollMaxTripCount", "unroll-max-trip-count", "unsigned",
+           /*default=*/"16",
+           "fully unroll scf.for loops whose constant trip count is at most "
+           "this (0 disables unrolling)">,
+  ];
+}
+
 #endif // OFFLOAD_TRANSFORMS_PASSES_TD

@@ -35,6 +35,9 @@ void mlir::offload::buildLowerToHostPipeline(
                                 "device-index={0}}",
                                 options.deviceIndex.getValue())
                       .str());
+  // Specialize kernels on what the launch sites know (constant runtime
+  // constants, block sizes).
+  addPipeline(pm, "offload-specialize");
   addPipeline(pm, llvm::formatv("offload-attach-host-target{{O={0} chip={1} "
                                 "features={2}}",
                                 options.optLevel.getValue(),
