@@ -267,6 +267,12 @@ Error memcpy(Runtime &RT, offload_queue_handle_t Queue, void *DstPtr,
     return E;
   if (Error E = checkNotZero(Size, "Size"))
     return E;
+  if (isValidationEnabled()) {
+    if (Error E = RT.checkInAllocationBounds(DstPtr, Size, "DstPtr"))
+      return E;
+    if (Error E = RT.checkInAllocationBounds(SrcPtr, Size, "SrcPtr"))
+      return E;
+  }
   if (isValidationEnabled() && Queue && Queue->Device != DstDevice &&
       Queue->Device != SrcDevice)
     return createError(OFFLOAD_ERRC_INVALID_DEVICE,
@@ -298,6 +304,9 @@ Error memFill(Runtime &RT, offload_queue_handle_t Queue, void *Ptr,
     return createError(OFFLOAD_ERRC_INVALID_SIZE,
                        "Size ({0}) is not a multiple of PatternSize ({1})",
                        Size, PatternSize);
+  if (isValidationEnabled())
+    if (Error E = RT.checkInAllocationBounds(Ptr, Size, "Ptr"))
+      return E;
   offload_device_handle_t Device = Queue ? Queue->Device : nullptr;
   if (!Device)
     Device = RT.findAllocationDevice(Ptr);

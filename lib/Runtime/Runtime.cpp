@@ -251,6 +251,24 @@ offload_device_impl_t *Runtime::findAllocationDevice(const void *Ptr) const {
   return It->second.Device;
 }
 
+Error Runtime::checkInAllocationBounds(const void *Ptr, size_t Size,
+                                       StringRef Name) const {
+  uintptr_t Address = reinterpret_cast<uintptr_t>(Ptr);
+  std::lock_guard<std::mutex> Lock(AllocationsMutex);
+  auto It = Allocations.upper_bound(Address);
+  if (It == Allocations.begin())
+    return Error::success();
+  --It;
+  uintptr_t Offset = Address - It->first;
+  if (Offset >= It->second.Size || Size <= It->second.Size - Offset)
+    return Error::success();
+  return createError(OFFLOAD_ERRC_INVALID_SIZE,
+                     "{0} + Size ({1} bytes) runs past the end of its "
+                     "allocation: {2} bytes at {3}, {0} is at offset {4}",
+                     Name, Size, It->second.Size,
+                     reinterpret_cast<const void *>(It->first), Offset);
+}
+
 void Runtime::destroyProgram(std::unique_ptr<offload_program_impl_t> Program) {
   {
     std::lock_guard<std::mutex> Lock(Program->SymbolsMutex);

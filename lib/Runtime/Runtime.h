@@ -184,6 +184,10 @@ public:
   llvm::Expected<AllocationInfo> takeAllocation(void *Ptr);
   /// The device owning the allocation containing \p Ptr, if any.
   offload_device_impl_t *findAllocationDevice(const void *Ptr) const;
+  /// INVALID_SIZE if \p Ptr lies inside an allocation of offloadMemAlloc and
+  /// [Ptr, Ptr + Size) runs past its end; \p Name names the argument.
+  llvm::Error checkInAllocationBounds(const void *Ptr, size_t Size,
+                                      llvm::StringRef Name) const;
 
   /// Releases a program and its symbols (already taken from the registry).
   void destroyProgram(std::unique_ptr<offload_program_impl_t> Program);

@@ -5,16 +5,23 @@
 // RUN: not offload-run %t/unknown-op.mlir 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not offload-run %t/no-main.mlir 2>&1 | FileCheck %s --check-prefix=NOMAIN
 // RUN: not offload-run --device=cuda %t/no-main.mlir 2>&1 | FileCheck %s --check-prefix=DEVICE
+// RUN: not offload-run --device=bogus %t/no-main.mlir 2>&1 | FileCheck %s --check-prefix=BOGUS
+// RUN: not offload-run -e nosuch %t/no-main.mlir 2>&1 | FileCheck %s --check-prefix=ENTRY
 // RUN: not offload-run %t/does-not-exist.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not offload-run %t/bad-kernel.mlir 2>&1 | FileCheck %s --check-prefix=KERNEL
+// RUN: not offload-run %t/copy-too-large.mlir 2>&1 | FileCheck %s --check-prefix=BOUNDS
 // RUN: offload-run --help | FileCheck %s --check-prefix=HELP
 
 // MALFORMED: malformed.mlir:2:{{[0-9]+}}: error:
 // UNKNOWN: unknown-op.mlir:{{[0-9]+}}:{{[0-9]+}}: error: Dialect `foo' not found for custom op 'foo.bar'
-// NOMAIN: entry point not found
+// NOMAIN: offload-run: entry point 'main' not found in the input (choose one with -e)
 // DEVICE: --device=cuda is not available in this build
+// DEVICE-NOT: see current operation
+// BOGUS: offload-run: unknown device 'bogus'; expected host, cuda or hip
+// ENTRY: offload-run: entry point 'nosuch' not found in the input
 // MISSING: does-not-exist.mlir
 // KERNEL: bad-kernel.mlir:6:10: error: 'gpu.cluster_id' op thread block clusters are not supported by the host target
+// BOUNDS: offload error: offload.memcpy: OFFLOAD_ERRC_INVALID_SIZE: DstPtr + Size (80 bytes) runs past the end of its allocation: 40 bytes
 // HELP-DAG: --device=<host>
 // HELP-DAG: --entry-point-result
 
@@ -46,5 +53,15 @@ func.func @main() {
     memref.store %c, %out[%c0] : memref<1xindex>
     gpu.terminator
   }
+  return
+}
+
+//--- copy-too-large.mlir
+func.func @main() {
+  %c10 = arith.constant 10 : index
+  %c20 = arith.constant 20 : index
+  %h = memref.alloc(%c20) : memref<?xf32>
+  %d = gpu.alloc (%c10) : memref<?xf32>
+  gpu.memcpy %d, %h : memref<?xf32>, memref<?xf32>
   return
 }

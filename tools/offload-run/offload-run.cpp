@@ -18,7 +18,6 @@
 #include "OffloadDialect/InitAll.h"
 #include "OffloadRuntime/OffloadAPI.h"
 
-#include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/ExecutionEngine/JitRunner.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -56,7 +55,7 @@ static llvm::cl::opt<unsigned> deviceIndexOption(
 
 static llvm::cl::opt<bool> printPipelineOption(
     "print-lowered-ir",
-    llvm::cl::desc("Print the IR after the offload pipeline, before running"),
+    llvm::cl::desc("Print the IR after the offload pipeline, then run it"),
     llvm::cl::init(false), llvm::cl::cat(offloadCategory));
 
 /// The -O level given on the command line, for the host code and the kernels;
@@ -71,43 +70,59 @@ static unsigned optLevel = 3;
 // The ROCm integration tests call these to get the device view of registered
 // host memory. On the host device, the device view is the memory itself. The
 // executable exports them (see CMakeLists.txt) so the JIT resolves them.
-template <typename T>
-static StridedMemRefType<T, 1> getDeviceMemRef1d(T *allocated, T *aligned,
-                                                 int64_t offset, int64_t size,
-                                                 int64_t stride) {
-  return {allocated, aligned, offset, {size}, {stride}};
-}
+namespace {
+/// A 1-D memref descriptor as MLIR's LLVM lowering lays it out (the C layout
+/// of StridedMemRefType<T, 1>), returned by value.
+struct MemRef1DDescriptor {
+  void *allocated;
+  void *aligned;
+  int64_t offset;
+  int64_t size;
+  int64_t stride;
+};
+} // namespace
 
-extern "C" StridedMemRefType<float, 1>
+extern "C" MemRef1DDescriptor
 mgpuMemGetDeviceMemRef1dFloat(float *allocated, float *aligned, int64_t offset,
                               int64_t size, int64_t stride) {
-  return getDeviceMemRef1d(allocated, aligned, offset, size, stride);
+  return {allocated, aligned, offset, size, stride};
 }
 
-extern "C" StridedMemRefType<int32_t, 1>
+extern "C" MemRef1DDescriptor
 mgpuMemGetDeviceMemRef1dInt32(int32_t *allocated, int32_t *aligned,
                               int64_t offset, int64_t size, int64_t stride) {
-  return getDeviceMemRef1d(allocated, aligned, offset, size, stride);
+  return {allocated, aligned, offset, size, stride};
 }
 
 //===----------------------------------------------------------------------===//
 // Lowering
 //===----------------------------------------------------------------------===//
 
-static LogicalResult lowerForDevice(Operation *module, JitRunnerOptions &) {
+static LogicalResult lowerForDevice(Operation *module,
+                                    JitRunnerOptions &options) {
+  if (deviceOption == "cuda" || deviceOption == "hip") {
+    llvm::errs() << "offload-run: --device=" << deviceOption
+                 << " is not available in this build; use --device=host\n";
+    return failure();
+  }
   if (deviceOption != "host") {
-    module->emitError() << "offload-run: --device=" << deviceOption
-                        << " is not available in this build; use "
-                           "--device=host";
+    llvm::errs() << "offload-run: unknown device '" << deviceOption
+                 << "'; expected host, cuda or hip\n";
+    return failure();
+  }
+  // Report a missing entry point by name before compiling anything.
+  if (!SymbolTable::lookupSymbolIn(module, options.mainFuncName)) {
+    llvm::errs() << "offload-run: entry point '" << options.mainFuncName
+                 << "' not found in the input (choose one with -e)\n";
     return failure();
   }
   PassManager pm(module->getContext(), module->getName().getStringRef());
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
-  offload::HostPipelineOptions options;
-  options.optLevel = optLevel;
-  options.deviceIndex = deviceIndexOption;
-  offload::buildLowerToHostPipeline(pm, options);
+  offload::HostPipelineOptions pipelineOptions;
+  pipelineOptions.optLevel = optLevel;
+  pipelineOptions.deviceIndex = deviceIndexOption;
+  offload::buildLowerToHostPipeline(pm, pipelineOptions);
   if (failed(pm.run(module)))
     return failure();
   if (printPipelineOption)

@@ -139,6 +139,29 @@ TEST_P(MemoryTest, MemcpyInvalidArguments) {
   EXPECT_EQ(A, 1);
 }
 
+TEST_P(MemoryTest, MemcpyPastTheEndOfAnAllocation) {
+  DeviceBuffer<int32_t> Buffer(Device, 10);
+  std::vector<int32_t> Host20(20, 7);
+  // 80 bytes into a 40-byte allocation, and out of it.
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE,
+                   "DstPtr + Size (80 bytes) runs past the end of its "
+                   "allocation: 40 bytes",
+                   offloadMemcpy(nullptr, Buffer.get(), Device, Host20.data(),
+                                 Host, 80));
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE,
+                   "SrcPtr + Size (80 bytes) runs past the end",
+                   offloadMemcpy(nullptr, Host20.data(), Host, Buffer.get(),
+                                 Device, 80));
+  // Starting inside the allocation counts from there.
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE, "DstPtr is at offset 36",
+                   offloadMemcpy(nullptr, Buffer.get() + 9, Device,
+                                 Host20.data(), Host, 8));
+  ASSERT_SUCCESS(offloadMemcpy(nullptr, Buffer.get() + 9, Device,
+                               Host20.data(), Host, 4));
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE, "Ptr + Size (44 bytes)",
+                   offloadMemFill(nullptr, Buffer.get(), 4, Host20.data(), 44));
+}
+
 //===----------------------------------------------------------------------===//
 // offloadMemFill
 //===----------------------------------------------------------------------===//

@@ -9,8 +9,8 @@
 // ABI of include/OffloadRuntime/HostKernelABI.h.
 //
 // Mechanism. A GPU block runs on one OS thread. Every kernel K becomes
-//   - `__offload_body.K(args..., ctx, tx, ty, tz, smem, dsmem)`: the kernel
-//     body for one thread, thread ids as arguments, block ids and dims loaded
+//   - `K(args..., ctx, tx, ty, tz, smem, dsmem)` (internal, `gpu.kernel`): the
+//     kernel body for one thread, thread ids as arguments, block ids and dims loaded
 //     once from the block context;
 //   - `__offload_thread.K(packedArgs, ctx, tx, ty, tz)`: unpacks the packed
 //     argument buffer and calls the body (the fiber entry of cooperative
@@ -60,7 +60,6 @@ namespace offload {
 using namespace mlir;
 using namespace mlir::offload;
 
-static constexpr StringLiteral kBodyPrefix = "__offload_body.";
 static constexpr StringLiteral kThreadPrefix = "__offload_thread.";
 static constexpr StringLiteral kBlockPrefix = "__offload_block.";
 static constexpr StringLiteral kBarrierFn = "__offload_host_barrier";
@@ -488,9 +487,13 @@ static FailureOr<KernelInfo> lowerKernel(gpu::GPUFuncOp kernel,
   SmallVector<Type> inputs(kernel.getArgumentTypes());
   inputs.append({ptrType, indexType, indexType, indexType, sharedType,
                  sharedType});
-  auto body = func::FuncOp::create(builder, loc, (kBodyPrefix + info.name).str(),
+  // The body keeps the kernel's name and is marked `gpu.kernel`, so that
+  // gpu.launch_func and offload.launch still verify against the module.
+  auto body = func::FuncOp::create(builder, loc, info.name,
                                    builder.getFunctionType(inputs, {}));
   body.setPrivate();
+  body->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                builder.getUnitAttr());
   unsigned numWorkgroup = kernel.getNumWorkgroupAttributions();
   unsigned numAttributions = numWorkgroup + kernel.getNumPrivateAttributions();
   body.getBody().takeBody(kernel.getBody());
@@ -614,7 +617,7 @@ static LogicalResult emitEntryPoints(gpu::GPUModuleOp module,
   auto lookup = [&](StringRef prefix) {
     return module.lookupSymbol<LLVM::LLVMFuncOp>((prefix + info.name).str());
   };
-  LLVM::LLVMFuncOp body = lookup(kBodyPrefix);
+  LLVM::LLVMFuncOp body = lookup("");
   LLVM::LLVMFuncOp threadFn = lookup(kThreadPrefix);
   LLVM::LLVMFuncOp blockFn = lookup(kBlockPrefix);
   if (!body || !threadFn || !blockFn)

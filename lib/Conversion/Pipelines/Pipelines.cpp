@@ -6,17 +6,22 @@
 //===----------------------------------------------------------------------===//
 
 #include "OffloadDialect/Conversion/Pipelines/Pipelines.h"
+#include "OffloadDialect/Conversion/Passes.h"
+#include "OffloadDialect/Transforms/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/ErrorHandling.h"
-#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::offload;
 
-/// Appends the textual pipeline \p pipeline to \p pm. The pipelines built here
-/// are fixed strings of registered passes: a parse failure is a bug.
+/// Appends the textual pipeline \p pipeline, made of upstream passes without
+/// options, to \p pm: a parse failure is a bug. Passes with options that come
+/// from the user are added through their create functions, so option values
+/// need no quoting.
 static void addPipeline(OpPassManager &pm, StringRef pipeline) {
   std::string error;
   llvm::raw_string_ostream os(error);
@@ -27,33 +32,32 @@ static void addPipeline(OpPassManager &pm, StringRef pipeline) {
 
 void mlir::offload::buildLowerToHostPipeline(
     OpPassManager &pm, const HostPipelineOptions &options) {
-  // Outline gpu.launch bodies and turn host-side gpu ops into offload ops;
-  // then lower the kernels for the host CPU and serialize them into a host
-  // object.
+  // Outline gpu.launch bodies and turn host-side gpu ops into offload ops.
   addPipeline(pm, "gpu-kernel-outlining");
-  addPipeline(pm, llvm::formatv("convert-gpu-to-offload{{platform=host "
-                                "device-index={0}}",
-                                options.deviceIndex.getValue())
-                      .str());
+  ConvertGPUToOffloadOptions toOffload;
+  toOffload.platform = "host";
+  toOffload.deviceIndex = options.deviceIndex;
+  pm.addPass(createConvertGPUToOffload(toOffload));
   // Specialize kernels on what the launch sites know (constant runtime
   // constants, block sizes).
-  addPipeline(pm, "offload-specialize");
-  addPipeline(pm, llvm::formatv("offload-attach-host-target{{O={0} chip={1} "
-                                "features={2}}",
-                                options.optLevel.getValue(),
-                                options.chip.getValue(),
-                                options.features.getValue())
-                      .str());
-  addPipeline(pm, "gpu.module(convert-gpu-to-offload-host)");
+  pm.addPass(createOffloadSpecialize());
+  // Lower the kernels for the host CPU and serialize them into a host object.
+  OffloadAttachHostTargetOptions target;
+  target.optLevel = options.optLevel;
+  target.chip = options.chip;
+  target.features = options.features;
+  pm.addPass(createOffloadAttachHostTarget(target));
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGPUToOffloadHost());
   addPipeline(pm, "gpu-module-to-binary");
-  // Host code: offload ops to runtime calls, then the async dialect and
+  // Host code: the async dialect, offload ops to runtime calls, then
   // everything else to LLVM dialect.
   addPipeline(pm, "async-to-async-runtime,async-runtime-ref-counting,"
                   "async-runtime-ref-counting-opt");
-  addPipeline(pm, "convert-offload-to-llvm,convert-async-to-llvm");
-  addPipeline(pm, "convert-vector-to-scf,lower-affine,convert-scf-to-cf,"
-                  "expand-strided-metadata,convert-math-to-libm,convert-vector-to-llvm,"
-                  "convert-to-llvm,reconcile-unrealized-casts");
+  pm.addPass(createConvertOffloadToLLVM());
+  addPipeline(pm, "convert-async-to-llvm,convert-vector-to-scf,lower-affine,"
+                  "convert-scf-to-cf,expand-strided-metadata,"
+                  "convert-math-to-libm,convert-vector-to-llvm,convert-to-llvm,"
+                  "reconcile-unrealized-casts");
 }
 
 void mlir::offload::registerOffloadPipelines() {

@@ -27,6 +27,7 @@
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -119,6 +120,47 @@ HostSerializer::moduleToObject(llvm::Module &llvmModule) {
   return object;
 }
 
+/// Emits a diagnostic on \p module unless LLVM knows \p chip and every
+/// feature of \p features ("+name" or "-name", comma separated) for
+/// \p triple. LLVM only warns about unknown processors and then may abort in
+/// code generation, so this is checked first.
+static LogicalResult checkChipAndFeatures(Operation &module, StringRef triple,
+                                          StringRef chip, StringRef features) {
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(llvm::Triple(triple), error);
+  if (!target)
+    return module.emitError() << "#offload.host: no LLVM target for triple '"
+                              << triple << "': " << error;
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target->createMCSubtargetInfo(llvm::Triple(triple), "", ""));
+  if (!info)
+    return module.emitError()
+           << "#offload.host: cannot describe the subtargets of '" << triple
+           << "'";
+  if (!chip.empty() && !info->isCPUStringValid(chip))
+    return module.emitError() << "#offload.host: unknown chip '" << chip
+                              << "' for " << triple
+                              << " (llc -mcpu=help lists the valid ones)";
+  SmallVector<StringRef> items;
+  features.split(items, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef item : items) {
+    StringRef name = item.trim();
+    if (!name.consume_front("+") && !name.consume_front("-"))
+      return module.emitError()
+             << "#offload.host: feature '" << item
+             << "' must start with '+' or '-'";
+    if (!llvm::any_of(info->getAllProcessorFeatures(),
+                      [&](const llvm::SubtargetFeatureKV &feature) {
+                        return name == feature.Key;
+                      }))
+      return module.emitError() << "#offload.host: unknown feature '" << name
+                                << "' for " << triple
+                                << " (llc -mattr=help lists the valid ones)";
+  }
+  return success();
+}
+
 namespace {
 /// gpu::TargetAttrInterface for #offload.host.
 class HostTargetAttrImpl
@@ -167,6 +209,8 @@ HostTargetAttrImpl::serializeToObject(Attribute attribute, Operation *module,
   std::string features = target.getFeatures().empty() && target.getChip().empty()
                              ? getHostFeatures()
                              : target.getFeatures().str();
+  if (failed(checkChipAndFeatures(*module, triple, chip, features)))
+    return std::nullopt;
   HostSerializer serializer(*module, triple, chip, features, target.getO(),
                             options.getCompilationTarget());
   return serializer.run();

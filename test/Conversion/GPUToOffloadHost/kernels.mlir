@@ -6,14 +6,14 @@
 // CHECK-LABEL: gpu.module @plain
 gpu.module @plain {
   // Two memrefs (5 values each), then ctx, tx, ty, tz.
-  // CHECK: llvm.func internal @__offload_body.copy(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %[[CTX:[a-z0-9]+]]: !llvm.ptr, %[[TX:[a-z0-9]+]]: i64, %{{.*}}: i64, %{{.*}}: i64,
+  // CHECK: llvm.func internal @copy(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64, %[[CTX:[a-z0-9]+]]: !llvm.ptr, %[[TX:[a-z0-9]+]]: i64, %{{.*}}: i64, %{{.*}}: i64,
   // CHECK-DAG: %[[BDIM_ADDR:.*]] = llvm.getelementptr %[[CTX]][3] : (!llvm.ptr) -> !llvm.ptr, i64
   // CHECK-DAG: %[[BDIM:.*]] = llvm.load %[[BDIM_ADDR]] : !llvm.ptr -> i64
   // CHECK-DAG: %[[BID:.*]] = llvm.load %[[CTX]] : !llvm.ptr -> i64
   // CHECK:   %[[BASE:.*]] = llvm.mul %[[BID]], %[[BDIM]] : i64
   // CHECK:   llvm.add %[[BASE]], %[[TX]] : i64
   // CHECK: llvm.func internal @__offload_thread.copy(%{{.*}}: !llvm.ptr {llvm.noalias, llvm.readonly}, %{{.*}}: !llvm.ptr {llvm.noalias, llvm.readonly}, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
-  // CHECK:   llvm.call @__offload_body.copy
+  // CHECK:   llvm.call @copy
   // CHECK: llvm.func internal @__offload_block.copy(
   // CHECK:   llvm.call @__offload_thread.copy
   // CHECK: llvm.mlir.global internal constant @__offload_kernel_name.copy("copy\00")
@@ -42,7 +42,7 @@ gpu.module @plain {
 
 // CHECK-LABEL: gpu.module @coop
 gpu.module @coop {
-  // CHECK: llvm.func internal @__offload_body.reverse({{.*}} attributes {convergent
+  // CHECK: llvm.func internal @reverse({{.*}} attributes {convergent
   // CHECK:   llvm.call @__offload_host_barrier(%{{.*}}) : (!llvm.ptr) -> ()
   // CHECK: llvm.func @__offload_host_barrier(!llvm.ptr) attributes {convergent
   // CHECK: llvm.mlir.global external constant @__offload_kernel.reverse()
@@ -72,7 +72,7 @@ gpu.module @coop {
 
 // CHECK-LABEL: gpu.module @shuffles
 gpu.module @shuffles {
-  // CHECK: llvm.func internal @__offload_body.xor(
+  // CHECK: llvm.func internal @xor(
   // CHECK:   %[[VALID:.*]] = llvm.alloca %{{.*}} x i8
   // CHECK:   %[[BITS:.*]] = llvm.bitcast %{{.*}} : f32 to i32
   // CHECK:   %[[WIDE:.*]] = llvm.zext %[[BITS]] : i32 to i64
@@ -88,7 +88,7 @@ gpu.module @shuffles {
     memref.store %r, %data[%tid] : memref<32xf32>
     gpu.return
   }
-  // CHECK: llvm.func internal @__offload_body.sum(
+  // CHECK: llvm.func internal @sum(
   // CHECK-COUNT-2: llvm.call @__offload_host_barrier
   // CHECK: llvm.func @__offload_host_shuffle(!llvm.ptr, i64, i32, i32, i32, !llvm.ptr) -> i64 attributes {convergent
   gpu.func @sum(%data: memref<64xf32>) kernel {
@@ -109,8 +109,8 @@ gpu.module @shuffles {
 // CHECK-LABEL: gpu.module @misc
 gpu.module @misc {
   // CHECK-DAG: llvm.func @printf(!llvm.ptr, ...) -> i32
-  // CHECK-DAG: llvm.mlir.global internal constant @__offload_body.hello.printf_format.0("x=%d y=%f\0A\00")
-  // CHECK: llvm.func internal @__offload_body.hello(%[[N:[a-z0-9]+]]: i32,
+  // CHECK-DAG: llvm.mlir.global internal constant @hello.printf_format.0("x=%d y=%f\0A\00")
+  // CHECK: llvm.func internal @hello(%[[N:[a-z0-9]+]]: i32,
   // CHECK:   %[[D:.*]] = llvm.fpext %{{.*}} : f32 to f64
   // CHECK:   llvm.call @printf(%{{.*}}, %[[N]], %[[D]]) vararg(!llvm.func<i32 (ptr, ...)>)
   gpu.func @hello(%n: i32, %f: f32) kernel {
@@ -125,4 +125,29 @@ gpu.module @misc {
   // CHECK: llvm.func internal @__offload_thread.hello(
   // CHECK:   %[[DYN_ADDR:.*]] = llvm.getelementptr %{{.*}}[10] : (!llvm.ptr) -> !llvm.ptr, i64
   // CHECK:   llvm.load %[[DYN_ADDR]] : !llvm.ptr -> !llvm.ptr
+}
+
+// -----
+
+// The lowered body keeps the kernel's name and the gpu.kernel attribute, so
+// host code that launches it still verifies.
+
+// CHECK-LABEL: module attributes {gpu.container_module}
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // CHECK: llvm.func internal @fill({{.*}}) attributes {gpu.kernel
+    gpu.func @fill(%x: memref<?xf32>) kernel {
+      %i = gpu.thread_id x
+      %one = arith.constant 1.0 : f32
+      memref.store %one, %x[%i] : memref<?xf32>
+      gpu.return
+    }
+  }
+  // CHECK: gpu.launch_func @kernels::@fill
+  func.func @host(%x: memref<?xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@fill blocks in (%c1, %c1, %c1)
+        threads in (%c1, %c1, %c1) args(%x : memref<?xf32>)
+    return
+  }
 }

@@ -15,3 +15,21 @@ module attributes {gpu.container_module} {
 // expected-error @below {{optimization level must be in [0, 3], got 7}}
 gpu.module @bad [#offload.host<O = 7>] {
 }
+
+// -----
+
+module attributes {gpu.container_module} {
+  // expected-error @below {{#offload.host: unknown chip 'not-a-cpu'}}
+  // expected-error @below {{An error happened while serializing the module.}}
+  gpu.module @kernels [#offload.host<chip = "not-a-cpu">] {
+  }
+}
+
+// -----
+
+module attributes {gpu.container_module} {
+  // expected-error @below {{#offload.host: unknown feature 'nosuchfeature'}}
+  // expected-error @below {{An error happened while serializing the module.}}
+  gpu.module @kernels [#offload.host<chip = "x86-64", features = "+sse2,+nosuchfeature">] {
+  }
+}
