@@ -36,7 +36,7 @@ extern "C" {
 #endif
 
 /// Version of this contract, stored in each descriptor.
-#define OFFLOAD_HOST_KERNEL_ABI_VERSION 1u
+#define OFFLOAD_HOST_KERNEL_ABI_VERSION 2u
 
 /// Prefix of kernel descriptor symbols in a host object.
 #define OFFLOAD_HOST_KERNEL_SYMBOL_PREFIX "__offload_kernel."
@@ -80,6 +80,13 @@ typedef struct offload_host_kernel_descriptor_t {
   offload_host_block_fn_t RunBlock;
   offload_host_thread_fn_t RunThread;
   const char *Name; ///< the kernel's name, NUL-terminated
+  /// Layout of the packed argument buffer, one entry per lowered argument (a
+  /// memref counts 3 + 2 * rank): NumArguments offsets and sizes in bytes.
+  /// Lets a caller that has one pointer per argument (cuLaunchKernel-style,
+  /// e.g. the mgpu* ABI) build the buffer. Null when unknown (NumArguments 0).
+  uint64_t NumArguments;
+  const uint64_t *ArgumentOffsets;
+  const uint64_t *ArgumentSizes;
 } offload_host_kernel_descriptor_t;
 
 /// gpu.shuffle modes, as passed to __offload_host_shuffle.

@@ -209,7 +209,9 @@ void HostModuleBuilder::addKernel(StringRef Name, uint64_t ArgumentsSize,
   auto *NameVar =
       new GlobalVariable(*M, NameInit->getType(), true,
                          GlobalValue::PrivateLinkage, NameInit, Name + ".name");
-  StructType *DescTy = StructType::get(C, {I32, I32, I64, I64, Ptr, Ptr, Ptr});
+  StructType *DescTy =
+      StructType::get(C, {I32, I32, I64, I64, Ptr, Ptr, Ptr, I64, Ptr, Ptr});
+  Constant *NullPtr = ConstantPointerNull::get(cast<PointerType>(Ptr));
   Constant *Desc = ConstantStruct::get(
       DescTy,
       {B.getInt32(Options.Version),
@@ -217,7 +219,9 @@ void HostModuleBuilder::addKernel(StringRef Name, uint64_t ArgumentsSize,
        B.getInt64(Options.StaticSharedBytes), B.getInt64(ArgumentsSize),
        Block ? static_cast<Constant *>(Block)
              : ConstantPointerNull::get(cast<PointerType>(Ptr)),
-       Thread, NameVar});
+       Thread, NameVar,
+       // Argument layout unknown: only packed-buffer launches.
+       B.getInt64(0), NullPtr, NullPtr});
   new GlobalVariable(*M, DescTy, true, GlobalValue::ExternalLinkage, Desc,
                      OFFLOAD_HOST_KERNEL_SYMBOL_PREFIX + Name);
 }

@@ -698,11 +698,37 @@ static LogicalResult emitEntryPoints(gpu::GPUModuleOp module,
                          /*isConstant=*/true, LLVM::Linkage::Internal,
                          nameSymbol, builder.getStringAttr(name));
 
-  auto descriptorType = LLVM::LLVMStructType::getLiteral(
-      context, {i32, i32, i64, i64, ptrType, ptrType, ptrType});
+  // The argument buffer's layout: natural alignment, like the LLVM struct.
   DataLayout layout = DataLayout::closest(module);
-  int64_t argsSize =
-      argTypes.empty() ? 0 : static_cast<int64_t>(layout.getTypeSize(argsStruct));
+  SmallVector<int64_t> offsets, sizes;
+  int64_t argsSize = 0, maxAlign = 1;
+  for (Type type : argTypes) {
+    int64_t size = layout.getTypeSize(type);
+    int64_t align = layout.getTypeABIAlignment(type);
+    argsSize = llvm::alignTo(argsSize, align);
+    offsets.push_back(argsSize);
+    sizes.push_back(size);
+    argsSize += size;
+    maxAlign = std::max(maxAlign, align);
+  }
+  argsSize = llvm::alignTo(argsSize, maxAlign);
+  auto emitArray = [&](StringRef suffix, ArrayRef<int64_t> values) {
+    std::string symbol = ("__offload_kernel_args." + info.name + suffix).str();
+    auto type = LLVM::LLVMArrayType::get(i64, values.size());
+    LLVM::GlobalOp::create(builder, loc, type, /*isConstant=*/true,
+                           LLVM::Linkage::Internal, symbol,
+                           builder.getI64TensorAttr(values));
+    return symbol;
+  };
+  std::string offsetsSymbol, sizesSymbol;
+  if (!argTypes.empty()) {
+    offsetsSymbol = emitArray(".offsets", offsets);
+    sizesSymbol = emitArray(".sizes", sizes);
+  }
+
+  auto descriptorType = LLVM::LLVMStructType::getLiteral(
+      context,
+      {i32, i32, i64, i64, ptrType, ptrType, ptrType, i64, ptrType, ptrType});
   auto descriptor = LLVM::GlobalOp::create(
       builder, loc, descriptorType, /*isConstant=*/true,
       LLVM::Linkage::External, OFFLOAD_HOST_KERNEL_SYMBOL_PREFIX + info.name,
@@ -732,6 +758,17 @@ static LogicalResult emitEntryPoints(gpu::GPUModuleOp module,
   insert(LLVM::AddressOfOp::create(builder, loc, blockFn), 4);
   insert(LLVM::AddressOfOp::create(builder, loc, threadFn), 5);
   insert(LLVM::AddressOfOp::create(builder, loc, ptrType, nameSymbol), 6);
+  insert(LLVM::ConstantOp::create(
+             builder, loc, i64,
+             builder.getI64IntegerAttr(static_cast<int64_t>(argTypes.size()))),
+         7);
+  auto addressOrNull = [&](StringRef symbol) -> Value {
+    if (symbol.empty())
+      return LLVM::ZeroOp::create(builder, loc, ptrType);
+    return LLVM::AddressOfOp::create(builder, loc, ptrType, symbol);
+  };
+  insert(addressOrNull(offsetsSymbol), 8);
+  insert(addressOrNull(sizesSymbol), 9);
   LLVM::ReturnOp::create(builder, loc, value);
   return success();
 }

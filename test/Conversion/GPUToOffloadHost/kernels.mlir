@@ -17,8 +17,10 @@ gpu.module @plain {
   // CHECK: llvm.func internal @__offload_block.copy(
   // CHECK:   llvm.call @__offload_thread.copy
   // CHECK: llvm.mlir.global internal constant @__offload_kernel_name.copy("copy\00")
+  // CHECK: llvm.mlir.global internal constant @__offload_kernel_args.copy.offsets(dense<[0, 8, 16, 24, 32, 40, 48, 56, 64, 72]> : tensor<10xi64>)
+  // CHECK: llvm.mlir.global internal constant @__offload_kernel_args.copy.sizes(dense<8> : tensor<10xi64>)
   // CHECK: llvm.mlir.global external constant @__offload_kernel.copy()
-  // CHECK:   llvm.mlir.constant(1 : i32) : i32
+  // CHECK:   llvm.mlir.constant(2 : i32) : i32
   // CHECK:   llvm.mlir.constant(0 : i32) : i32
   // CHECK:   llvm.mlir.constant(0 : i64) : i64
   // CHECK:   llvm.mlir.constant(80 : i64) : i64
@@ -46,7 +48,7 @@ gpu.module @coop {
   // CHECK:   llvm.call @__offload_host_barrier(%{{.*}}) : (!llvm.ptr) -> ()
   // CHECK: llvm.func @__offload_host_barrier(!llvm.ptr) attributes {convergent
   // CHECK: llvm.mlir.global external constant @__offload_kernel.reverse()
-  // CHECK:   llvm.mlir.constant(1 : i32) : i32
+  // CHECK:   llvm.mlir.constant(2 : i32) : i32
   // CHECK:   llvm.mlir.constant(1 : i32) : i32
   // CHECK:   llvm.mlir.constant(64 : i64) : i64
   gpu.func @reverse(%data: memref<16xf32>)
