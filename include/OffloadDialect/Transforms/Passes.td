@@ -93,4 +93,26 @@ def OffloadSpecialize : Pass<"offload-specialize", "ModuleOp"> {
   ];
 }
 
+def OffloadEmbedMLIR : Pass<"offload-embed-mlir", "ModuleOp"> {
+  let summary = "embed gpu.modules as MLIR bytecode, for run-time specialization";
+  let description = [{
+    Replaces every `gpu.module` by a `gpu.binary` of the same name whose
+    single object holds the module (inside a `builtin.module`) as MLIR
+    bytecode, with the property `offload.jit`:
+
+    ```mlir
+    gpu.binary @kernels [#gpu.object<#offload.host, properties = {offload.jit},
+                                     offload = "ML\EFR...">]
+    ```
+
+    `convert-offload-to-llvm` lowers launches of such kernels to
+    `offloadJITLaunchKernel` (libOffloadJIT), which specializes each kernel at
+    launch on the values of its runtime constants and its block size, and
+    caches the compiled code in memory and on disk. The object's target is the
+    module's first target, or `#offload.host` when it has none.
+  }];
+  let dependentDialects = ["::mlir::offload::OffloadDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 #endif // OFFLOAD_TRANSFORMS_PASSES_TD

@@ -42,6 +42,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
@@ -801,15 +803,16 @@ struct ConvertGPUToOffloadHostPass
     // Phases 1-2 and libm.
     if (failed(prepare(module)))
       return signalPassFailure();
-    // Phase 3: upstream lowering to LLVM dialect, on this module only.
+    // Phase 3: upstream lowering to LLVM dialect, on this module only. The
+    // passes are created directly: no pass registration needed (the JIT).
     OpPassManager pm(gpu::GPUModuleOp::getOperationName());
-    if (failed(parsePassPipeline("lower-affine,convert-vector-to-scf,convert-scf-to-cf,"
-                                 "expand-strided-metadata,convert-vector-to-llvm,convert-to-llvm,"
-                                 "reconcile-unrealized-casts",
-                                 pm))) {
-      module.emitError("cannot build the host kernel lowering pipeline");
-      return signalPassFailure();
-    }
+    pm.addPass(createLowerAffinePass());
+    pm.addPass(createConvertVectorToSCFPass());
+    pm.addPass(createSCFToControlFlowPass());
+    pm.addPass(memref::createExpandStridedMetadataPass());
+    pm.addPass(createConvertVectorToLLVMPass());
+    pm.addPass(createConvertToLLVMPass());
+    pm.addPass(createReconcileUnrealizedCastsPass());
     if (failed(runPipeline(pm, module)))
       return signalPassFailure();
     // Phase 4.

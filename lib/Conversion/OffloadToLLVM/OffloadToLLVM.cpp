@@ -89,6 +89,8 @@ enum class RuntimeFunction : unsigned {
   DestroyEvent,
   GetKernelFromImage,
   LaunchKernel,
+  JITGetKernelFromImage,
+  JITLaunchKernel,
   AbortOnError,
 };
 
@@ -157,6 +159,18 @@ static constexpr RuntimeFunctionDecl kRuntimeFunctions[] = {
     // offloadLaunchKernel(Queue, Device, Kernel, ArgumentsData,
     //                     ArgumentsSize, LaunchSizeArgs*)
     {"offloadLaunchKernel",
+     CType::Ptr,
+     6,
+     {CType::Ptr, CType::Ptr, CType::Ptr, CType::Ptr, CType::Size, CType::Ptr}},
+    // offloadJITGetKernelFromImage(Device, Image, ImageSize, KernelName,
+    //                              Kernel*) (OffloadJIT.h)
+    {"offloadJITGetKernelFromImage",
+     CType::Ptr,
+     5,
+     {CType::Ptr, CType::Ptr, CType::Size, CType::Ptr, CType::Ptr}},
+    // offloadJITLaunchKernel(Queue, Device, Kernel, ArgumentsData,
+    //                        ArgumentsSize, LaunchSizeArgs*) (OffloadJIT.h)
+    {"offloadJITLaunchKernel",
      CType::Ptr,
      6,
      {CType::Ptr, CType::Ptr, CType::Ptr, CType::Ptr, CType::Size, CType::Ptr}},
@@ -230,6 +244,24 @@ static FailureOr<gpu::ObjectAttr> selectObject(gpu::BinaryOp binary,
       return cast<gpu::ObjectAttr>(object);
   error = "no object for the selected target";
   return failure();
+}
+
+/// Whether \p object holds MLIR for the JIT (made by offload-embed-mlir).
+static bool isJITObject(gpu::ObjectAttr object) {
+  DictionaryAttr properties = object.getProperties();
+  return properties && properties.get("offload.jit");
+}
+
+/// Whether the kernel module \p name in \p symbolTable is a gpu.binary whose
+/// selected object is MLIR for the JIT.
+static bool isJITModule(Operation *symbolTable, StringRef name) {
+  auto binary = dyn_cast_if_present<gpu::BinaryOp>(
+      SymbolTable::lookupSymbolIn(symbolTable, name));
+  std::string error;
+  if (!binary)
+    return false;
+  FailureOr<gpu::ObjectAttr> object = selectObject(binary, error);
+  return succeeded(object) && isJITObject(*object);
 }
 
 /// Returns the `__offload_image.<name>` global of the gpu.binary \p name in
@@ -846,10 +878,15 @@ struct LaunchOpLowering : OffloadOpLowering<LaunchOp> {
                                           op.getKernelName())
                                              .str(),
                                          op.getKernelName());
-    FailureOr<Value> kernel =
-        callWithResult(rewriter, loc, op, RuntimeFunction::GetKernelFromImage,
-                       {adaptor.getDevice(), imagePtr, imageSize, name},
-                       getPtrType(), launchContext);
+    // Kernels embedded as MLIR launch through the JIT, which specializes
+    // them on their runtime constants.
+    bool jit = isJITModule(symbolTable, op.getKernelModuleName());
+    FailureOr<Value> kernel = callWithResult(
+        rewriter, loc, op,
+        jit ? RuntimeFunction::JITGetKernelFromImage
+            : RuntimeFunction::GetKernelFromImage,
+        {adaptor.getDevice(), imagePtr, imageSize, name}, getPtrType(),
+        launchContext);
     if (failed(kernel))
       return rewriter.notifyMatchFailure(op, "conflicting runtime declaration");
 
@@ -902,7 +939,9 @@ struct LaunchOpLowering : OffloadOpLowering<LaunchOp> {
     LLVM::StoreOp::create(rewriter, loc, sizeArgs, sizeArgsPtr);
 
     Value queue = getQueueOrNull(rewriter, loc, adaptor.getQueue());
-    if (failed(callChecked(rewriter, loc, op, RuntimeFunction::LaunchKernel,
+    if (failed(callChecked(rewriter, loc, op,
+                           jit ? RuntimeFunction::JITLaunchKernel
+                               : RuntimeFunction::LaunchKernel,
                            {queue, adaptor.getDevice(), *kernel, argsPtr,
                             argsSize, sizeArgsPtr},
                            launchContext)))

@@ -1,0 +1,118 @@
+/*===- OffloadJIT.h - Run-time kernel specialization (C API) -----*- C -*-===*\
+|*                                                                            *|
+|* Part of the offload project, under the Apache License v2.0 with LLVM       *|
+|* Exceptions.                                                                *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+/*
+ * The JIT layer of the offload runtime (libOffloadJIT): programs created from
+ * MLIR (a builtin.module holding gpu.modules, as MLIR bytecode or text) whose
+ * kernels are specialized at each launch on the values of their runtime
+ * constants and on the launch's block size (LLNL Proteus's idea, done on MLIR
+ * before lowering), then compiled for the launch's device, cached in memory
+ * and on disk, loaded with offloadCreateProgram and launched with
+ * offloadLaunchKernel. It links MLIR; libOffloadRuntime does not.
+ *
+ * Errors use the runtime's model: OFFLOAD_SUCCESS (NULL) or a pointer to a
+ * {code, message} that stays valid until the process exits.
+ *
+ * Environment:
+ *   OFFLOAD_JIT=0                 no specialization: every launch runs the
+ *                                 generic kernel (compiled once, cached)
+ *   OFFLOAD_JIT_ASYNC=1           a miss compiles in the background and the
+ *                                 launch runs the generic kernel meanwhile
+ *   OFFLOAD_JIT_THREADS=N         background compile threads (default 2)
+ *   OFFLOAD_CACHE_DIR=dir         persistent cache (default
+ *                                 $XDG_CACHE_HOME/offload-jit, else
+ *                                 ~/.cache/offload-jit); "" disables it
+ *   OFFLOAD_CACHE_MAX_BYTES=N     bound of the persistent cache (default 1 GiB),
+ *                                 least recently used entries evicted
+ *   OFFLOAD_JIT_DUMP=dir          write each specialized kernel's IR there
+ *   OFFLOAD_JIT_FOLD_GRID=1       also specialize on the grid size
+ *   OFFLOAD_JIT_STATS=1           print the counters on stderr at exit
+ *   OFFLOAD_TRACE=1               one line per JIT event on stderr
+ *
+ * Thread safety: every entry point may be called concurrently. A given
+ * specialization is compiled once even when many threads launch it at once.
+ */
+
+#ifndef OFFLOADJIT_OFFLOADJIT_H
+#define OFFLOADJIT_OFFLOADJIT_H
+
+#include "OffloadRuntime/OffloadAPI.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct offload_jit_program_impl_t *offload_jit_program_handle_t;
+typedef struct offload_jit_kernel_impl_t *offload_jit_kernel_handle_t;
+
+/// Creates a JIT program for \p Device from MLIR (\p Size bytes at \p Module:
+/// bytecode or text of a builtin.module containing gpu.modules). Nothing is
+/// compiled yet. Errors: INVALID_NULL_HANDLE, INVALID_NULL_POINTER,
+/// INVALID_SIZE, INVALID_BINARY (not parseable; the message holds the parser's
+/// diagnostic), UNSUPPORTED (a device whose platform the JIT cannot target).
+OFFLOAD_API offload_result_t
+offloadCreateProgramFromMLIR(offload_device_handle_t Device, const void *Module,
+                             size_t Size, offload_jit_program_handle_t *Program);
+
+/// Destroys a JIT program; its compiled kernels stay cached.
+OFFLOAD_API offload_result_t
+offloadJITDestroyProgram(offload_jit_program_handle_t Program);
+
+/// Looks up kernel \p Name (a gpu.func with the `kernel` attribute; with
+/// several gpu.modules, "module::kernel" or the first match). Errors:
+/// INVALID_NULL_HANDLE, INVALID_NULL_POINTER, NOT_FOUND.
+OFFLOAD_API offload_result_t
+offloadJITGetKernel(offload_jit_program_handle_t Program, const char *Name,
+                    offload_jit_kernel_handle_t *Kernel);
+
+/// Like offloadJITGetKernel on a program created from \p Image (\p ImageSize
+/// bytes) for \p Device, created on first use and cached per (device, image
+/// address): what compiler-generated code calls.
+OFFLOAD_API offload_result_t offloadJITGetKernelFromImage(
+    offload_device_handle_t Device, const void *Image, size_t ImageSize,
+    const char *KernelName, offload_jit_kernel_handle_t *Kernel);
+
+/// Launches \p Kernel like offloadLaunchKernel (same packed argument buffer
+/// and sizes): reads the values of the kernel's runtime constants from the
+/// buffer (arrays by content), forms the specialization key, finds or
+/// compiles the specialization and launches it. Errors: those of
+/// offloadLaunchKernel, INVALID_SIZE (ArgumentsSize does not match the
+/// kernel's signature), COMPILE_FAILURE (with the compiler's diagnostics).
+OFFLOAD_API offload_result_t offloadJITLaunchKernel(
+    offload_queue_handle_t Queue, offload_device_handle_t Device,
+    offload_jit_kernel_handle_t Kernel, const void *ArgumentsData,
+    size_t ArgumentsSize,
+    const offload_kernel_launch_size_args_t *LaunchSizeArgs);
+
+/// Counters of this process's JIT activity.
+typedef struct offload_jit_stats_t {
+  uint64_t Launches;        ///< offloadJITLaunchKernel calls
+  uint64_t Compiles;        ///< specializations compiled
+  uint64_t MemoryHits;      ///< launches served by the in-memory cache
+  uint64_t DiskHits;        ///< compilations avoided by the disk cache
+  uint64_t DiskWrites;      ///< entries written to the disk cache
+  uint64_t CorruptEntries;  ///< disk entries found corrupt and rebuilt
+  uint64_t GenericLaunches; ///< launches of the generic kernel (JIT off or
+                            ///< an asynchronous compile still running)
+  uint64_t AsyncCompiles;   ///< compiles started in the background
+  double CompileMilliseconds; ///< wall time spent compiling, all threads
+} offload_jit_stats_t;
+
+/// Writes the counters to \p Stats. Errors: INVALID_NULL_POINTER.
+OFFLOAD_API offload_result_t offloadJITGetStats(offload_jit_stats_t *Stats);
+/// Sets every counter to zero.
+OFFLOAD_API offload_result_t offloadJITResetStats(void);
+/// Drops the in-memory cache (compiled kernels stay on disk); later launches
+/// look in the disk cache again. Kernels still running are not affected.
+OFFLOAD_API offload_result_t offloadJITClearMemoryCache(void);
+/// Waits until every background compile has finished.
+OFFLOAD_API offload_result_t offloadJITWaitForCompiles(void);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif /* OFFLOADJIT_OFFLOADJIT_H */

@@ -1,0 +1,93 @@
+//===- DiskCache.h - Persistent cache of compiled kernels -------*- C++ -*-===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// A directory of compiled specializations, one file per key:
+//
+//   <dir>/<key>.ofj     header (magic "OFJIT\0v1", payload size, xxh3-64 of
+//                       the payload, all little-endian 8-byte words) + payload
+//
+// Writes go to a unique temporary file in the same directory, then rename(2)
+// it into place, which is atomic: a reader sees the old file, no file or the
+// whole new one, never a torn entry, even across processes. A read verifies
+// size and checksum; a bad entry is reported, deleted and treated as a miss.
+// The directory is bounded (bytes): after a write, least recently used
+// entries (by modification time, refreshed on every hit) are deleted until
+// the total fits.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OFFLOAD_LIB_JIT_DISKCACHE_H
+#define OFFLOAD_LIB_JIT_DISKCACHE_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace offloadjit {
+
+
+/// File name suffix of cache entries.
+inline constexpr llvm::StringLiteral kCacheEntrySuffix = ".ofj";
+
+/// One entry as listed by DiskCache::list.
+struct CacheEntryInfo {
+  std::string Key;
+  std::string Path;
+  uint64_t FileSize = 0;
+  int64_t LastUseSeconds = 0; ///< modification time, seconds since epoch
+};
+
+class DiskCache {
+public:
+  /// A cache in \p Directory bounded by \p MaxBytes (0: unbounded).
+  DiskCache(std::string Directory, uint64_t MaxBytes);
+
+  /// The default directory: $OFFLOAD_CACHE_DIR if set (empty disables the
+  /// cache: std::nullopt), else $XDG_CACHE_HOME/offload-jit, else
+  /// $HOME/.cache/offload-jit.
+  static std::optional<std::string> getDefaultDirectory();
+  /// $OFFLOAD_CACHE_MAX_BYTES, default 1 GiB.
+  static uint64_t getDefaultMaxBytes();
+
+  const std::string &getDirectory() const { return Directory; }
+
+  /// The payload stored for \p Key, or std::nullopt on a miss. A corrupt or
+  /// truncated entry is deleted, \p Problem describes it, and it is a miss.
+  std::optional<std::vector<char>> read(llvm::StringRef Key,
+                                        std::string &Problem);
+
+  /// Stores \p Payload for \p Key (atomic replace), then evicts to the bound.
+  llvm::Error write(llvm::StringRef Key, llvm::ArrayRef<char> Payload);
+
+  /// Every entry of the directory, most recently used first.
+  std::vector<CacheEntryInfo> list() const;
+  /// Checks one entry file; an empty string when valid, else the problem.
+  static std::string verifyFile(llvm::StringRef Path);
+  /// Deletes every entry (and stale temporary files); returns how many.
+  size_t clear();
+  /// Deletes least recently used entries until the total is at most MaxBytes.
+  void evict();
+
+  /// Encodes \p Payload as an entry file's bytes (header + payload).
+  static std::vector<char> encode(llvm::ArrayRef<char> Payload);
+
+private:
+  std::string pathFor(llvm::StringRef Key) const;
+
+  std::string Directory;
+  uint64_t MaxBytes;
+};
+
+
+} // namespace offloadjit
+
+#endif // OFFLOAD_LIB_JIT_DISKCACHE_H

@@ -1,0 +1,937 @@
+//===- JIT.cpp - Run-time kernel specialization ---------------------------===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The JIT engine behind OffloadJIT.h. At each launch of a JIT kernel:
+//
+//  1. read the values of its runtime constants from the packed argument
+//     buffer (scalars by value, `contents` memrefs by their elements) and take
+//     the block size (and the grid size with OFFLOAD_JIT_FOLD_GRID=1);
+//  2. form the key: xxh3-128 of every input that can change the generated
+//     code and nothing else (module content, kernel, target triple, chip and
+//     features, LLVM version, specialization options, the values, the sizes);
+//  3. look the key up in memory; on a miss, in the disk cache; on a miss,
+//     compile: clone the module, offload-specialize the kernel with the
+//     values, lower it for the device (convert-gpu-to-offload-host), serialize
+//     it (#offload.host), store it on disk;
+//  4. load it with offloadCreateProgram / offloadGetSymbol (once per device)
+//     and launch it with offloadLaunchKernel.
+//
+// In-memory entries are created under a lock and compiled outside it by the
+// first thread that asks; others wait on the entry, so a specialization is
+// compiled once however many threads launch it at the same time. MLIR work
+// (parsing, cloning, passes) is serialized on one context.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OffloadJIT/OffloadJIT.h"
+
+#include "DiskCache.h"
+#include "Key.h"
+
+#include "OffloadDialect/Conversion/Passes.h"
+#include "OffloadDialect/InitAll.h"
+#include "OffloadDialect/Transforms/Specialize.h"
+
+#include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+
+using namespace mlir;
+using mlir::offload::KernelSpecialization;
+using mlir::offload::SpecializationOptions;
+using namespace offloadjit;
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+/// Errors live until the process exits, like the runtime's.
+static offload_result_t makeError(offload_errc_t Code, std::string Message) {
+  static std::mutex Mutex;
+  static std::deque<std::string> Messages;
+  static std::deque<offload_error_struct_t> Errors;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Messages.push_back(std::move(Message));
+  Errors.push_back({Code, Messages.back().c_str()});
+  return &Errors.back();
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel argument layout
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// One field of the packed argument buffer.
+struct Field {
+  uint64_t Offset = 0, Size = 0;
+};
+
+/// What the JIT knows about one kernel argument.
+struct Argument {
+  Type ArgType;
+  unsigned FirstField = 0;
+  /// Marked by offload.runtime_constant (and how).
+  bool RuntimeConstant = false;
+  bool Contents = false;
+};
+
+/// The raw launch-time value of one runtime constant (the scalar's bytes or
+/// the array's elements), and everything else the key depends on.
+struct LaunchRequest {
+  std::vector<std::pair<unsigned, std::vector<char>>> Values;
+  std::array<int32_t, 3> Block{1, 1, 1};
+  std::optional<std::array<int32_t, 3>> Grid;
+  bool Specialize = false;
+};
+} // namespace
+
+/// Size (and alignment) in bytes of one lowered field, as LLVM lays out a
+/// struct of them on the host: the layout convert-offload-to-llvm packs.
+static uint64_t getFieldSize(Type Ty) {
+  if (isa<IndexType>(Ty))
+    return 8;
+  if (auto Int = dyn_cast<IntegerType>(Ty))
+    return llvm::PowerOf2Ceil(std::max<uint64_t>(1, (Int.getWidth() + 7) / 8));
+  if (auto Float = dyn_cast<FloatType>(Ty))
+    return llvm::PowerOf2Ceil((Float.getWidth() + 7) / 8);
+  return 8; // pointers
+}
+
+//===----------------------------------------------------------------------===//
+// Handles
+//===----------------------------------------------------------------------===//
+
+struct offload_jit_program_impl_t
+    : std::enable_shared_from_this<offload_jit_program_impl_t> {
+  offload_device_handle_t Device = nullptr;
+  std::string Bytes;
+  /// xxh3-128 of Bytes, hex: the module part of every key.
+  std::string ModuleHash;
+  OwningOpRef<ModuleOp> Module;
+  std::mutex KernelsMutex;
+  llvm::StringMap<std::unique_ptr<offload_jit_kernel_impl_t>> Kernels;
+};
+
+struct offload_jit_kernel_impl_t {
+  offload_jit_program_impl_t *Program = nullptr;
+  std::string ModuleName, KernelName;
+  std::vector<Argument> Arguments;
+  std::vector<Field> Fields;
+  uint64_t ArgumentsSize = 0;
+  bool HasRuntimeConstants = false;
+};
+
+namespace {
+/// A compiled kernel loaded on a device, or the error that prevented it.
+struct CacheEntry {
+  std::mutex Mutex;
+  std::condition_variable Ready;
+  bool Done = false;
+  offload_program_handle_t Program = nullptr;
+  offload_symbol_handle_t Symbol = nullptr;
+  offload_result_t Error = OFFLOAD_SUCCESS;
+};
+
+struct Stats {
+  std::atomic<uint64_t> Launches{0}, Compiles{0}, MemoryHits{0}, DiskHits{0},
+      DiskWrites{0}, CorruptEntries{0}, GenericLaunches{0}, AsyncCompiles{0},
+      CompileMicroseconds{0};
+};
+
+/// Options read once from the environment.
+struct Config {
+  bool Enabled = true, Async = false, FoldGrid = false, Trace = false;
+  unsigned Threads = 2;
+  std::string DumpDir;
+  SpecializationOptions Specialization;
+
+  static Config fromEnvironment() {
+    Config C;
+    auto Env = [](const char *Name) -> StringRef {
+      const char *Value = std::getenv(Name);
+      return Value ? StringRef(Value) : StringRef();
+    };
+    C.Enabled = Env("OFFLOAD_JIT") != "0";
+    C.Async = Env("OFFLOAD_JIT_ASYNC") == "1";
+    C.FoldGrid = Env("OFFLOAD_JIT_FOLD_GRID") == "1";
+    C.Trace = Env("OFFLOAD_TRACE") == "1";
+    unsigned Threads;
+    if (!Env("OFFLOAD_JIT_THREADS").getAsInteger(10, Threads) && Threads > 0)
+      C.Threads = Threads;
+    C.DumpDir = Env("OFFLOAD_JIT_DUMP").str();
+    return C;
+  }
+};
+
+/// The process's JIT.
+class Engine {
+public:
+  static Engine &get() {
+    static Engine *Instance = new Engine(); // lives until exit
+    return *Instance;
+  }
+
+  offload_result_t createProgram(offload_device_handle_t Device,
+                                 const void *Module, size_t Size,
+                                 offload_jit_program_handle_t *Out);
+  offload_result_t destroyProgram(offload_jit_program_handle_t Program);
+  offload_result_t getKernel(offload_jit_program_handle_t Program,
+                             const char *Name,
+                             offload_jit_kernel_handle_t *Out);
+  offload_result_t getKernelFromImage(offload_device_handle_t Device,
+                                      const void *Image, size_t Size,
+                                      const char *Name,
+                                      offload_jit_kernel_handle_t *Out);
+  offload_result_t launch(offload_queue_handle_t Queue,
+                          offload_device_handle_t Device,
+                          offload_jit_kernel_handle_t Kernel, const void *Args,
+                          size_t ArgsSize,
+                          const offload_kernel_launch_size_args_t *Sizes);
+
+  Stats Counters;
+  void clearMemoryCache() {
+    std::lock_guard<std::mutex> Lock(CacheMutex);
+    Cache.clear();
+  }
+  void waitForCompiles() {
+    std::lock_guard<std::mutex> Lock(PoolMutex);
+    if (Pool)
+      Pool->wait();
+  }
+
+private:
+  Engine();
+  void trace(const llvm::Twine &Message) {
+    if (Options.Trace)
+      llvm::errs() << "offload-jit: " << Message << "\n";
+  }
+  bool isLive(offload_jit_kernel_handle_t Kernel) {
+    std::lock_guard<std::mutex> Lock(ProgramsMutex);
+    return LiveKernels.count(Kernel);
+  }
+  std::string getKey(offload_jit_kernel_impl_t &Kernel,
+                     const LaunchRequest &Request);
+  std::shared_ptr<CacheEntry>
+  getOrCompile(const std::string &Key, offload_device_handle_t Device,
+               offload_jit_kernel_impl_t &Kernel, const LaunchRequest &Request,
+               bool Background);
+  void compileEntry(CacheEntry &Entry, const std::string &Key,
+                    offload_device_handle_t Device,
+                    std::shared_ptr<offload_jit_program_impl_t> Program,
+                    offload_jit_kernel_impl_t &Kernel,
+                    const LaunchRequest &Request);
+  llvm::Expected<std::vector<char>>
+  compile(offload_jit_program_impl_t &Program,
+          offload_jit_kernel_impl_t &Kernel, const LaunchRequest &Request);
+
+  Config Options;
+  std::string TargetKey;
+
+  std::mutex MlirMutex; // serializes everything that touches the context
+  std::unique_ptr<MLIRContext> Context;
+
+  std::mutex ProgramsMutex;
+  std::map<offload_jit_program_impl_t *,
+           std::shared_ptr<offload_jit_program_impl_t>>
+      Programs;
+  std::set<offload_jit_kernel_impl_t *> LiveKernels;
+  std::map<std::pair<offload_device_handle_t, const void *>,
+           offload_jit_program_impl_t *>
+      ImagePrograms;
+
+  std::mutex CacheMutex;
+  llvm::StringMap<std::shared_ptr<CacheEntry>> Cache;
+  std::optional<DiskCache> Disk;
+
+  std::mutex PoolMutex;
+  std::unique_ptr<llvm::StdThreadPool> Pool;
+};
+} // namespace
+
+/// OFFLOAD_JIT_STATS=1: one line of counters on stderr when the process ends.
+static void printStatsAtExit() {
+  offload_jit_stats_t S;
+  if (offloadJITGetStats(&S))
+    return;
+  llvm::errs() << "offload-jit stats: launches=" << S.Launches
+               << " compiles=" << S.Compiles << " memory-hits=" << S.MemoryHits
+               << " disk-hits=" << S.DiskHits << " disk-writes=" << S.DiskWrites
+               << " corrupt-entries=" << S.CorruptEntries
+               << " generic-launches=" << S.GenericLaunches
+               << " async-compiles=" << S.AsyncCompiles
+               << " compile-ms=" << llvm::format("%.1f", S.CompileMilliseconds)
+               << "\n";
+}
+
+Engine::Engine() : Options(Config::fromEnvironment()) {
+  DialectRegistry Registry;
+  registerAllDialects(Registry);
+  registerAllExtensions(Registry);
+  registerAllToLLVMIRTranslations(Registry);
+  mlir::offload::registerAllOffload(Registry);
+  Context = std::make_unique<MLIRContext>(Registry);
+  Context->loadAllAvailableDialects();
+  // One pass manager at a time: no nested threading needed.
+  Context->disableMultithreading();
+
+  // The target part of every key: what the host target compiles for.
+  llvm::StringMap<bool> Features = llvm::sys::getHostCPUFeatures();
+  std::string FeatureList;
+  for (const auto &Feature : Features)
+    FeatureList += (Feature.second ? "+" : "-") + Feature.first().str() + ",";
+  TargetKey = "host;" + llvm::sys::getProcessTriple() + ";" +
+              llvm::sys::getHostCPUName().str() + ";" +
+              llvm::utohexstr(llvm::xxh3_64bits(FeatureList));
+
+  if (std::optional<std::string> Dir = DiskCache::getDefaultDirectory())
+    Disk.emplace(*Dir, DiskCache::getDefaultMaxBytes());
+  if (const char *Print = std::getenv("OFFLOAD_JIT_STATS"); Print &&
+      StringRef(Print) == "1")
+    std::atexit(printStatsAtExit);
+}
+
+//===----------------------------------------------------------------------===//
+// Programs and kernels
+//===----------------------------------------------------------------------===//
+
+/// The platform backend of \p Device.
+static offload_result_t getBackend(offload_device_handle_t Device,
+                                   offload_platform_backend_t &Backend) {
+  offload_platform_handle_t Platform = nullptr;
+  if (offload_result_t R = offloadGetDeviceInfo(
+          Device, OFFLOAD_DEVICE_INFO_PLATFORM, sizeof(Platform), &Platform))
+    return R;
+  return offloadGetPlatformInfo(Platform, OFFLOAD_PLATFORM_INFO_BACKEND,
+                                sizeof(Backend), &Backend);
+}
+
+offload_result_t Engine::createProgram(offload_device_handle_t Device,
+                                       const void *Module, size_t Size,
+                                       offload_jit_program_handle_t *Out) {
+  if (!Device)
+    return makeError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Device is null");
+  if (!Module)
+    return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Module is null");
+  if (!Out)
+    return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Program is null");
+  if (Size == 0)
+    return makeError(OFFLOAD_ERRC_INVALID_SIZE, "Size is zero");
+  offload_platform_backend_t Backend;
+  if (offload_result_t R = getBackend(Device, Backend))
+    return R;
+  if (Backend != OFFLOAD_PLATFORM_BACKEND_HOST)
+    return makeError(OFFLOAD_ERRC_UNSUPPORTED,
+                     "the JIT compiles for the host device only in this "
+                     "build");
+
+  auto Program = std::make_shared<offload_jit_program_impl_t>();
+  Program->Device = Device;
+  Program->Bytes.assign(static_cast<const char *>(Module), Size);
+  llvm::XXH128_hash_t Hash = llvm::xxh3_128bits(llvm::ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(Program->Bytes.data()), Size));
+  Program->ModuleHash =
+      llvm::utohexstr(Hash.high64, true, 16) + llvm::utohexstr(Hash.low64, true, 16);
+  {
+    std::lock_guard<std::mutex> Lock(MlirMutex);
+    std::string Diagnostics;
+    llvm::raw_string_ostream OS(Diagnostics);
+    ScopedDiagnosticHandler Handler(Context.get(), [&](Diagnostic &D) {
+      OS << D.getLocation() << ": " << D << "\n";
+      return success();
+    });
+    llvm::SourceMgr SourceMgr;
+    SourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBuffer(Program->Bytes, "jit-module",
+                                         /*RequiresNullTerminator=*/false),
+        llvm::SMLoc());
+    Program->Module = parseSourceFile<ModuleOp>(SourceMgr, Context.get());
+    if (!Program->Module)
+      return makeError(OFFLOAD_ERRC_INVALID_BINARY,
+                       "cannot parse the MLIR module: " + Diagnostics);
+    if (Program->Module->getOps<gpu::GPUModuleOp>().empty())
+      return makeError(OFFLOAD_ERRC_INVALID_BINARY,
+                       "the MLIR module holds no gpu.module");
+  }
+  std::lock_guard<std::mutex> Lock(ProgramsMutex);
+  offload_jit_program_impl_t *Handle = Program.get();
+  Programs[Handle] = std::move(Program);
+  *Out = Handle;
+  return OFFLOAD_SUCCESS;
+}
+
+offload_result_t Engine::destroyProgram(offload_jit_program_handle_t Program) {
+  if (!Program)
+    return makeError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Program is null");
+  std::shared_ptr<offload_jit_program_impl_t> Owned;
+  {
+    std::lock_guard<std::mutex> Lock(ProgramsMutex);
+    auto It = Programs.find(Program);
+    if (It == Programs.end())
+      return makeError(OFFLOAD_ERRC_INVALID_PROGRAM,
+                       "Program is not a live JIT program");
+    Owned = std::move(It->second);
+    Programs.erase(It);
+    for (auto &Entry : Program->Kernels)
+      LiveKernels.erase(Entry.second.get());
+    for (auto It = ImagePrograms.begin(); It != ImagePrograms.end();)
+      It = It->second == Program ? ImagePrograms.erase(It) : std::next(It);
+  }
+  // Background compiles hold their own reference; MLIR objects are released
+  // under the MLIR lock.
+  std::lock_guard<std::mutex> Lock(MlirMutex);
+  Owned.reset();
+  return OFFLOAD_SUCCESS;
+}
+
+offload_result_t Engine::getKernel(offload_jit_program_handle_t Program,
+                                   const char *Name,
+                                   offload_jit_kernel_handle_t *Out) {
+  if (!Program)
+    return makeError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Program is null");
+  if (!Name)
+    return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Name is null");
+  if (!Out)
+    return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Kernel is null");
+  {
+    std::lock_guard<std::mutex> Lock(ProgramsMutex);
+    if (!Programs.count(Program))
+      return makeError(OFFLOAD_ERRC_INVALID_PROGRAM,
+                       "Program is not a live JIT program");
+  }
+  std::lock_guard<std::mutex> KernelsLock(Program->KernelsMutex);
+  if (auto It = Program->Kernels.find(Name); It != Program->Kernels.end()) {
+    *Out = It->second.get();
+    return OFFLOAD_SUCCESS;
+  }
+
+  auto Kernel = std::make_unique<offload_jit_kernel_impl_t>();
+  Kernel->Program = Program;
+  {
+    std::lock_guard<std::mutex> Lock(MlirMutex);
+    StringRef Requested(Name), ModulePart;
+    if (Requested.contains("::"))
+      std::tie(ModulePart, Requested) = Requested.split("::");
+    gpu::GPUFuncOp Found;
+    for (gpu::GPUModuleOp Module : Program->Module->getOps<gpu::GPUModuleOp>()) {
+      if (!ModulePart.empty() && Module.getName() != ModulePart)
+        continue;
+      if (auto Func = Module.lookupSymbol<gpu::GPUFuncOp>(Requested);
+          Func && Func.isKernel()) {
+        Found = Func;
+        Kernel->ModuleName = Module.getName().str();
+        break;
+      }
+    }
+    if (!Found)
+      return makeError(OFFLOAD_ERRC_NOT_FOUND,
+                       "no kernel named '" + std::string(Name) +
+                           "' in the JIT program");
+    Kernel->KernelName = Found.getName().str();
+
+    // The packed layout: every lowered field at its natural alignment.
+    auto AddField = [&](Type Ty) {
+      uint64_t Size = getFieldSize(Ty);
+      Kernel->ArgumentsSize = llvm::alignTo(Kernel->ArgumentsSize, Size);
+      Kernel->Fields.push_back({Kernel->ArgumentsSize, Size});
+      Kernel->ArgumentsSize += Size;
+    };
+    uint64_t MaxAlign = 1;
+    for (BlockArgument Arg : Found.getArguments()) {
+      Argument Info;
+      Info.ArgType = Arg.getType();
+      Info.FirstField = Kernel->Fields.size();
+      if (auto MemRef = dyn_cast<MemRefType>(Arg.getType())) {
+        Type Ptr = IntegerType::get(Context.get(), 64); // 8-byte fields
+        for (int64_t I = 0, E = 3 + 2 * MemRef.getRank(); I < E; ++I)
+          AddField(Ptr);
+        MaxAlign = 8;
+      } else if (Arg.getType().isIntOrIndexOrFloat()) {
+        AddField(Arg.getType());
+        MaxAlign = std::max(MaxAlign, getFieldSize(Arg.getType()));
+      } else {
+        return makeError(OFFLOAD_ERRC_UNSUPPORTED,
+                         "kernel '" + Kernel->KernelName +
+                             "' has an argument the JIT cannot pass");
+      }
+      for (Operation *User : Arg.getUsers())
+        if (auto Mark = dyn_cast<mlir::offload::RuntimeConstantOp>(User)) {
+          Info.RuntimeConstant = true;
+          Info.Contents = Mark.getContents();
+          Kernel->HasRuntimeConstants = true;
+        }
+      Kernel->Arguments.push_back(Info);
+    }
+    Kernel->ArgumentsSize = llvm::alignTo(Kernel->ArgumentsSize, MaxAlign);
+  }
+  offload_jit_kernel_impl_t *Handle = Kernel.get();
+  Program->Kernels[Name] = std::move(Kernel);
+  std::lock_guard<std::mutex> Lock(ProgramsMutex);
+  LiveKernels.insert(Handle);
+  *Out = Handle;
+  return OFFLOAD_SUCCESS;
+}
+
+offload_result_t Engine::getKernelFromImage(offload_device_handle_t Device,
+                                            const void *Image, size_t Size,
+                                            const char *Name,
+                                            offload_jit_kernel_handle_t *Out) {
+  if (!Image)
+    return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Image is null");
+  offload_jit_program_impl_t *Program = nullptr;
+  {
+    std::lock_guard<std::mutex> Lock(ProgramsMutex);
+    auto It = ImagePrograms.find({Device, Image});
+    if (It != ImagePrograms.end())
+      Program = It->second;
+  }
+  if (!Program) {
+    if (offload_result_t R = createProgram(Device, Image, Size, &Program))
+      return R;
+    std::lock_guard<std::mutex> Lock(ProgramsMutex);
+    auto [It, Inserted] = ImagePrograms.insert({{Device, Image}, Program});
+    if (!Inserted) {
+      // Another thread won the race: keep its program.
+      offload_jit_program_impl_t *Mine = Program;
+      Program = It->second;
+      Programs.erase(Mine);
+    }
+  }
+  return getKernel(Program, Name, Out);
+}
+
+//===----------------------------------------------------------------------===//
+// Keys, compilation, caches
+//===----------------------------------------------------------------------===//
+
+std::string Engine::getKey(offload_jit_kernel_impl_t &Kernel,
+                           const LaunchRequest &Request) {
+  KeyInputs Inputs;
+  Inputs.ModuleHash = Kernel.Program->ModuleHash;
+  Inputs.Kernel = Kernel.ModuleName + "::" + Kernel.KernelName;
+  Inputs.Target = TargetKey;
+  Inputs.CompilerVersion = "llvm-" LLVM_VERSION_STRING;
+  Inputs.Options =
+      "unroll=" + std::to_string(Options.Specialization.unrollMaxTripCount);
+  Inputs.Specialized = Request.Specialize;
+  if (Request.Specialize) {
+    Inputs.Values = Request.Values;
+    Inputs.Block = Request.Block;
+    Inputs.Grid = Request.Grid;
+  }
+  return computeKey(Inputs);
+}
+
+/// Builds the attribute of one runtime constant's launch value.
+static Attribute getValueAttribute(const Argument &Arg,
+                                   llvm::ArrayRef<char> Bytes) {
+  if (Arg.Contents) {
+    auto MemRef = cast<MemRefType>(Arg.ArgType);
+    auto Tensor =
+        RankedTensorType::get(MemRef.getShape(), MemRef.getElementType());
+    return DenseElementsAttr::getFromRawBuffer(Tensor, Bytes);
+  }
+  uint64_t Raw = 0;
+  std::memcpy(&Raw, Bytes.data(), std::min<size_t>(Bytes.size(), 8));
+  Type Ty = Arg.ArgType;
+  if (isa<IndexType>(Ty))
+    return IntegerAttr::get(Ty, static_cast<int64_t>(Raw));
+  if (auto Int = dyn_cast<IntegerType>(Ty))
+    return IntegerAttr::get(Ty, llvm::APInt(Int.getWidth(), Raw));
+  auto Float = cast<FloatType>(Ty);
+  return FloatAttr::get(
+      Ty, llvm::APFloat(Float.getFloatSemantics(),
+                        llvm::APInt(Float.getWidth(), Raw)));
+}
+
+llvm::Expected<std::vector<char>>
+Engine::compile(offload_jit_program_impl_t &Program,
+                offload_jit_kernel_impl_t &Kernel,
+                const LaunchRequest &Request) {
+  std::lock_guard<std::mutex> Lock(MlirMutex);
+  std::string Diagnostics;
+  llvm::raw_string_ostream OS(Diagnostics);
+  ScopedDiagnosticHandler Handler(Context.get(), [&](Diagnostic &D) {
+    OS << D << "\n";
+    return success();
+  });
+  auto Fail = [&](const llvm::Twine &What) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   What + ": " + Diagnostics);
+  };
+
+  OwningOpRef<ModuleOp> Module = Program.Module->clone();
+  auto GpuModule = Module->lookupSymbol<gpu::GPUModuleOp>(Kernel.ModuleName);
+  gpu::GPUFuncOp Target =
+      GpuModule ? GpuModule.lookupSymbol<gpu::GPUFuncOp>(Kernel.KernelName)
+                : gpu::GPUFuncOp();
+  if (!Target)
+    return Fail("kernel disappeared from its module");
+
+  if (Request.Specialize) {
+    KernelSpecialization Spec;
+    Spec.argumentValues.resize(Kernel.Arguments.size());
+    for (const auto &[Index, Bytes] : Request.Values)
+      Spec.argumentValues[Index] =
+          getValueAttribute(Kernel.Arguments[Index], Bytes);
+    Spec.blockSize = Request.Block;
+    Spec.gridSize = Request.Grid;
+    if (mlir::offload::isUseful(Target, Spec)) {
+      FailureOr<gpu::GPUFuncOp> Specialized =
+          mlir::offload::getOrCreateSpecialization(Target, Spec,
+                                                   Options.Specialization);
+      if (failed(Specialized))
+        return Fail("specialization failed");
+      Target = *Specialized;
+    }
+  }
+  // Compile only the launched kernel.
+  for (gpu::GPUFuncOp Func :
+       llvm::make_early_inc_range(GpuModule.getOps<gpu::GPUFuncOp>()))
+    if (Func != Target && Func.isKernel())
+      Func.erase();
+  std::string TargetName = Target.getName().str();
+
+  if (!Options.DumpDir.empty()) {
+    llvm::sys::fs::create_directories(Options.DumpDir);
+    llvm::SmallString<256> Path(Options.DumpDir);
+    llvm::sys::path::append(Path, TargetName + ".mlir");
+    std::error_code EC;
+    llvm::raw_fd_ostream Dump(Path, EC);
+    if (!EC)
+      GpuModule.print(Dump);
+  }
+
+  auto HostTarget = mlir::offload::HostTargetAttr::get(Context.get(), /*O=*/3, "",
+                                                 "", "");
+  GpuModule.setTargetsAttr(ArrayAttr::get(Context.get(), {HostTarget}));
+  PassManager PM(Context.get());
+  PM.addNestedPass<gpu::GPUModuleOp>(
+      mlir::offload::createConvertGPUToOffloadHost());
+  if (failed(PM.run(*Module)))
+    return Fail("lowering for the host failed");
+  auto Interface = cast<gpu::TargetAttrInterface>(HostTarget);
+  std::optional<SmallVector<char, 0>> Object =
+      Interface.serializeToObject(GpuModule, gpu::TargetOptions());
+  if (!Object)
+    return Fail("code generation failed");
+
+  // Payload: the kernel's name, NUL, then the object.
+  std::vector<char> Payload(TargetName.begin(), TargetName.end());
+  Payload.push_back('\0');
+  Payload.insert(Payload.end(), Object->begin(), Object->end());
+  return Payload;
+}
+
+void Engine::compileEntry(CacheEntry &Entry, const std::string &Key,
+                          offload_device_handle_t Device,
+                          std::shared_ptr<offload_jit_program_impl_t> Program,
+                          offload_jit_kernel_impl_t &Kernel,
+                          const LaunchRequest &Request) {
+  std::optional<std::vector<char>> Payload;
+  if (Disk) {
+    std::string Problem;
+    Payload = Disk->read(Key, Problem);
+    if (!Problem.empty()) {
+      ++Counters.CorruptEntries;
+      trace(Problem + "; deleted and rebuilt");
+    }
+    if (Payload) {
+      ++Counters.DiskHits;
+      trace("disk hit " + Kernel.KernelName + " key=" + Key);
+    }
+  }
+  offload_result_t Error = OFFLOAD_SUCCESS;
+  if (!Payload) {
+    auto Start = std::chrono::steady_clock::now();
+    llvm::Expected<std::vector<char>> Compiled =
+        compile(*Program, Kernel, Request);
+    auto Micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                      std::chrono::steady_clock::now() - Start)
+                      .count();
+    Counters.CompileMicroseconds += Micros;
+    ++Counters.Compiles;
+    if (!Compiled) {
+      Error = makeError(OFFLOAD_ERRC_COMPILE_FAILURE,
+                        "cannot compile kernel '" + Kernel.KernelName +
+                            "': " + llvm::toString(Compiled.takeError()));
+    } else {
+      Payload = std::move(*Compiled);
+      trace("compiled " + Kernel.KernelName + " key=" + Key + " in " +
+            llvm::Twine(Micros) + " us");
+      if (Disk) {
+        if (llvm::Error E = Disk->write(Key, *Payload))
+          trace("cannot write the disk cache: " + llvm::toString(std::move(E)));
+        else
+          ++Counters.DiskWrites;
+      }
+    }
+  }
+  if (Payload) {
+    const char *Name = Payload->data();
+    size_t NameLength = strnlen(Name, Payload->size());
+    const char *Object = Name + NameLength + 1;
+    size_t ObjectSize = Payload->size() - NameLength - 1;
+    Error = offloadCreateProgram(Device, Object, ObjectSize, &Entry.Program);
+    if (!Error)
+      Error = offloadGetSymbol(Entry.Program, Name, OFFLOAD_SYMBOL_KIND_KERNEL,
+                               &Entry.Symbol);
+  }
+  std::lock_guard<std::mutex> Lock(Entry.Mutex);
+  Entry.Error = Error;
+  Entry.Done = true;
+  Entry.Ready.notify_all();
+}
+
+std::shared_ptr<CacheEntry>
+Engine::getOrCompile(const std::string &Key, offload_device_handle_t Device,
+                     offload_jit_kernel_impl_t &Kernel,
+                     const LaunchRequest &Request, bool Background) {
+  std::string MemoryKey =
+      Key + "@" + std::to_string(reinterpret_cast<uintptr_t>(Device));
+  std::shared_ptr<CacheEntry> Entry;
+  bool Owner = false;
+  {
+    std::lock_guard<std::mutex> Lock(CacheMutex);
+    std::shared_ptr<CacheEntry> &Slot = Cache[MemoryKey];
+    if (!Slot) {
+      Slot = std::make_shared<CacheEntry>();
+      Owner = true;
+    }
+    Entry = Slot;
+  }
+  std::shared_ptr<offload_jit_program_impl_t> Program =
+      Kernel.Program->shared_from_this();
+  if (Owner && Background) {
+    ++Counters.AsyncCompiles;
+    std::lock_guard<std::mutex> Lock(PoolMutex);
+    if (!Pool)
+      Pool = std::make_unique<llvm::StdThreadPool>(
+          llvm::hardware_concurrency(Options.Threads));
+    Pool->async([this, Entry, Key, Device, Program, &Kernel, Request] {
+      compileEntry(*Entry, Key, Device, Program, Kernel, Request);
+    });
+    return Entry;
+  }
+  if (Owner) {
+    compileEntry(*Entry, Key, Device, Program, Kernel, Request);
+    return Entry;
+  }
+  if (Background)
+    return Entry;
+  std::unique_lock<std::mutex> Lock(Entry->Mutex);
+  Entry->Ready.wait(Lock, [&] { return Entry->Done; });
+  ++Counters.MemoryHits;
+  return Entry;
+}
+
+//===----------------------------------------------------------------------===//
+// Launch
+//===----------------------------------------------------------------------===//
+
+offload_result_t
+Engine::launch(offload_queue_handle_t Queue, offload_device_handle_t Device,
+               offload_jit_kernel_handle_t Kernel, const void *Args,
+               size_t ArgsSize,
+               const offload_kernel_launch_size_args_t *Sizes) {
+  if (!Kernel)
+    return makeError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Kernel is null");
+  if (!Device)
+    return makeError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Device is null");
+  if (!Sizes)
+    return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER,
+                     "LaunchSizeArgs is null");
+  if (!isLive(Kernel))
+    return makeError(OFFLOAD_ERRC_INVALID_SYMBOL,
+                     "Kernel is not a live JIT kernel");
+  if (ArgsSize != Kernel->ArgumentsSize)
+    return makeError(OFFLOAD_ERRC_INVALID_SIZE,
+                     "ArgumentsSize is " + std::to_string(ArgsSize) +
+                         " bytes but kernel '" + Kernel->KernelName +
+                         "' takes " + std::to_string(Kernel->ArgumentsSize));
+  if (ArgsSize && !Args)
+    return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "ArgumentsData is null");
+  ++Counters.Launches;
+
+  LaunchRequest Generic;
+  LaunchRequest Request;
+  Request.Specialize = Options.Enabled;
+  if (Request.Specialize) {
+    Request.Block = {int32_t(Sizes->GroupSize.x), int32_t(Sizes->GroupSize.y),
+                     int32_t(Sizes->GroupSize.z)};
+    if (Options.FoldGrid)
+      Request.Grid = {int32_t(Sizes->NumGroups.x), int32_t(Sizes->NumGroups.y),
+                      int32_t(Sizes->NumGroups.z)};
+    const char *Base = static_cast<const char *>(Args);
+    for (auto [Index, Arg] : llvm::enumerate(Kernel->Arguments)) {
+      if (!Arg.RuntimeConstant)
+        continue;
+      const Field &First = Kernel->Fields[Arg.FirstField];
+      if (!Arg.Contents) {
+        Request.Values.push_back(
+            {Index, std::vector<char>(Base + First.Offset,
+                                      Base + First.Offset + First.Size)});
+        continue;
+      }
+      // The elements, copied from wherever the memref lives.
+      auto MemRef = cast<MemRefType>(Arg.ArgType);
+      uint64_t ElementSize = getFieldSize(MemRef.getElementType());
+      if (MemRef.getElementType().getIntOrFloatBitWidth() % 8 != 0)
+        continue; // not byte-addressable (i1): stays generic
+      const char *Aligned = nullptr;
+      int64_t Offset = 0;
+      std::memcpy(&Aligned, Base + Kernel->Fields[Arg.FirstField + 1].Offset,
+                  sizeof(Aligned));
+      std::memcpy(&Offset, Base + Kernel->Fields[Arg.FirstField + 2].Offset,
+                  sizeof(Offset));
+      std::vector<char> Elements(MemRef.getNumElements() * ElementSize);
+      if (Elements.empty())
+        continue;
+      offload_device_handle_t Host = nullptr;
+      if (offload_result_t R = offloadGetHostDevice(&Host))
+        return R;
+      if (offload_result_t R =
+              offloadMemcpy(nullptr, Elements.data(), Host,
+                            Aligned + Offset * ElementSize, Device,
+                            Elements.size()))
+        return R;
+      Request.Values.push_back({Index, std::move(Elements)});
+    }
+  }
+
+  std::shared_ptr<CacheEntry> Entry;
+  if (!Request.Specialize) {
+    ++Counters.GenericLaunches;
+    Entry = getOrCompile(getKey(*Kernel, Generic), Device, *Kernel, Generic,
+                         /*Background=*/false);
+  } else if (Options.Async) {
+    Entry = getOrCompile(getKey(*Kernel, Request), Device, *Kernel, Request,
+                         /*Background=*/true);
+    bool Ready;
+    {
+      std::lock_guard<std::mutex> Lock(Entry->Mutex);
+      Ready = Entry->Done && !Entry->Error;
+    }
+    if (Ready) {
+      ++Counters.MemoryHits;
+    } else {
+      ++Counters.GenericLaunches;
+      Entry = getOrCompile(getKey(*Kernel, Generic), Device, *Kernel, Generic,
+                           /*Background=*/false);
+    }
+  } else {
+    Entry = getOrCompile(getKey(*Kernel, Request), Device, *Kernel, Request,
+                         /*Background=*/false);
+  }
+  if (Entry->Error)
+    return Entry->Error;
+  return offloadLaunchKernel(Queue, Device, Entry->Symbol, Args, ArgsSize,
+                             Sizes);
+}
+
+//===----------------------------------------------------------------------===//
+// C API
+//===----------------------------------------------------------------------===//
+
+offload_result_t
+offloadCreateProgramFromMLIR(offload_device_handle_t Device, const void *Module,
+                             size_t Size,
+                             offload_jit_program_handle_t *Program) {
+  return Engine::get().createProgram(Device, Module, Size, Program);
+}
+
+offload_result_t offloadJITDestroyProgram(offload_jit_program_handle_t Program) {
+  return Engine::get().destroyProgram(Program);
+}
+
+offload_result_t offloadJITGetKernel(offload_jit_program_handle_t Program,
+                                     const char *Name,
+                                     offload_jit_kernel_handle_t *Kernel) {
+  return Engine::get().getKernel(Program, Name, Kernel);
+}
+
+offload_result_t offloadJITGetKernelFromImage(
+    offload_device_handle_t Device, const void *Image, size_t ImageSize,
+    const char *KernelName, offload_jit_kernel_handle_t *Kernel) {
+  return Engine::get().getKernelFromImage(Device, Image, ImageSize, KernelName,
+                                          Kernel);
+}
+
+offload_result_t
+offloadJITLaunchKernel(offload_queue_handle_t Queue,
+                       offload_device_handle_t Device,
+                       offload_jit_kernel_handle_t Kernel,
+                       const void *ArgumentsData, size_t ArgumentsSize,
+                       const offload_kernel_launch_size_args_t *LaunchSizeArgs) {
+  return Engine::get().launch(Queue, Device, Kernel, ArgumentsData,
+                              ArgumentsSize, LaunchSizeArgs);
+}
+
+offload_result_t offloadJITGetStats(offload_jit_stats_t *Stats) {
+  if (!Stats)
+    return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Stats is null");
+  auto &C = Engine::get().Counters;
+  Stats->Launches = C.Launches;
+  Stats->Compiles = C.Compiles;
+  Stats->MemoryHits = C.MemoryHits;
+  Stats->DiskHits = C.DiskHits;
+  Stats->DiskWrites = C.DiskWrites;
+  Stats->CorruptEntries = C.CorruptEntries;
+  Stats->GenericLaunches = C.GenericLaunches;
+  Stats->AsyncCompiles = C.AsyncCompiles;
+  Stats->CompileMilliseconds = C.CompileMicroseconds / 1000.0;
+  return OFFLOAD_SUCCESS;
+}
+
+offload_result_t offloadJITResetStats(void) {
+  auto &C = Engine::get().Counters;
+  for (std::atomic<uint64_t> *Counter :
+       {&C.Launches, &C.Compiles, &C.MemoryHits, &C.DiskHits, &C.DiskWrites,
+        &C.CorruptEntries, &C.GenericLaunches, &C.AsyncCompiles,
+        &C.CompileMicroseconds})
+    *Counter = 0;
+  return OFFLOAD_SUCCESS;
+}
+
+offload_result_t offloadJITClearMemoryCache(void) {
+  Engine::get().clearMemoryCache();
+  return OFFLOAD_SUCCESS;
+}
+
+offload_result_t offloadJITWaitForCompiles(void) {
+  Engine::get().waitForCompiles();
+  return OFFLOAD_SUCCESS;
+}
