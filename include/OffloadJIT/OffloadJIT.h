@@ -101,6 +101,10 @@ typedef struct offload_jit_stats_t {
   double CompileMilliseconds; ///< wall time spent compiling, all threads
 } offload_jit_stats_t;
 
+/// Turns specialization on or off for later launches (the initial state
+/// comes from OFFLOAD_JIT); off, launches run the generic kernel.
+OFFLOAD_API offload_result_t offloadJITSetEnabled(bool Enabled);
+
 /// Writes the counters to \p Stats. Errors: INVALID_NULL_POINTER.
 OFFLOAD_API offload_result_t offloadJITGetStats(offload_jit_stats_t *Stats);
 /// Sets every counter to zero.

@@ -223,6 +223,7 @@ public:
                           const offload_kernel_launch_size_args_t *Sizes);
 
   Stats Counters;
+  void setEnabled(bool Enabled) { this->Enabled = Enabled; }
   void clearMemoryCache() {
     std::lock_guard<std::mutex> Lock(CacheMutex);
     Cache.clear();
@@ -259,6 +260,7 @@ private:
           offload_jit_kernel_impl_t &Kernel, const LaunchRequest &Request);
 
   Config Options;
+  std::atomic<bool> Enabled{true};
   std::string TargetKey;
 
   std::mutex MlirMutex; // serializes everything that touches the context
@@ -297,7 +299,8 @@ static void printStatsAtExit() {
                << "\n";
 }
 
-Engine::Engine() : Options(Config::fromEnvironment()) {
+Engine::Engine()
+    : Options(Config::fromEnvironment()), Enabled(Options.Enabled) {
   DialectRegistry Registry;
   registerAllDialects(Registry);
   registerAllExtensions(Registry);
@@ -788,7 +791,7 @@ Engine::launch(offload_queue_handle_t Queue, offload_device_handle_t Device,
 
   LaunchRequest Generic;
   LaunchRequest Request;
-  Request.Specialize = Options.Enabled;
+  Request.Specialize = Enabled;
   if (Request.Specialize) {
     Request.Block = {int32_t(Sizes->GroupSize.x), int32_t(Sizes->GroupSize.y),
                      int32_t(Sizes->GroupSize.z)};
@@ -913,6 +916,11 @@ offload_result_t offloadJITGetStats(offload_jit_stats_t *Stats) {
   Stats->GenericLaunches = C.GenericLaunches;
   Stats->AsyncCompiles = C.AsyncCompiles;
   Stats->CompileMilliseconds = C.CompileMicroseconds / 1000.0;
+  return OFFLOAD_SUCCESS;
+}
+
+offload_result_t offloadJITSetEnabled(bool Enabled) {
+  Engine::get().setEnabled(Enabled);
   return OFFLOAD_SUCCESS;
 }
 

@@ -1,0 +1,118 @@
+//===- offload-cache.cpp - Inspect the JIT's persistent cache -------------===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+//   offload-cache [--dir=DIR] list      entries, most recently used first
+//   offload-cache [--dir=DIR] stats     entry count, bytes, bound, oldest use
+//   offload-cache [--dir=DIR] verify    check every entry; exit 1 if any is
+//                                       corrupt (--delete-corrupt removes them)
+//   offload-cache [--dir=DIR] clear     delete every entry
+//
+// DIR defaults to the JIT's: $OFFLOAD_CACHE_DIR, $XDG_CACHE_HOME/offload-jit
+// or ~/.cache/offload-jit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DiskCache.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <ctime>
+
+using namespace llvm;
+using namespace offloadjit;
+
+static cl::OptionCategory category("offload-cache options");
+static cl::opt<std::string> command(cl::Positional, cl::Required,
+                                    cl::desc("<list|stats|verify|clear>"),
+                                    cl::cat(category));
+static cl::opt<std::string>
+    directory("dir", cl::desc("cache directory (default: the JIT's)"),
+              cl::value_desc("path"), cl::cat(category));
+static cl::opt<bool> deleteCorrupt("delete-corrupt",
+                                   cl::desc("verify: delete corrupt entries"),
+                                   cl::cat(category));
+
+static std::string formatTime(int64_t seconds) {
+  std::time_t time = seconds;
+  char buffer[32];
+  std::strftime(buffer, sizeof(buffer), "%Y-%m-%d %H:%M:%S",
+                std::localtime(&time));
+  return buffer;
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "list, check or clear the persistent cache of JIT-compiled kernels\n");
+
+  std::string dir = directory;
+  if (dir.empty()) {
+    std::optional<std::string> defaultDir = DiskCache::getDefaultDirectory();
+    if (!defaultDir) {
+      errs() << "offload-cache: the cache is disabled (OFFLOAD_CACHE_DIR is "
+                "empty) and --dir was not given\n";
+      return 1;
+    }
+    dir = *defaultDir;
+  }
+  DiskCache cache(dir, DiskCache::getDefaultMaxBytes());
+
+  if (command == "list") {
+    for (const CacheEntryInfo &entry : cache.list())
+      outs() << entry.Key << "  " << format("%10llu", entry.FileSize)
+             << " bytes  last used " << formatTime(entry.LastUseSeconds)
+             << "\n";
+    return 0;
+  }
+  if (command == "stats") {
+    std::vector<CacheEntryInfo> entries = cache.list();
+    uint64_t total = 0;
+    for (const CacheEntryInfo &entry : entries)
+      total += entry.FileSize;
+    outs() << "directory: " << dir << "\n"
+           << "entries: " << entries.size() << "\n"
+           << "bytes: " << total << "\n"
+           << "bound: " << DiskCache::getDefaultMaxBytes()
+           << " bytes (OFFLOAD_CACHE_MAX_BYTES)\n";
+    if (!entries.empty())
+      outs() << "most recent use: " << formatTime(entries.front().LastUseSeconds)
+             << "\n"
+             << "least recent use: "
+             << formatTime(entries.back().LastUseSeconds) << "\n";
+    return 0;
+  }
+  if (command == "verify") {
+    size_t bad = 0, good = 0;
+    for (const CacheEntryInfo &entry : cache.list()) {
+      std::string problem = DiskCache::verifyFile(entry.Path);
+      if (problem.empty()) {
+        ++good;
+        continue;
+      }
+      ++bad;
+      outs() << "corrupt: " << entry.Key << ": " << problem
+             << (deleteCorrupt ? " (deleted)" : "") << "\n";
+      if (deleteCorrupt)
+        sys::fs::remove(entry.Path);
+    }
+    outs() << good << " valid, " << bad << " corrupt\n";
+    return bad && !deleteCorrupt ? 1 : 0;
+  }
+  if (command == "clear") {
+    outs() << "removed " << cache.clear() << " entries from " << dir << "\n";
+    return 0;
+  }
+  errs() << "offload-cache: unknown command '" << command
+         << "' (expected list, stats, verify or clear)\n";
+  return 1;
+}

@@ -1,0 +1,299 @@
+//===- JITTest.cpp - Run-time specialization through the C API ------------===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Each test starts from empty caches (memory and disk) and zero counters, so
+// the counters tell exactly what a launch compiled, found in memory or read
+// from disk.
+//
+//===----------------------------------------------------------------------===//
+
+#include "JITTestUtils.h"
+
+#include "DiskCache.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
+
+#include "gtest/gtest.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
+#include <thread>
+#include <vector>
+
+using namespace offload_jit_test;
+
+namespace {
+class JITTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_OK(offloadInit());
+    ASSERT_OK(offloadGetHostDevice(&Device));
+    const char *Dir = std::getenv("OFFLOAD_CACHE_DIR");
+    ASSERT_TRUE(Dir && *Dir) << "the tests run with OFFLOAD_CACHE_DIR set";
+    CacheDir = Dir;
+    offloadjit::DiskCache(CacheDir, 0).clear();
+    ASSERT_OK(offloadJITClearMemoryCache());
+    ASSERT_OK(offloadJITResetStats());
+    ASSERT_OK(offloadJITSetEnabled(true));
+    ASSERT_OK(offloadCreateProgramFromMLIR(
+        Device, KernelsSource, std::strlen(KernelsSource), &Program));
+  }
+  void TearDown() override {
+    if (Program)
+      EXPECT_EQ(offloadJITDestroyProgram(Program), OFFLOAD_SUCCESS);
+    EXPECT_EQ(offloadShutDown(), OFFLOAD_SUCCESS);
+  }
+
+  offload_jit_kernel_handle_t kernel(const char *Name) {
+    offload_jit_kernel_handle_t K = nullptr;
+    EXPECT_EQ(offloadJITGetKernel(Program, Name, &K), OFFLOAD_SUCCESS);
+    return K;
+  }
+
+  /// Runs `scale` over \p N floats (0, 1, 2, ...) by \p S with blocks of
+  /// \p Threads; returns the result.
+  std::vector<float> scale(float S, uint32_t Threads = 64, size_t N = 256) {
+    std::vector<float> X(N);
+    std::iota(X.begin(), X.end(), 0.0f);
+    ScaleArgs Args{view(X.data(), N), S};
+    auto Sizes = sizes(N / Threads, Threads);
+    offload_result_t R = offloadJITLaunchKernel(
+        nullptr, Device, kernel("scale"), &Args, sizeof(Args), &Sizes);
+    EXPECT_EQ(R, OFFLOAD_SUCCESS) << describe(R);
+    return X;
+  }
+
+  offload_device_handle_t Device = nullptr;
+  offload_jit_program_handle_t Program = nullptr;
+  std::string CacheDir;
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Results: specialized and generic kernels agree
+//===----------------------------------------------------------------------===//
+
+TEST_F(JITTest, ScalarSpecializationComputesTheSameAsGeneric) {
+  std::vector<float> Specialized = scale(2.5f);
+  ASSERT_OK(offloadJITSetEnabled(false));
+  std::vector<float> Generic = scale(2.5f);
+  for (size_t I = 0; I < Specialized.size(); ++I) {
+    EXPECT_EQ(Specialized[I], 2.5f * I) << "at " << I;
+    EXPECT_EQ(Generic[I], Specialized[I]) << "at " << I;
+  }
+  offload_jit_stats_t S = stats();
+  EXPECT_EQ(S.Launches, 2u);
+  EXPECT_EQ(S.Compiles, 2u); // one specialization, one generic kernel
+  EXPECT_EQ(S.GenericLaunches, 1u);
+}
+
+TEST_F(JITTest, ArrayContentsSpecializationComputesTheSameAsGeneric) {
+  float Coefficients[4] = {1.0f, -2.0f, 0.5f, 0.25f};
+  auto Run = [&] {
+    std::vector<float> X(32);
+    std::iota(X.begin(), X.end(), -16.0f);
+    PolyArgs Args{view(X.data(), X.size()), view(Coefficients, 4)};
+    auto Sizes = sizes(1, 32);
+    offload_result_t R = offloadJITLaunchKernel(
+        nullptr, Device, kernel("poly"), &Args, sizeof(Args), &Sizes);
+    EXPECT_EQ(R, OFFLOAD_SUCCESS) << describe(R);
+    return X;
+  };
+  std::vector<float> Specialized = Run();
+  ASSERT_OK(offloadJITSetEnabled(false));
+  std::vector<float> Generic = Run();
+  for (size_t I = 0; I < 32; ++I) {
+    float V = -16.0f + I;
+    float Expected = 1.0f - 2.0f * V + 0.5f * V * V + 0.25f * V * V * V;
+    EXPECT_FLOAT_EQ(Specialized[I], Expected) << "at " << I;
+    EXPECT_FLOAT_EQ(Generic[I], Expected) << "at " << I;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The key: one test per component that reaches it through launches
+//===----------------------------------------------------------------------===//
+
+TEST_F(JITTest, KeyScalarValue) {
+  EXPECT_EQ(scale(2.0f)[3], 6.0f);
+  EXPECT_EQ(scale(3.0f)[3], 9.0f); // another value: another kernel
+  EXPECT_EQ(stats().Compiles, 2u);
+  EXPECT_EQ(scale(2.0f)[3], 6.0f); // the same value: a hit
+  EXPECT_EQ(stats().Compiles, 2u);
+  EXPECT_EQ(stats().MemoryHits, 1u);
+}
+
+TEST_F(JITTest, KeyIntegerValue) {
+  auto Run = [&](int32_t K) {
+    std::vector<float> X(8, 1.0f);
+    OffsetArgs Args{view(X.data(), 8), K};
+    auto Sizes = sizes(1, 8);
+    EXPECT_EQ(offloadJITLaunchKernel(nullptr, Device, kernel("offset"), &Args,
+                                     sizeof(Args), &Sizes),
+              OFFLOAD_SUCCESS);
+    return X[7];
+  };
+  EXPECT_EQ(Run(5), 6.0f);
+  EXPECT_EQ(Run(-5), -4.0f);
+  EXPECT_EQ(Run(5), 6.0f);
+  EXPECT_EQ(stats().Compiles, 2u);
+  EXPECT_EQ(stats().MemoryHits, 1u);
+}
+
+TEST_F(JITTest, KeyArrayContents) {
+  float A[4] = {1, 0, 0, 0}, B[4] = {0, 1, 0, 0};
+  auto Run = [&](float *C) {
+    std::vector<float> X(4, 3.0f);
+    PolyArgs Args{view(X.data(), 4), view(C, 4)};
+    auto Sizes = sizes(1, 4);
+    EXPECT_EQ(offloadJITLaunchKernel(nullptr, Device, kernel("poly"), &Args,
+                                     sizeof(Args), &Sizes),
+              OFFLOAD_SUCCESS);
+    return X[0];
+  };
+  EXPECT_EQ(Run(A), 1.0f);
+  EXPECT_EQ(Run(B), 3.0f);
+  EXPECT_EQ(stats().Compiles, 2u);
+  // Same contents at another address: a hit (arrays are keyed by content).
+  float ACopy[4] = {1, 0, 0, 0};
+  EXPECT_EQ(Run(ACopy), 1.0f);
+  EXPECT_EQ(stats().Compiles, 2u);
+  EXPECT_EQ(stats().MemoryHits, 1u);
+}
+
+TEST_F(JITTest, KeyBlockSize) {
+  EXPECT_EQ(scale(2.0f, 64)[100], 200.0f);
+  EXPECT_EQ(scale(2.0f, 32)[100], 200.0f);
+  EXPECT_EQ(stats().Compiles, 2u);
+  EXPECT_EQ(scale(2.0f, 64)[255], 510.0f);
+  EXPECT_EQ(stats().Compiles, 2u);
+}
+
+TEST_F(JITTest, KeyKernelIdentity) {
+  // iota has no runtime constants: specialized on the block size only.
+  std::vector<float> X(16, -1.0f);
+  MemRef1D Args = view(X.data(), 16);
+  auto Sizes = sizes(2, 8);
+  ASSERT_OK(offloadJITLaunchKernel(nullptr, Device, kernel("iota"), &Args,
+                                   sizeof(Args), &Sizes));
+  EXPECT_EQ(X[15], 15.0f);
+  scale(1.0f, 8, 16);
+  EXPECT_EQ(stats().Compiles, 2u);
+}
+
+TEST_F(JITTest, KeyModuleContent) {
+  EXPECT_EQ(scale(2.0f)[1], 2.0f);
+  // The same kernels with one more space: different content, new compile.
+  std::string Other = std::string(KernelsSource) + " ";
+  offload_jit_program_handle_t Second = nullptr;
+  ASSERT_OK(offloadCreateProgramFromMLIR(Device, Other.data(), Other.size(),
+                                         &Second));
+  offload_jit_kernel_handle_t K = nullptr;
+  ASSERT_OK(offloadJITGetKernel(Second, "kernels::scale", &K));
+  std::vector<float> X(256, 1.0f);
+  ScaleArgs Args{view(X.data(), 256), 2.0f};
+  auto Sizes = sizes(4, 64);
+  ASSERT_OK(offloadJITLaunchKernel(nullptr, Device, K, &Args, sizeof(Args),
+                                   &Sizes));
+  EXPECT_EQ(X[0], 2.0f);
+  EXPECT_EQ(stats().Compiles, 2u);
+  ASSERT_OK(offloadJITDestroyProgram(Second));
+}
+
+//===----------------------------------------------------------------------===//
+// Caches
+//===----------------------------------------------------------------------===//
+
+TEST_F(JITTest, DiskCacheServesANewProcessImage) {
+  scale(4.0f);
+  EXPECT_EQ(stats().DiskWrites, 1u);
+  // What a second process sees: nothing in memory, the entry on disk.
+  ASSERT_OK(offloadJITClearMemoryCache());
+  EXPECT_EQ(scale(4.0f)[10], 40.0f);
+  EXPECT_EQ(stats().Compiles, 1u);
+  EXPECT_EQ(stats().DiskHits, 1u);
+}
+
+TEST_F(JITTest, CorruptDiskEntryIsDetectedAndRebuilt) {
+  scale(5.0f);
+  std::vector<offloadjit::CacheEntryInfo> Entries =
+      offloadjit::DiskCache(CacheDir, 0).list();
+  ASSERT_EQ(Entries.size(), 1u);
+  // Truncate the entry, as a crash in the middle of a copy would.
+  {
+    int FD;
+    ASSERT_FALSE(llvm::sys::fs::openFileForWrite(
+        Entries[0].Path, FD, llvm::sys::fs::CD_OpenExisting));
+    ASSERT_FALSE(llvm::sys::fs::resize_file(FD, 30));
+    llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  }
+  ASSERT_OK(offloadJITClearMemoryCache());
+  EXPECT_EQ(scale(5.0f)[10], 50.0f);
+  offload_jit_stats_t S = stats();
+  EXPECT_EQ(S.CorruptEntries, 1u);
+  EXPECT_EQ(S.Compiles, 2u);
+  EXPECT_EQ(S.DiskHits, 0u);
+  EXPECT_EQ(offloadjit::DiskCache::verifyFile(Entries[0].Path), "");
+}
+
+TEST_F(JITTest, ConcurrentLaunchesCompileOnce) {
+  constexpr int Threads = 8;
+  std::vector<std::thread> Workers;
+  std::vector<std::vector<float>> Results(Threads);
+  for (int T = 0; T < Threads; ++T)
+    Workers.emplace_back([&, T] { Results[T] = scale(7.0f); });
+  for (std::thread &W : Workers)
+    W.join();
+  for (const std::vector<float> &R : Results)
+    EXPECT_EQ(R[9], 63.0f);
+  offload_jit_stats_t S = stats();
+  EXPECT_EQ(S.Compiles, 1u);
+  EXPECT_EQ(S.MemoryHits, uint64_t(Threads - 1));
+}
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+TEST_F(JITTest, Errors) {
+  offload_jit_program_handle_t P = nullptr;
+  const char Bad[] = "module { func.func @f( }";
+  offload_result_t R =
+      offloadCreateProgramFromMLIR(Device, Bad, sizeof(Bad) - 1, &P);
+  ASSERT_NE(R, OFFLOAD_SUCCESS);
+  EXPECT_EQ(R->Code, OFFLOAD_ERRC_INVALID_BINARY);
+  EXPECT_NE(std::string(R->Details).find("cannot parse the MLIR module"),
+            std::string::npos)
+      << R->Details;
+  R = offloadCreateProgramFromMLIR(nullptr, Bad, 3, &P);
+  ASSERT_NE(R, OFFLOAD_SUCCESS);
+  EXPECT_EQ(R->Code, OFFLOAD_ERRC_INVALID_NULL_HANDLE);
+
+  offload_jit_kernel_handle_t K = nullptr;
+  R = offloadJITGetKernel(Program, "nosuch", &K);
+  ASSERT_NE(R, OFFLOAD_SUCCESS);
+  EXPECT_EQ(R->Code, OFFLOAD_ERRC_NOT_FOUND);
+
+  // A buffer of the wrong size is rejected before anything runs.
+  std::vector<float> X(8);
+  ScaleArgs Args{view(X.data(), 8), 1.0f};
+  auto Sizes = sizes(1, 8);
+  R = offloadJITLaunchKernel(nullptr, Device, kernel("scale"), &Args,
+                             sizeof(Args) - 8, &Sizes);
+  ASSERT_NE(R, OFFLOAD_SUCCESS);
+  EXPECT_EQ(R->Code, OFFLOAD_ERRC_INVALID_SIZE);
+  EXPECT_NE(std::string(R->Details).find("takes 48"), std::string::npos)
+      << R->Details;
+  R = offloadJITLaunchKernel(nullptr, Device,
+                             reinterpret_cast<offload_jit_kernel_handle_t>(&X),
+                             &Args, sizeof(Args), &Sizes);
+  ASSERT_NE(R, OFFLOAD_SUCCESS);
+  EXPECT_EQ(R->Code, OFFLOAD_ERRC_INVALID_SYMBOL);
+  EXPECT_EQ(stats().Compiles, 0u);
+}
