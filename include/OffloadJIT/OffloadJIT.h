@@ -87,6 +87,17 @@ OFFLOAD_API offload_result_t offloadJITLaunchKernel(
     size_t ArgumentsSize,
     const offload_kernel_launch_size_args_t *LaunchSizeArgs);
 
+/// What offloadJITLaunchKernel would launch for these arguments and sizes,
+/// without launching it: the runtime kernel symbol of the specialization
+/// (found or compiled, or the generic kernel when the JIT is off), written to
+/// \p Symbol. Lets a caller launch it with offloadLaunchKernel directly, e.g.
+/// to measure the JIT's per-launch overhead. Errors: as offloadJITLaunchKernel.
+OFFLOAD_API offload_result_t offloadJITGetSpecializedKernel(
+    offload_device_handle_t Device, offload_jit_kernel_handle_t Kernel,
+    const void *ArgumentsData, size_t ArgumentsSize,
+    const offload_kernel_launch_size_args_t *LaunchSizeArgs,
+    offload_symbol_handle_t *Symbol);
+
 /// Counters of this process's JIT activity.
 typedef struct offload_jit_stats_t {
   uint64_t Launches;        ///< offloadJITLaunchKernel calls

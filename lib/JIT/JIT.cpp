@@ -221,6 +221,12 @@ public:
                           offload_jit_kernel_handle_t Kernel, const void *Args,
                           size_t ArgsSize,
                           const offload_kernel_launch_size_args_t *Sizes);
+  /// The symbol to launch for these arguments (the heart of launch).
+  offload_result_t resolve(offload_device_handle_t Device,
+                           offload_jit_kernel_handle_t Kernel,
+                           const void *Args, size_t ArgsSize,
+                           const offload_kernel_launch_size_args_t *Sizes,
+                           offload_symbol_handle_t &Symbol);
 
   Stats Counters;
   void setEnabled(bool Enabled) { this->Enabled = Enabled; }
@@ -770,6 +776,20 @@ Engine::launch(offload_queue_handle_t Queue, offload_device_handle_t Device,
                offload_jit_kernel_handle_t Kernel, const void *Args,
                size_t ArgsSize,
                const offload_kernel_launch_size_args_t *Sizes) {
+  offload_symbol_handle_t Symbol = nullptr;
+  if (offload_result_t R =
+          resolve(Device, Kernel, Args, ArgsSize, Sizes, Symbol))
+    return R;
+  ++Counters.Launches;
+  return offloadLaunchKernel(Queue, Device, Symbol, Args, ArgsSize, Sizes);
+}
+
+offload_result_t
+Engine::resolve(offload_device_handle_t Device,
+                offload_jit_kernel_handle_t Kernel, const void *Args,
+                size_t ArgsSize,
+                const offload_kernel_launch_size_args_t *Sizes,
+                offload_symbol_handle_t &Symbol) {
   if (!Kernel)
     return makeError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Kernel is null");
   if (!Device)
@@ -787,7 +807,6 @@ Engine::launch(offload_queue_handle_t Queue, offload_device_handle_t Device,
                          "' takes " + std::to_string(Kernel->ArgumentsSize));
   if (ArgsSize && !Args)
     return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "ArgumentsData is null");
-  ++Counters.Launches;
 
   LaunchRequest Generic;
   LaunchRequest Request;
@@ -861,8 +880,8 @@ Engine::launch(offload_queue_handle_t Queue, offload_device_handle_t Device,
   }
   if (Entry->Error)
     return Entry->Error;
-  return offloadLaunchKernel(Queue, Device, Entry->Symbol, Args, ArgsSize,
-                             Sizes);
+  Symbol = Entry->Symbol;
+  return OFFLOAD_SUCCESS;
 }
 
 //===----------------------------------------------------------------------===//
@@ -901,6 +920,17 @@ offloadJITLaunchKernel(offload_queue_handle_t Queue,
                        const offload_kernel_launch_size_args_t *LaunchSizeArgs) {
   return Engine::get().launch(Queue, Device, Kernel, ArgumentsData,
                               ArgumentsSize, LaunchSizeArgs);
+}
+
+offload_result_t offloadJITGetSpecializedKernel(
+    offload_device_handle_t Device, offload_jit_kernel_handle_t Kernel,
+    const void *ArgumentsData, size_t ArgumentsSize,
+    const offload_kernel_launch_size_args_t *LaunchSizeArgs,
+    offload_symbol_handle_t *Symbol) {
+  if (!Symbol)
+    return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Symbol is null");
+  return Engine::get().resolve(Device, Kernel, ArgumentsData, ArgumentsSize,
+                               LaunchSizeArgs, *Symbol);
 }
 
 offload_result_t offloadJITGetStats(offload_jit_stats_t *Stats) {
