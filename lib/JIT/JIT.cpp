@@ -69,6 +69,7 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <shared_mutex>
 
 using namespace mlir;
 using mlir::offload::KernelSpecialization;
@@ -138,6 +139,8 @@ static uint64_t getFieldSize(Type Ty) {
 struct offload_jit_program_impl_t
     : std::enable_shared_from_this<offload_jit_program_impl_t> {
   offload_device_handle_t Device = nullptr;
+  /// Device is the host device: launch values are read in place.
+  bool DeviceIsHost = false;
   std::string Bytes;
   /// xxh3-128 of Bytes, hex: the module part of every key.
   std::string ModuleHash;
@@ -148,6 +151,9 @@ struct offload_jit_program_impl_t
 
 struct offload_jit_kernel_impl_t {
   offload_jit_program_impl_t *Program = nullptr;
+  /// xxh3-128 of everything constant in this kernel's keys (module, kernel,
+  /// target, compiler, options): the start of every in-memory lookup.
+  llvm::XXH128_hash_t Prefix{};
   std::string ModuleName, KernelName;
   std::vector<Argument> Arguments;
   std::vector<Field> Fields;
@@ -160,7 +166,8 @@ namespace {
 struct CacheEntry {
   std::mutex Mutex;
   std::condition_variable Ready;
-  bool Done = false;
+  /// Set (release) once Program/Symbol/Error are final.
+  std::atomic<bool> Done{false};
   offload_program_handle_t Program = nullptr;
   offload_symbol_handle_t Symbol = nullptr;
   offload_result_t Error = OFFLOAD_SUCCESS;
@@ -232,7 +239,9 @@ public:
   void setEnabled(bool Enabled) { this->Enabled = Enabled; }
   void clearMemoryCache() {
     std::lock_guard<std::mutex> Lock(CacheMutex);
+    std::unique_lock<std::shared_mutex> FastLock(FastMutex);
     Cache.clear();
+    Fast.clear();
   }
   void waitForCompiles() {
     std::lock_guard<std::mutex> Lock(PoolMutex);
@@ -247,7 +256,7 @@ private:
       llvm::errs() << "offload-jit: " << Message << "\n";
   }
   bool isLive(offload_jit_kernel_handle_t Kernel) {
-    std::lock_guard<std::mutex> Lock(ProgramsMutex);
+    std::shared_lock<std::shared_mutex> Lock(LiveKernelsMutex);
     return LiveKernels.count(Kernel);
   }
   std::string getKey(offload_jit_kernel_impl_t &Kernel,
@@ -276,6 +285,7 @@ private:
   std::map<offload_jit_program_impl_t *,
            std::shared_ptr<offload_jit_program_impl_t>>
       Programs;
+  std::shared_mutex LiveKernelsMutex;
   std::set<offload_jit_kernel_impl_t *> LiveKernels;
   std::map<std::pair<offload_device_handle_t, const void *>,
            offload_jit_program_impl_t *>
@@ -283,6 +293,10 @@ private:
 
   std::mutex CacheMutex;
   llvm::StringMap<std::shared_ptr<CacheEntry>> Cache;
+  /// The launch fast path: xxh3-128 of (kernel prefix, device, launch values
+  /// and sizes) -> entry, read under a shared lock. Filled from Cache.
+  std::shared_mutex FastMutex;
+  std::map<std::pair<uint64_t, uint64_t>, std::shared_ptr<CacheEntry>> Fast;
   std::optional<DiskCache> Disk;
 
   std::mutex PoolMutex;
@@ -369,6 +383,7 @@ offload_result_t Engine::createProgram(offload_device_handle_t Device,
 
   auto Program = std::make_shared<offload_jit_program_impl_t>();
   Program->Device = Device;
+  Program->DeviceIsHost = true;
   Program->Bytes.assign(static_cast<const char *>(Module), Size);
   llvm::XXH128_hash_t Hash = llvm::xxh3_128bits(llvm::ArrayRef<uint8_t>(
       reinterpret_cast<const uint8_t *>(Program->Bytes.data()), Size));
@@ -414,6 +429,7 @@ offload_result_t Engine::destroyProgram(offload_jit_program_handle_t Program) {
                        "Program is not a live JIT program");
     Owned = std::move(It->second);
     Programs.erase(It);
+    std::unique_lock<std::shared_mutex> LiveLock(LiveKernelsMutex);
     for (auto &Entry : Program->Kernels)
       LiveKernels.erase(Entry.second.get());
     for (auto It = ImagePrograms.begin(); It != ImagePrograms.end();)
@@ -506,9 +522,16 @@ offload_result_t Engine::getKernel(offload_jit_program_handle_t Program,
     }
     Kernel->ArgumentsSize = llvm::alignTo(Kernel->ArgumentsSize, MaxAlign);
   }
+  // The constant part of every key of this kernel.
+  std::string Prefix = Program->ModuleHash + ";" + Kernel->ModuleName +
+                       "::" + Kernel->KernelName + ";" + TargetKey +
+                       ";llvm-" LLVM_VERSION_STRING ";unroll=" +
+                       std::to_string(Options.Specialization.unrollMaxTripCount);
+  Kernel->Prefix = llvm::xxh3_128bits(llvm::ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(Prefix.data()), Prefix.size()));
   offload_jit_kernel_impl_t *Handle = Kernel.get();
   Program->Kernels[Name] = std::move(Kernel);
-  std::lock_guard<std::mutex> Lock(ProgramsMutex);
+  std::unique_lock<std::shared_mutex> Lock(LiveKernelsMutex);
   LiveKernels.insert(Handle);
   *Out = Handle;
   return OFFLOAD_SUCCESS;
@@ -721,7 +744,7 @@ void Engine::compileEntry(CacheEntry &Entry, const std::string &Key,
   }
   std::lock_guard<std::mutex> Lock(Entry.Mutex);
   Entry.Error = Error;
-  Entry.Done = true;
+  Entry.Done.store(true, std::memory_order_release);
   Entry.Ready.notify_all();
 }
 
@@ -762,7 +785,7 @@ Engine::getOrCompile(const std::string &Key, offload_device_handle_t Device,
   if (Background)
     return Entry;
   std::unique_lock<std::mutex> Lock(Entry->Mutex);
-  Entry->Ready.wait(Lock, [&] { return Entry->Done; });
+  Entry->Ready.wait(Lock, [&] { return Entry->Done.load(); });
   ++Counters.MemoryHits;
   return Entry;
 }
@@ -808,16 +831,69 @@ Engine::resolve(offload_device_handle_t Device,
   if (ArgsSize && !Args)
     return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "ArgumentsData is null");
 
+  // Fast path: hash what this launch's specialization depends on, as it lies
+  // in the argument buffer (and, for contents, in host memory), and look the
+  // hash up under a shared lock. Only misses build keys and requests.
+  bool Specialize = Enabled;
+  const char *Base = static_cast<const char *>(Args);
+  llvm::SmallVector<uint8_t, 256> Bytes;
+  auto Append = [&](const void *Data, size_t Size) {
+    const uint8_t *P = static_cast<const uint8_t *>(Data);
+    Bytes.append(P, P + Size);
+  };
+  Append(&Kernel->Prefix, sizeof(Kernel->Prefix));
+  Append(&Device, sizeof(Device));
+  Bytes.push_back(Specialize);
+  bool FastPath = Kernel->Program->DeviceIsHost;
+  if (Specialize && FastPath) {
+    for (const Argument &Arg : Kernel->Arguments) {
+      if (!Arg.RuntimeConstant)
+        continue;
+      const Field &First = Kernel->Fields[Arg.FirstField];
+      if (!Arg.Contents) {
+        Append(Base + First.Offset, First.Size);
+        continue;
+      }
+      auto MemRef = cast<MemRefType>(Arg.ArgType);
+      const char *Aligned = nullptr;
+      int64_t Offset = 0;
+      std::memcpy(&Aligned, Base + Kernel->Fields[Arg.FirstField + 1].Offset,
+                  sizeof(Aligned));
+      std::memcpy(&Offset, Base + Kernel->Fields[Arg.FirstField + 2].Offset,
+                  sizeof(Offset));
+      uint64_t ElementSize = getFieldSize(MemRef.getElementType());
+      Append(Aligned + Offset * ElementSize,
+             MemRef.getNumElements() * ElementSize);
+    }
+    Append(&Sizes->GroupSize, sizeof(Sizes->GroupSize));
+    if (Options.FoldGrid)
+      Append(&Sizes->NumGroups, sizeof(Sizes->NumGroups));
+  }
+  llvm::XXH128_hash_t Hash = llvm::xxh3_128bits(Bytes);
+  std::pair<uint64_t, uint64_t> FastKey{Hash.high64, Hash.low64};
+  if (FastPath) {
+    std::shared_lock<std::shared_mutex> Lock(FastMutex);
+    auto It = Fast.find(FastKey);
+    if (It != Fast.end() &&
+        It->second->Done.load(std::memory_order_acquire) &&
+        !It->second->Error) {
+      ++Counters.MemoryHits;
+      if (!Specialize)
+        ++Counters.GenericLaunches;
+      Symbol = It->second->Symbol;
+      return OFFLOAD_SUCCESS;
+    }
+  }
+
   LaunchRequest Generic;
   LaunchRequest Request;
-  Request.Specialize = Enabled;
+  Request.Specialize = Specialize;
   if (Request.Specialize) {
     Request.Block = {int32_t(Sizes->GroupSize.x), int32_t(Sizes->GroupSize.y),
                      int32_t(Sizes->GroupSize.z)};
     if (Options.FoldGrid)
       Request.Grid = {int32_t(Sizes->NumGroups.x), int32_t(Sizes->NumGroups.y),
                       int32_t(Sizes->NumGroups.z)};
-    const char *Base = static_cast<const char *>(Args);
     for (auto [Index, Arg] : llvm::enumerate(Kernel->Arguments)) {
       if (!Arg.RuntimeConstant)
         continue;
@@ -855,6 +931,7 @@ Engine::resolve(offload_device_handle_t Device,
   }
 
   std::shared_ptr<CacheEntry> Entry;
+  bool GenericStandIn = false;
   if (!Request.Specialize) {
     ++Counters.GenericLaunches;
     Entry = getOrCompile(getKey(*Kernel, Generic), Device, *Kernel, Generic,
@@ -862,15 +939,12 @@ Engine::resolve(offload_device_handle_t Device,
   } else if (Options.Async) {
     Entry = getOrCompile(getKey(*Kernel, Request), Device, *Kernel, Request,
                          /*Background=*/true);
-    bool Ready;
-    {
-      std::lock_guard<std::mutex> Lock(Entry->Mutex);
-      Ready = Entry->Done && !Entry->Error;
-    }
+    bool Ready = Entry->Done.load(std::memory_order_acquire) && !Entry->Error;
     if (Ready) {
       ++Counters.MemoryHits;
     } else {
       ++Counters.GenericLaunches;
+      GenericStandIn = true;
       Entry = getOrCompile(getKey(*Kernel, Generic), Device, *Kernel, Generic,
                            /*Background=*/false);
     }
@@ -881,6 +955,12 @@ Engine::resolve(offload_device_handle_t Device,
   if (Entry->Error)
     return Entry->Error;
   Symbol = Entry->Symbol;
+  // Remember it for the fast path, unless it is the generic stand-in of an
+  // asynchronous compile still running.
+  if (FastPath && !GenericStandIn) {
+    std::unique_lock<std::shared_mutex> Lock(FastMutex);
+    Fast[FastKey] = Entry;
+  }
   return OFFLOAD_SUCCESS;
 }
 
