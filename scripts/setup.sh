@@ -16,7 +16,7 @@ build_type=${OFFLOAD_BUILD_TYPE:-Release}
 packages=(
   cmake ninja-build ccache
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
-  libgtest-dev libbenchmark-dev
+  libgtest-dev libbenchmark-dev rocm-device-libs
 )
 
 missing=()

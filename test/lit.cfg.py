@@ -2,6 +2,10 @@
 # lit configuration of the offload project's tests (check-offload).
 
 import os
+import re
+import shutil
+import subprocess
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -38,3 +42,88 @@ if os.path.isdir(os.path.join(shared_dir, "corpus", "mlir-gpu")):
     config.substitutions.append(("%shared_dir", shared_dir))
 
 config.substitutions.append(("%offload_bin_dir", config.offload_tools_dir))
+
+# GPU targets (offload-lower-to-nvvm / -rocdl). Tests see the toolkit
+# variables the compiler searches, so features and compiler agree.
+llvm_config.with_system_environment(
+    ["CUDA_HOME", "CUDA_PATH", "CUDA_ROOT", "ROCM_PATH", "ROCM_ROOT", "ROCM_HOME"]
+)
+config.substitutions.append(
+    (
+        "%extract-gpu-images",
+        '"%s" %s'
+        % (
+            sys.executable,
+            os.path.join(config.offload_src_root, "test", "Pipelines", "Inputs",
+                         "extract-gpu-images.py"),
+        ),
+    )
+)
+
+
+def _find_ptxas():
+    """ptxas where offload-lower-to-nvvm looks for it (GPUTargets.cpp)."""
+    dirs = [config.environment.get(v) for v in ("CUDA_HOME", "CUDA_PATH", "CUDA_ROOT")]
+    for d in [d for d in dirs if d] + ["/usr/local/cuda"]:
+        path = os.path.join(d, "bin", "ptxas")
+        if os.access(path, os.X_OK):
+            return path
+    return shutil.which("ptxas", path=config.environment.get("PATH"))
+
+
+def _ptxas_cuda_major(ptxas):
+    try:
+        out = subprocess.run([ptxas, "--version"], capture_output=True, text=True,
+                             timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return 0
+    match = re.search(r"release (\d+)\.", out)
+    return int(match.group(1)) if match else 0
+
+
+# `ptxas`: a ptxas of CUDA 12 or newer (PTX ISA 8.0, sm_90) for cubin tests.
+_ptxas = _find_ptxas()
+if _ptxas and _ptxas_cuda_major(_ptxas) >= 12:
+    config.available_features.add("ptxas")
+
+# `rocm-toolkit`: the ROCm layout the build made (scripts/rocm-toolkit.sh) has
+# ld.lld and the AMD device libraries, so HSACO links.
+_rocm = os.path.join(config.offload_obj_root, "rocm-toolkit")
+if os.access(os.path.join(_rocm, "llvm", "bin", "ld.lld"), os.X_OK) and os.path.isfile(
+    os.path.join(_rocm, "amdgcn", "bitcode", "ockl.bc")
+):
+    config.available_features.add("rocm-toolkit")
+
+
+def _has_gpu(probe):
+    """Runs a device count probe in a child process (never in lit's own)."""
+    try:
+        return subprocess.run([sys.executable, "-c", probe], capture_output=True,
+                              timeout=60).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+# `cuda-device` / `hip-device`: a GPU and its driver are present; tests that
+# expect "no device" are UNSUPPORTED there.
+if _has_gpu(
+    "import ctypes, sys\n"
+    "cuda = ctypes.CDLL('libcuda.so.1')\n"
+    "n = ctypes.c_int(0)\n"
+    "sys.exit(0 if cuda.cuInit(0) == 0 and cuda.cuDeviceGetCount(ctypes.byref(n)) == 0"
+    " and n.value > 0 else 1)\n"
+):
+    config.available_features.add("cuda-device")
+if _has_gpu(
+    "import ctypes, sys\n"
+    "for name in ('libamdhip64.so', 'libamdhip64.so.6', 'libamdhip64.so.5'):\n"
+    "    try:\n"
+    "        hip = ctypes.CDLL(name)\n"
+    "        break\n"
+    "    except OSError:\n"
+    "        hip = None\n"
+    "if hip is None: sys.exit(1)\n"
+    "n = ctypes.c_int(0)\n"
+    "sys.exit(0 if hip.hipGetDeviceCount(ctypes.byref(n)) == 0 and n.value > 0 else 1)\n"
+):
+    config.available_features.add("hip-device")

@@ -5,22 +5,73 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The public C API of the offload runtime. It has the shape of LLVM's
-// liboffload (`offload/liboffload/API/*.td`, release 22): the same objects
-// (platforms, devices, queues, events, programs, symbols), entry points, info
-// queries and error model, under the `offload` prefix so that both libraries
-// can live in one process.
+// The public C API of the offload runtime. It is LLVM's liboffload API
+// (`offload/liboffload/API/*.td`, release 22, `include/offload/OffloadAPI.h`)
+// under the `offload` prefix instead of `ol`, so that both libraries can live
+// in one process: the same objects (platforms, devices, queues, events,
+// programs, symbols), the same entry points with the same parameters, info
+// queries with size queries, and the same error model. Every `olX` of
+// liboffload 22 is `offloadX` here, `olXWithCodeLoc` is `offloadXWithCodeLoc`;
+// docs/RuntimeAPI.md maps them one by one and lists what this runtime adds
+// (entry points for compiler-generated code, extra info properties).
 //
-// Error model: every entry point returns an `offload_result_t`, which is
-// `OFFLOAD_SUCCESS` (NULL) on success and otherwise points to an
-// `offload_error_struct_t` holding a code and a human-readable message. The
-// pointed-to error lives until the library is unloaded; it must not be freed.
+// Error model
+// -----------
+// Every entry point returns an `offload_result_t`: `OFFLOAD_SUCCESS` (NULL) on
+// success, otherwise a pointer to an `offload_error_struct_t` holding a code
+// and a message that names the failing argument or the cause. The error lives
+// until the library is unloaded and must not be freed. Each entry point
+// documents its error codes below; any entry point may also return
+//  - OFFLOAD_ERRC_UNINITIALIZED when called before offloadInit or after the
+//    last offloadShutDown (offloadInit and offloadErrcName excepted);
+//  - OFFLOAD_ERRC_INVALID_NULL_HANDLE for a null handle argument that is not
+//    optional, and OFFLOAD_ERRC_INVALID_{PLATFORM,DEVICE,QUEUE,EVENT,PROGRAM,
+//    SYMBOL} for a handle that was destroyed or never created (checked against
+//    registries of live handles, without dereferencing the handle);
+//  - OFFLOAD_ERRC_INVALID_NULL_POINTER for a null pointer argument that is not
+//    optional;
+//  - OFFLOAD_ERRC_INVALID_ENUMERATION for an enum argument outside its
+//    enumerators.
+// Arguments are checked in declaration order; the first failing check is
+// reported.
 //
-// Units: sizes are in bytes, dimensions in elements (blocks or threads).
+// Validation and tracing
+// ----------------------
+// OFFLOAD_DISABLE_VALIDATION=1 (read by offloadInit when the reference count
+// goes from 0 to 1) turns off the argument checks that cost a lookup (handle
+// registries, allocation bounds, launch geometry, argument buffer size); the
+// caller then promises valid arguments. Checks that keep the runtime itself
+// free of undefined behaviour (enum ranges, info buffer sizes, a zero fill
+// pattern size, freeing unknown memory) always apply. OFFLOAD_TRACE=1 prints
+// every call to stderr, one line each:
+//   offloadMemAlloc(Device=0x..., Type=DEVICE, Size=64, AllocationOut=0x...)
+//       -> OFFLOAD_SUCCESS
+// (`-> OFFLOAD_ERRC_<CODE>: <message>` on failure, ` @ <function>
+// (<file>:<line>:<column>)` after the arguments for a WithCodeLoc variant).
 //
-// Thread safety: every entry point may be called concurrently from any number
-// of threads. Operations enqueued on one queue execute in submission order;
-// operations on different queues may run concurrently.
+// Units
+// -----
+// Sizes and offsets are in bytes, dimensions in elements (blocks or threads),
+// clock rates in MHz. Info properties document their type in brackets.
+//
+// Thread safety
+// -------------
+//  - Every entry point may be called concurrently from any number of threads,
+//    on the same or different handles, except as listed here.
+//  - offloadInit and offloadShutDown are serialized with each other. The call
+//    of offloadShutDown that releases the runtime (reference count 1 -> 0)
+//    must not run concurrently with any other call but offloadInit.
+//  - A handle must not be destroyed (offloadDestroy*, offloadMemFree) while
+//    another thread is using it in a call; with validation on, a call that
+//    starts after the destruction returns INVALID_<KIND>, but a call that is
+//    already running may use freed memory.
+//  - Operations enqueued on one queue execute in submission order, also when
+//    several threads submit to it (each submission is atomic); operations on
+//    different queues may run concurrently. offloadSyncQueue waits for what
+//    was submitted before it started.
+//  - Callbacks (offloadIterateDevices, offloadLaunchHostFunction) run without
+//    any runtime lock held; a host function may call the API, except
+//    synchronizing, destroying or waiting on its own queue (a deadlock).
 //
 // This header has no MLIR or LLVM types: a program that embeds only the
 // runtime (libOffloadRuntime) pays for no compiler.
@@ -44,8 +95,13 @@
 extern "C" {
 #endif
 
+/// Version of the liboffload API this header follows (OL_VERSION_*).
+#define OFFLOAD_LIBOFFLOAD_API_VERSION_MAJOR 0
+#define OFFLOAD_LIBOFFLOAD_API_VERSION_MINOR 0
+#define OFFLOAD_LIBOFFLOAD_API_VERSION_PATCH 1
+
 //===----------------------------------------------------------------------===//
-// Handles and errors
+// Handles, errors and common types
 //===----------------------------------------------------------------------===//
 
 typedef struct offload_platform_impl_t *offload_platform_handle_t;
@@ -55,7 +111,8 @@ typedef struct offload_event_impl_t *offload_event_handle_t;
 typedef struct offload_program_impl_t *offload_program_handle_t;
 typedef struct offload_symbol_impl_t *offload_symbol_handle_t;
 
-/// Error codes; the list and meaning follow liboffload's `ol_errc_t`.
+/// Error codes; values 0-24 are liboffload 22's `ol_errc_t`, 25 and 26 are
+/// ours.
 typedef enum offload_errc_t {
   OFFLOAD_ERRC_SUCCESS = 0,
   OFFLOAD_ERRC_UNKNOWN = 1,              ///< unknown or internal error
@@ -63,7 +120,7 @@ typedef enum offload_errc_t {
   OFFLOAD_ERRC_INVALID_BINARY = 3,       ///< a binary image is malformed
   OFFLOAD_ERRC_INVALID_NULL_POINTER = 4, ///< a pointer argument is null
   OFFLOAD_ERRC_INVALID_ARGUMENT = 5,     ///< an argument is invalid
-  OFFLOAD_ERRC_NOT_FOUND = 6,            ///< object not found in a binary
+  OFFLOAD_ERRC_NOT_FOUND = 6,            ///< object not found
   OFFLOAD_ERRC_OUT_OF_RESOURCES = 7,     ///< out of memory or resources
   OFFLOAD_ERRC_INVALID_SIZE = 8,         ///< zero or out-of-bounds size
   OFFLOAD_ERRC_INVALID_ENUMERATION = 9,  ///< enumerator argument not valid
@@ -82,8 +139,8 @@ typedef enum offload_errc_t {
   OFFLOAD_ERRC_INVALID_QUEUE = 22,       ///< invalid queue
   OFFLOAD_ERRC_INVALID_EVENT = 23,       ///< invalid event
   OFFLOAD_ERRC_SYMBOL_KIND = 24,         ///< symbol of the wrong kind
-  OFFLOAD_ERRC_INVALID_PROGRAM = 25,     ///< invalid program
-  OFFLOAD_ERRC_INVALID_SYMBOL = 26,      ///< invalid symbol
+  OFFLOAD_ERRC_INVALID_PROGRAM = 25,     ///< invalid program (ours)
+  OFFLOAD_ERRC_INVALID_SYMBOL = 26,      ///< invalid symbol (ours)
 } offload_errc_t;
 
 /// Details of an error returned by an entry point.
@@ -101,220 +158,612 @@ typedef struct offload_dimensions_t {
   uint32_t x, y, z;
 } offload_dimensions_t;
 
-/// Returns a static, human-readable name for \p Code ("OFFLOAD_ERRC_...").
+/// Source location of a call, for the WithCodeLoc variants of the entry
+/// points; printed by OFFLOAD_TRACE=1. Every field may be null or zero.
+typedef struct offload_code_location_t {
+  const char *FunctionName; ///< calling function
+  const char *SourceFile;   ///< source file of the call
+  uint32_t LineNumber;      ///< line of the call
+  uint32_t ColumnNumber;    ///< column of the call
+} offload_code_location_t;
+
+/// Returns a static, human-readable name for \p Code ("OFFLOAD_ERRC_...");
+/// "OFFLOAD_ERRC_<invalid>" for a value that is not a code. Never fails,
+/// needs no initialization.
 OFFLOAD_API const char *offloadErrcName(offload_errc_t Code);
 
 //===----------------------------------------------------------------------===//
 // Initialization
 //===----------------------------------------------------------------------===//
 
-/// Initializes the library and its plugins. Reference counted: each call must
-/// be matched by one offloadShutDown. Plugins whose vendor library is missing
-/// contribute no devices; that is not an error.
+/// Initializes the library and its plugins. Reference counted: each
+/// successful call must be matched by one offloadShutDown; only the first
+/// (count 0 -> 1) does work and reads OFFLOAD_TRACE, OFFLOAD_DISABLE_VALIDATION
+/// and the plugins' settings from the environment. Plugins whose vendor
+/// library is missing contribute no devices; that is not an error. Errors:
+/// BACKEND_FAILURE (a plugin failed to initialize; the count stays 0).
 OFFLOAD_API offload_result_t offloadInit(void);
+OFFLOAD_API offload_result_t
+offloadInitWithCodeLoc(offload_code_location_t *CodeLocation);
 
-/// Decrements the reference count; at zero, releases every queue, event,
-/// program and allocation. Calls other than offloadInit made afterwards return
-/// OFFLOAD_ERRC_UNINITIALIZED.
+/// Decrements the reference count; at zero, waits for every queue and then
+/// releases every queue, event, program and allocation. Calls other than
+/// offloadInit made afterwards return UNINITIALIZED, also for handles of the
+/// released runtime when a new one was initialized since (they are unknown to
+/// it). Errors: UNINITIALIZED (count already 0).
 OFFLOAD_API offload_result_t offloadShutDown(void);
+OFFLOAD_API offload_result_t
+offloadShutDownWithCodeLoc(offload_code_location_t *CodeLocation);
 
 //===----------------------------------------------------------------------===//
-// Platforms and devices
+// Platforms
 //===----------------------------------------------------------------------===//
 
+/// The native backend of a platform. The values differ from liboffload's
+/// (HOST is 3 here, LEVEL_ZERO 4): compiler-generated code passes them.
 typedef enum offload_platform_backend_t {
-  OFFLOAD_PLATFORM_BACKEND_UNKNOWN = 0,
-  OFFLOAD_PLATFORM_BACKEND_CUDA = 1,
-  OFFLOAD_PLATFORM_BACKEND_AMDGPU = 2,
-  OFFLOAD_PLATFORM_BACKEND_HOST = 3,
+  OFFLOAD_PLATFORM_BACKEND_UNKNOWN = 0,    ///< not recognized; for
+                                           ///< offloadGetDevice: any
+  OFFLOAD_PLATFORM_BACKEND_CUDA = 1,       ///< CUDA
+  OFFLOAD_PLATFORM_BACKEND_AMDGPU = 2,     ///< AMDGPU (HIP)
+  OFFLOAD_PLATFORM_BACKEND_HOST = 3,       ///< the host CPU
+  OFFLOAD_PLATFORM_BACKEND_LEVEL_ZERO = 4, ///< Level Zero (no plugin yet)
 } offload_platform_backend_t;
 
+/// Platform properties.
 typedef enum offload_platform_info_t {
-  OFFLOAD_PLATFORM_INFO_NAME = 0,    ///< char[]
-  OFFLOAD_PLATFORM_INFO_VENDOR_NAME, ///< char[]
-  OFFLOAD_PLATFORM_INFO_VERSION,     ///< char[]
-  OFFLOAD_PLATFORM_INFO_BACKEND,     ///< offload_platform_backend_t
+  OFFLOAD_PLATFORM_INFO_NAME = 0,        ///< [char[]] platform name
+  OFFLOAD_PLATFORM_INFO_VENDOR_NAME = 1, ///< [char[]] vendor of the platform
+  OFFLOAD_PLATFORM_INFO_VERSION = 2,     ///< [char[]] platform version
+  OFFLOAD_PLATFORM_INFO_BACKEND = 3,     ///< [offload_platform_backend_t]
 } offload_platform_info_t;
 
+/// Writes property \p PropName of \p Platform into \p PropValue, a buffer of
+/// \p PropSize bytes (strings are NUL-terminated; query the size with
+/// offloadGetPlatformInfoSize). Errors: INVALID_NULL_HANDLE, INVALID_PLATFORM,
+/// INVALID_ENUMERATION (PropName), INVALID_NULL_POINTER (PropValue),
+/// INVALID_SIZE (PropSize zero or smaller than the property).
+OFFLOAD_API offload_result_t offloadGetPlatformInfo(
+    offload_platform_handle_t Platform, offload_platform_info_t PropName,
+    size_t PropSize, void *PropValue);
+OFFLOAD_API offload_result_t offloadGetPlatformInfoWithCodeLoc(
+    offload_platform_handle_t Platform, offload_platform_info_t PropName,
+    size_t PropSize, void *PropValue, offload_code_location_t *CodeLocation);
+
+/// Writes into \p PropSizeRet the size in bytes of property \p PropName of
+/// \p Platform (for strings, including the NUL). Errors: INVALID_NULL_HANDLE,
+/// INVALID_PLATFORM, INVALID_ENUMERATION, INVALID_NULL_POINTER (PropSizeRet).
+OFFLOAD_API offload_result_t offloadGetPlatformInfoSize(
+    offload_platform_handle_t Platform, offload_platform_info_t PropName,
+    size_t *PropSizeRet);
+OFFLOAD_API offload_result_t offloadGetPlatformInfoSizeWithCodeLoc(
+    offload_platform_handle_t Platform, offload_platform_info_t PropName,
+    size_t *PropSizeRet, offload_code_location_t *CodeLocation);
+
+//===----------------------------------------------------------------------===//
+// Devices
+//===----------------------------------------------------------------------===//
+
+/// Device types.
 typedef enum offload_device_type_t {
-  OFFLOAD_DEVICE_TYPE_DEFAULT = 0,
-  OFFLOAD_DEVICE_TYPE_ALL = 1,
-  OFFLOAD_DEVICE_TYPE_GPU = 2,
-  OFFLOAD_DEVICE_TYPE_CPU = 3,
-  OFFLOAD_DEVICE_TYPE_HOST = 4,
+  OFFLOAD_DEVICE_TYPE_DEFAULT = 0, ///< the runtime's preferred type
+  OFFLOAD_DEVICE_TYPE_ALL = 1,     ///< all types
+  OFFLOAD_DEVICE_TYPE_GPU = 2,     ///< a GPU
+  OFFLOAD_DEVICE_TYPE_CPU = 3,     ///< a CPU
+  OFFLOAD_DEVICE_TYPE_HOST = 4,    ///< the host device
 } offload_device_type_t;
 
+/// Floating-point capability bits (OFFLOAD_DEVICE_INFO_*_FP_CONFIG).
+typedef enum offload_device_fp_capability_flag_t {
+  /// correctly rounded divide and sqrt
+  OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_CORRECTLY_ROUNDED_DIVIDE_SQRT = 1,
+  OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST = 2, ///< round to nearest
+  OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_ZERO = 4,    ///< round to zero
+  OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_INF = 8,     ///< round to +-inf
+  OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_INF_NAN = 16,         ///< INF and NaN
+  OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_DENORM = 32,          ///< denormals
+  OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_FMA = 64,             ///< fused mul-add
+  /// basic operations implemented in software (or through another precision)
+  OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_SOFT_FLOAT = 128,
+} offload_device_fp_capability_flag_t;
+/// A set of offload_device_fp_capability_flag_t bits.
+typedef uint32_t offload_device_fp_capability_flags_t;
+
+/// Device properties. Values 0-28 are liboffload 22's `ol_device_info_t`;
+/// later values are ours.
 typedef enum offload_device_info_t {
-  OFFLOAD_DEVICE_INFO_TYPE = 0,          ///< offload_device_type_t
-  OFFLOAD_DEVICE_INFO_PLATFORM,          ///< offload_platform_handle_t
-  OFFLOAD_DEVICE_INFO_NAME,              ///< char[]
-  OFFLOAD_DEVICE_INFO_VENDOR,            ///< char[]
-  OFFLOAD_DEVICE_INFO_DRIVER_VERSION,    ///< char[]
-  OFFLOAD_DEVICE_INFO_MAX_WORK_GROUP_SIZE, ///< uint32_t, threads per block
-  OFFLOAD_DEVICE_INFO_MAX_WORK_GROUP_SIZE_PER_DIMENSION, ///< offload_dimensions_t
-  OFFLOAD_DEVICE_INFO_NUM_COMPUTE_UNITS, ///< uint32_t
-  OFFLOAD_DEVICE_INFO_GLOBAL_MEM_SIZE,   ///< uint64_t, bytes
-  OFFLOAD_DEVICE_INFO_WORK_GROUP_LOCAL_MEM_SIZE, ///< uint64_t, bytes
-  OFFLOAD_DEVICE_INFO_SUBGROUP_SIZE,     ///< uint32_t, threads per warp
+  OFFLOAD_DEVICE_INFO_TYPE = 0,     ///< [offload_device_type_t]
+  OFFLOAD_DEVICE_INFO_PLATFORM = 1, ///< [offload_platform_handle_t]
+  /// [char[]] device name (host: the CPU model, e.g. "AMD EPYC 7763")
+  OFFLOAD_DEVICE_INFO_NAME = 2,
+  /// [char[]] user-facing marketing name
+  OFFLOAD_DEVICE_INFO_PRODUCT_NAME = 3,
+  /// [char[]] identifier unique to the device (host: "host-" + machine id)
+  OFFLOAD_DEVICE_INFO_UID = 4,
+  /// [char[]] vendor (host: the CPUID vendor, e.g. "GenuineIntel")
+  OFFLOAD_DEVICE_INFO_VENDOR = 5,
+  /// [char[]] driver version (host: the LLVM version the runtime uses)
+  OFFLOAD_DEVICE_INFO_DRIVER_VERSION = 6,
+  /// [uint32_t] maximum threads per block
+  OFFLOAD_DEVICE_INFO_MAX_WORK_GROUP_SIZE = 7,
+  /// [offload_dimensions_t] maximum threads per block in each dimension
+  OFFLOAD_DEVICE_INFO_MAX_WORK_GROUP_SIZE_PER_DIMENSION = 8,
+  /// [uint32_t] maximum threads of a launch (saturated at UINT32_MAX)
+  OFFLOAD_DEVICE_INFO_MAX_WORK_SIZE = 9,
+  /// [offload_dimensions_t] maximum threads of a launch in each dimension
+  OFFLOAD_DEVICE_INFO_MAX_WORK_SIZE_PER_DIMENSION = 10,
+  /// [uint32_t] PCI-SIG vendor id (host: 0x8086 Intel, 0x1022 AMD, ...; 0
+  /// if the CPU vendor has none)
+  OFFLOAD_DEVICE_INFO_VENDOR_ID = 11,
+  /// [uint32_t] parallel compute units (host: hardware threads)
+  OFFLOAD_DEVICE_INFO_NUM_COMPUTE_UNITS = 12,
+  /// [uint32_t] maximum clock frequency in MHz (host: cpufreq's maximum, else
+  /// the fastest "cpu MHz" of /proc/cpuinfo; 0 if unknown)
+  OFFLOAD_DEVICE_INFO_MAX_CLOCK_FREQUENCY = 13,
+  /// [uint32_t] memory clock rate in MHz (host: the configured speed of the
+  /// fastest memory module in the SMBIOS tables, as the firmware states it,
+  /// i.e. MT/s for DDR memory; 0 when the tables are not readable, which
+  /// needs root on most systems)
+  OFFLOAD_DEVICE_INFO_MEMORY_CLOCK_RATE = 14,
+  /// [uint32_t] bits of a device address
+  OFFLOAD_DEVICE_INFO_ADDRESS_BITS = 15,
+  /// [uint64_t] largest single allocation in bytes
+  OFFLOAD_DEVICE_INFO_MAX_MEM_ALLOC_SIZE = 16,
+  /// [uint64_t] global memory in bytes (host: physical memory)
+  OFFLOAD_DEVICE_INFO_GLOBAL_MEM_SIZE = 17,
+  /// [uint64_t] shared (workgroup) memory per block in bytes
+  OFFLOAD_DEVICE_INFO_WORK_GROUP_LOCAL_MEM_SIZE = 18,
+  /// [offload_device_fp_capability_flags_t] single precision capabilities
+  OFFLOAD_DEVICE_INFO_SINGLE_FP_CONFIG = 19,
+  /// [offload_device_fp_capability_flags_t] double precision capabilities
+  OFFLOAD_DEVICE_INFO_DOUBLE_FP_CONFIG = 20,
+  /// [offload_device_fp_capability_flags_t] half precision capabilities
+  OFFLOAD_DEVICE_INFO_HALF_FP_CONFIG = 21,
+  /// [uint32_t] native vector width, in elements, for char (host: from the
+  /// widest vector registers the CPU has for the type)
+  OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_CHAR = 22,
+  OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_SHORT = 23,  ///< [uint32_t] short
+  OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_INT = 24,    ///< [uint32_t] int
+  OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_LONG = 25,   ///< [uint32_t] long
+  OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_FLOAT = 26,  ///< [uint32_t] float
+  OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_DOUBLE = 27, ///< [uint32_t] double
+  /// [uint32_t] half; 0 without native half-precision arithmetic
+  OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_HALF = 28,
+  /// [uint32_t] threads per subgroup (warp) (ours)
+  OFFLOAD_DEVICE_INFO_SUBGROUP_SIZE = 29,
 } offload_device_info_t;
 
 /// Called once per device by offloadIterateDevices; return false to stop.
 typedef bool (*offload_device_iterate_cb_t)(offload_device_handle_t Device,
                                             void *UserData);
 
-/// Calls \p Callback for every device of every platform, the host device
-/// first. Errors: INVALID_NULL_POINTER if \p Callback is NULL.
+/// Calls \p Callback (with \p UserData, which may be null) for every device of
+/// every platform, the host device first, until it returns false. Device
+/// handles live until the runtime is released. Errors: INVALID_NULL_POINTER
+/// (Callback).
 OFFLOAD_API offload_result_t
 offloadIterateDevices(offload_device_iterate_cb_t Callback, void *UserData);
+OFFLOAD_API offload_result_t offloadIterateDevicesWithCodeLoc(
+    offload_device_iterate_cb_t Callback, void *UserData,
+    offload_code_location_t *CodeLocation);
 
-/// Returns the \p Index-th device (0-based) whose platform backend is
-/// \p Backend (OFFLOAD_PLATFORM_BACKEND_UNKNOWN means any platform).
-/// Errors: NOT_FOUND if there is no such device, INVALID_NULL_POINTER.
-OFFLOAD_API offload_result_t offloadGetDevice(offload_platform_backend_t Backend,
-                                              uint32_t Index,
-                                              offload_device_handle_t *Device);
+/// Writes property \p PropName of \p Device into \p PropValue, a buffer of
+/// \p PropSize bytes. Errors: INVALID_NULL_HANDLE, INVALID_DEVICE,
+/// INVALID_ENUMERATION (PropName), INVALID_NULL_POINTER (PropValue),
+/// INVALID_SIZE (PropSize zero or smaller than the property; query it with
+/// offloadGetDeviceInfoSize).
+OFFLOAD_API offload_result_t offloadGetDeviceInfo(
+    offload_device_handle_t Device, offload_device_info_t PropName,
+    size_t PropSize, void *PropValue);
+OFFLOAD_API offload_result_t offloadGetDeviceInfoWithCodeLoc(
+    offload_device_handle_t Device, offload_device_info_t PropName,
+    size_t PropSize, void *PropValue, offload_code_location_t *CodeLocation);
 
-/// The host device: the CPU the program runs on. Always present.
-OFFLOAD_API offload_result_t offloadGetHostDevice(offload_device_handle_t *Device);
-
-/// Writes property \p PropName of \p Device into \p PropValue, which has
-/// \p PropSize bytes. Errors: INVALID_NULL_HANDLE, INVALID_ENUMERATION,
-/// INVALID_SIZE (PropSize too small; query it with offloadGetDeviceInfoSize).
-OFFLOAD_API offload_result_t offloadGetDeviceInfo(offload_device_handle_t Device,
-                                                  offload_device_info_t PropName,
-                                                  size_t PropSize,
-                                                  void *PropValue);
-/// Writes into \p PropSizeRet the size in bytes of property \p PropName.
+/// Writes into \p PropSizeRet the size in bytes of property \p PropName of
+/// \p Device. Errors: INVALID_NULL_HANDLE, INVALID_DEVICE,
+/// INVALID_ENUMERATION, INVALID_NULL_POINTER (PropSizeRet).
 OFFLOAD_API offload_result_t
 offloadGetDeviceInfoSize(offload_device_handle_t Device,
                          offload_device_info_t PropName, size_t *PropSizeRet);
+OFFLOAD_API offload_result_t offloadGetDeviceInfoSizeWithCodeLoc(
+    offload_device_handle_t Device, offload_device_info_t PropName,
+    size_t *PropSizeRet, offload_code_location_t *CodeLocation);
 
-/// Platform info queries, same contract as offloadGetDeviceInfo.
+/// (Ours.) Writes the \p Index-th device (0-based, in iteration order) whose
+/// platform backend is \p Backend (OFFLOAD_PLATFORM_BACKEND_UNKNOWN: any) to
+/// \p Device. Errors: INVALID_NULL_POINTER (Device), INVALID_ENUMERATION
+/// (Backend), NOT_FOUND (no such device; the message says how many match).
 OFFLOAD_API offload_result_t
-offloadGetPlatformInfo(offload_platform_handle_t Platform,
-                       offload_platform_info_t PropName, size_t PropSize,
-                       void *PropValue);
+offloadGetDevice(offload_platform_backend_t Backend, uint32_t Index,
+                 offload_device_handle_t *Device);
+
+/// (Ours.) Writes the host device, the CPU the program runs on, to \p Device.
+/// It is always present and is the first device. Errors: INVALID_NULL_POINTER.
 OFFLOAD_API offload_result_t
-offloadGetPlatformInfoSize(offload_platform_handle_t Platform,
-                           offload_platform_info_t PropName,
-                           size_t *PropSizeRet);
+offloadGetHostDevice(offload_device_handle_t *Device);
 
 //===----------------------------------------------------------------------===//
 // Memory
 //===----------------------------------------------------------------------===//
 
+/// Kinds of allocation.
 typedef enum offload_alloc_type_t {
   OFFLOAD_ALLOC_TYPE_HOST = 0,    ///< pinned host memory, device accessible
   OFFLOAD_ALLOC_TYPE_DEVICE = 1,  ///< device memory
   OFFLOAD_ALLOC_TYPE_MANAGED = 2, ///< unified memory, host and device
 } offload_alloc_type_t;
 
-/// Allocates \p Size bytes (> 0) of kind \p Type for \p Device; the address,
-/// aligned to at least 64 bytes, is written to \p AllocationOut.
-/// Errors: INVALID_NULL_HANDLE, INVALID_NULL_POINTER, INVALID_SIZE (zero),
-/// INVALID_ENUMERATION, OUT_OF_RESOURCES.
+/// Properties of an allocation of offloadMemAlloc.
+typedef enum offload_mem_info_t {
+  OFFLOAD_MEM_INFO_DEVICE = 0, ///< [offload_device_handle_t] its device
+  OFFLOAD_MEM_INFO_BASE = 1,   ///< [void *] its start address
+  OFFLOAD_MEM_INFO_SIZE = 2,   ///< [size_t] its size in bytes
+  OFFLOAD_MEM_INFO_TYPE = 3,   ///< [offload_alloc_type_t] its kind
+} offload_mem_info_t;
+
+/// Flags of offloadMemRegister; reserved, must be 0.
+typedef uint32_t offload_memory_register_flags_t;
+
+/// Allocates \p Size bytes (> 0) of kind \p Type for \p Device and writes the
+/// address, aligned to at least 64 bytes, to \p AllocationOut. Allocations of
+/// all devices share one address space. Errors: INVALID_NULL_HANDLE,
+/// INVALID_DEVICE, INVALID_ENUMERATION (Type), INVALID_SIZE (Size zero),
+/// INVALID_NULL_POINTER (AllocationOut), OUT_OF_RESOURCES.
 OFFLOAD_API offload_result_t offloadMemAlloc(offload_device_handle_t Device,
                                              offload_alloc_type_t Type,
                                              size_t Size, void **AllocationOut);
+OFFLOAD_API offload_result_t offloadMemAllocWithCodeLoc(
+    offload_device_handle_t Device, offload_alloc_type_t Type, size_t Size,
+    void **AllocationOut, offload_code_location_t *CodeLocation);
 
-/// Frees an allocation made by offloadMemAlloc. Errors: INVALID_NULL_POINTER,
-/// INVALID_ARGUMENT (not the start of a live allocation, e.g. double free).
+/// Frees an allocation made by offloadMemAlloc; \p Address must be its start.
+/// Work still enqueued that uses it must have completed. Errors:
+/// INVALID_NULL_POINTER (Address), INVALID_ARGUMENT (not the start of a live
+/// allocation: never allocated, inside one, or already freed; checked even
+/// without validation).
 OFFLOAD_API offload_result_t offloadMemFree(void *Address);
+OFFLOAD_API offload_result_t
+offloadMemFreeWithCodeLoc(void *Address, offload_code_location_t *CodeLocation);
+
+/// Writes property \p PropName of the allocation containing \p Ptr (any
+/// address inside an allocation of offloadMemAlloc) into \p PropValue, a
+/// buffer of \p PropSize bytes. Errors: INVALID_NULL_POINTER (Ptr,
+/// PropValue), INVALID_ENUMERATION (PropName), INVALID_SIZE (PropSize zero or
+/// too small), NOT_FOUND (Ptr is in no live allocation; checked even without
+/// validation).
+OFFLOAD_API offload_result_t offloadGetMemInfo(const void *Ptr,
+                                               offload_mem_info_t PropName,
+                                               size_t PropSize,
+                                               void *PropValue);
+OFFLOAD_API offload_result_t offloadGetMemInfoWithCodeLoc(
+    const void *Ptr, offload_mem_info_t PropName, size_t PropSize,
+    void *PropValue, offload_code_location_t *CodeLocation);
+
+/// Writes into \p PropSizeRet the size in bytes of property \p PropName of
+/// the allocation containing \p Ptr. Errors: INVALID_NULL_POINTER (Ptr,
+/// PropSizeRet), INVALID_ENUMERATION, NOT_FOUND.
+OFFLOAD_API offload_result_t offloadGetMemInfoSize(const void *Ptr,
+                                                   offload_mem_info_t PropName,
+                                                   size_t *PropSizeRet);
+OFFLOAD_API offload_result_t offloadGetMemInfoSizeWithCodeLoc(
+    const void *Ptr, offload_mem_info_t PropName, size_t *PropSizeRet,
+    offload_code_location_t *CodeLocation);
 
 /// Copies \p Size bytes from \p SrcPtr (memory of \p SrcDevice) to \p DstPtr
-/// (memory of \p DstDevice); either device may be the host device. Without a
-/// queue the copy is complete on return; with one it is enqueued.
-/// Errors: INVALID_NULL_HANDLE, INVALID_NULL_POINTER, INVALID_SIZE.
+/// (memory of \p DstDevice); host memory belongs to the host device. Without
+/// a queue the copy is complete on return; with \p Queue (optional, a queue
+/// of DstDevice or SrcDevice) it is enqueued and \p SrcPtr is read when it
+/// runs. With validation, a pointer inside an allocation of offloadMemAlloc
+/// must have Size bytes left in it. Errors: INVALID_QUEUE, INVALID_NULL_POINTER
+/// (DstPtr, SrcPtr), INVALID_NULL_HANDLE / INVALID_DEVICE (DstDevice,
+/// SrcDevice), INVALID_SIZE (Size zero, or past the end of an allocation),
+/// INVALID_DEVICE (Queue of a third device).
 OFFLOAD_API offload_result_t offloadMemcpy(offload_queue_handle_t Queue,
                                            void *DstPtr,
                                            offload_device_handle_t DstDevice,
                                            const void *SrcPtr,
                                            offload_device_handle_t SrcDevice,
                                            size_t Size);
+OFFLOAD_API offload_result_t
+offloadMemcpyWithCodeLoc(offload_queue_handle_t Queue, void *DstPtr,
+                         offload_device_handle_t DstDevice, const void *SrcPtr,
+                         offload_device_handle_t SrcDevice, size_t Size,
+                         offload_code_location_t *CodeLocation);
 
-/// Fills \p Size bytes at \p Ptr with copies of the \p PatternSize -byte
-/// pattern at \p PatternPtr. \p Size must be a multiple of \p PatternSize.
-/// Synchronous without a queue. Errors: INVALID_NULL_POINTER, INVALID_SIZE.
+/// Fills \p FillSize bytes at \p Ptr with copies of the \p PatternSize-byte
+/// pattern at \p PatternPtr (copied when the call returns). FillSize must be a
+/// multiple of PatternSize. Synchronous without \p Queue (optional); with it,
+/// enqueued (Ptr must then be memory the queue's device can write). Errors:
+/// INVALID_QUEUE, INVALID_NULL_POINTER (Ptr, PatternPtr), INVALID_SIZE
+/// (PatternSize or FillSize zero, FillSize not a multiple of PatternSize,
+/// past the end of an allocation), INVALID_DEVICE (Ptr is an allocation of
+/// another device than Queue's).
 OFFLOAD_API offload_result_t offloadMemFill(offload_queue_handle_t Queue,
                                             void *Ptr, size_t PatternSize,
                                             const void *PatternPtr,
-                                            size_t Size);
+                                            size_t FillSize);
+OFFLOAD_API offload_result_t offloadMemFillWithCodeLoc(
+    offload_queue_handle_t Queue, void *Ptr, size_t PatternSize,
+    const void *PatternPtr, size_t FillSize,
+    offload_code_location_t *CodeLocation);
 
-/// Makes \p Size bytes of existing host memory at \p HostPtr accessible to
-/// \p Device; the device-side address is written to \p DevicePtrOut (for the
-/// host device it is \p HostPtr). Errors: INVALID_NULL_HANDLE,
-/// INVALID_NULL_POINTER, INVALID_SIZE.
-OFFLOAD_API offload_result_t offloadMemRegister(offload_device_handle_t Device,
-                                                void *HostPtr, size_t Size,
-                                                void **DevicePtrOut);
-/// Undoes offloadMemRegister. Registering twice or unregistering unknown
-/// memory is not an error for the host device.
-OFFLOAD_API offload_result_t offloadMemUnregister(offload_device_handle_t Device,
-                                                  void *HostPtr);
+/// Registers (page-locks) \p Size bytes of existing host memory at \p Ptr for
+/// \p Device and writes the pointer the device uses for it to \p PinnedPtr
+/// (for the host device, \p Ptr itself). \p Flags is reserved and must be 0.
+/// Registering memory twice is not an error for the host device. Errors:
+/// INVALID_NULL_HANDLE, INVALID_DEVICE, INVALID_NULL_POINTER (Ptr,
+/// PinnedPtr), INVALID_SIZE (Size zero), INVALID_ARGUMENT (Flags not 0).
+OFFLOAD_API offload_result_t
+offloadMemRegister(offload_device_handle_t Device, void *Ptr, size_t Size,
+                   offload_memory_register_flags_t Flags, void **PinnedPtr);
+OFFLOAD_API offload_result_t offloadMemRegisterWithCodeLoc(
+    offload_device_handle_t Device, void *Ptr, size_t Size,
+    offload_memory_register_flags_t Flags, void **PinnedPtr,
+    offload_code_location_t *CodeLocation);
+
+/// Undoes offloadMemRegister of \p Ptr for \p Device. Unregistering unknown
+/// memory is not an error for the host device. Errors: INVALID_NULL_HANDLE,
+/// INVALID_DEVICE, INVALID_NULL_POINTER (Ptr).
+OFFLOAD_API offload_result_t
+offloadMemUnregister(offload_device_handle_t Device, void *Ptr);
+OFFLOAD_API offload_result_t
+offloadMemUnregisterWithCodeLoc(offload_device_handle_t Device, void *Ptr,
+                                offload_code_location_t *CodeLocation);
 
 //===----------------------------------------------------------------------===//
-// Queues and events
+// Queues
 //===----------------------------------------------------------------------===//
 
-/// Creates an in-order queue on \p Device. Errors: INVALID_NULL_HANDLE,
-/// INVALID_NULL_POINTER.
+/// Queue properties.
+typedef enum offload_queue_info_t {
+  OFFLOAD_QUEUE_INFO_DEVICE = 0, ///< [offload_device_handle_t] its device
+  /// [bool] true if every operation submitted so far has completed
+  OFFLOAD_QUEUE_INFO_EMPTY = 1,
+} offload_queue_info_t;
+
+/// Creates an in-order queue on \p Device and writes it to \p Queue. Errors:
+/// INVALID_NULL_HANDLE, INVALID_DEVICE, INVALID_NULL_POINTER (Queue),
+/// OUT_OF_RESOURCES.
 OFFLOAD_API offload_result_t offloadCreateQueue(offload_device_handle_t Device,
                                                 offload_queue_handle_t *Queue);
-/// Waits for all work on \p Queue; returns the first error of an enqueued
-/// operation, if any. Errors: INVALID_NULL_HANDLE, INVALID_QUEUE.
+OFFLOAD_API offload_result_t offloadCreateQueueWithCodeLoc(
+    offload_device_handle_t Device, offload_queue_handle_t *Queue,
+    offload_code_location_t *CodeLocation);
+
+/// Blocks until every operation submitted to \p Queue before the call has
+/// completed; returns the first error of such an operation since the previous
+/// synchronization, if any (e.g. a failed kernel launch). Errors:
+/// INVALID_NULL_HANDLE, INVALID_QUEUE, and errors of enqueued operations.
 OFFLOAD_API offload_result_t offloadSyncQueue(offload_queue_handle_t Queue);
-/// Makes \p Queue wait, without blocking the caller, until every event in
-/// \p Events (\p NumEvents entries) is complete. Errors: INVALID_NULL_HANDLE,
-/// INVALID_NULL_POINTER, INVALID_EVENT.
+OFFLOAD_API offload_result_t offloadSyncQueueWithCodeLoc(
+    offload_queue_handle_t Queue, offload_code_location_t *CodeLocation);
+
+/// Makes work submitted to \p Queue after the call wait, without blocking the
+/// caller, until every event of \p Events (\p NumEvents entries; Events may be
+/// null when NumEvents is 0) is complete. Events may come from any queue of
+/// any device and may be destroyed right after the call. Errors:
+/// INVALID_NULL_HANDLE (Queue, an event), INVALID_QUEUE, INVALID_NULL_POINTER
+/// (Events), INVALID_EVENT (the message names the entry, "Events[i]").
 OFFLOAD_API offload_result_t offloadWaitEvents(offload_queue_handle_t Queue,
                                                offload_event_handle_t *Events,
                                                size_t NumEvents);
-/// Waits for the queue's work, then destroys it.
+OFFLOAD_API offload_result_t offloadWaitEventsWithCodeLoc(
+    offload_queue_handle_t Queue, offload_event_handle_t *Events,
+    size_t NumEvents, offload_code_location_t *CodeLocation);
+
+/// Waits for \p Queue's work, then destroys it; its events stay valid. The
+/// queue is destroyed even if its work failed; the failure is returned.
+/// Errors: INVALID_NULL_HANDLE, INVALID_QUEUE, errors of enqueued operations.
 OFFLOAD_API offload_result_t offloadDestroyQueue(offload_queue_handle_t Queue);
+OFFLOAD_API offload_result_t offloadDestroyQueueWithCodeLoc(
+    offload_queue_handle_t Queue, offload_code_location_t *CodeLocation);
+
+/// Writes property \p PropName of \p Queue into \p PropValue, a buffer of
+/// \p PropSize bytes. Errors: INVALID_NULL_HANDLE, INVALID_QUEUE,
+/// INVALID_ENUMERATION (PropName), INVALID_NULL_POINTER (PropValue),
+/// INVALID_SIZE (PropSize zero or too small).
+OFFLOAD_API offload_result_t offloadGetQueueInfo(offload_queue_handle_t Queue,
+                                                 offload_queue_info_t PropName,
+                                                 size_t PropSize,
+                                                 void *PropValue);
+OFFLOAD_API offload_result_t offloadGetQueueInfoWithCodeLoc(
+    offload_queue_handle_t Queue, offload_queue_info_t PropName,
+    size_t PropSize, void *PropValue, offload_code_location_t *CodeLocation);
+
+/// Writes into \p PropSizeRet the size in bytes of property \p PropName of
+/// \p Queue. Errors: INVALID_NULL_HANDLE, INVALID_QUEUE, INVALID_ENUMERATION,
+/// INVALID_NULL_POINTER (PropSizeRet).
+OFFLOAD_API offload_result_t
+offloadGetQueueInfoSize(offload_queue_handle_t Queue,
+                        offload_queue_info_t PropName, size_t *PropSizeRet);
+OFFLOAD_API offload_result_t offloadGetQueueInfoSizeWithCodeLoc(
+    offload_queue_handle_t Queue, offload_queue_info_t PropName,
+    size_t *PropSizeRet, offload_code_location_t *CodeLocation);
 
 /// A host function run in order on a queue.
 typedef void (*offload_host_function_cb_t)(void *UserData);
+
+/// Enqueues a call of \p Callback(\p UserData) on the host: it runs after all
+/// work submitted to \p Queue before it, and work submitted after it starts
+/// once it returned. It runs on a runtime thread. Errors: INVALID_NULL_HANDLE,
+/// INVALID_QUEUE, INVALID_NULL_POINTER (Callback).
 OFFLOAD_API offload_result_t
 offloadLaunchHostFunction(offload_queue_handle_t Queue,
                           offload_host_function_cb_t Callback, void *UserData);
+OFFLOAD_API offload_result_t offloadLaunchHostFunctionWithCodeLoc(
+    offload_queue_handle_t Queue, offload_host_function_cb_t Callback,
+    void *UserData, offload_code_location_t *CodeLocation);
 
-/// Records an event marking the current end of \p Queue's work.
+//===----------------------------------------------------------------------===//
+// Events
+//===----------------------------------------------------------------------===//
+
+/// Event properties.
+typedef enum offload_event_info_t {
+  /// [offload_queue_handle_t] the queue it was created on (possibly
+  /// destroyed since)
+  OFFLOAD_EVENT_INFO_QUEUE = 0,
+  /// [bool] true once the work before the event has completed
+  OFFLOAD_EVENT_INFO_IS_COMPLETE = 1,
+} offload_event_info_t;
+
+/// Records an event that completes once all work submitted to \p Queue before
+/// the call has completed, and writes it to \p Event. Errors:
+/// INVALID_NULL_HANDLE, INVALID_QUEUE, INVALID_NULL_POINTER (Event).
 OFFLOAD_API offload_result_t offloadCreateEvent(offload_queue_handle_t Queue,
                                                 offload_event_handle_t *Event);
-/// Blocks until \p Event is complete.
+OFFLOAD_API offload_result_t offloadCreateEventWithCodeLoc(
+    offload_queue_handle_t Queue, offload_event_handle_t *Event,
+    offload_code_location_t *CodeLocation);
+
+/// Blocks the caller until \p Event is complete. Errors: INVALID_NULL_HANDLE,
+/// INVALID_EVENT.
 OFFLOAD_API offload_result_t offloadSyncEvent(offload_event_handle_t Event);
+OFFLOAD_API offload_result_t offloadSyncEventWithCodeLoc(
+    offload_event_handle_t Event, offload_code_location_t *CodeLocation);
+
+/// Destroys \p Event; queues waiting on it keep waiting for its completion.
+/// Errors: INVALID_NULL_HANDLE, INVALID_EVENT.
 OFFLOAD_API offload_result_t offloadDestroyEvent(offload_event_handle_t Event);
+OFFLOAD_API offload_result_t offloadDestroyEventWithCodeLoc(
+    offload_event_handle_t Event, offload_code_location_t *CodeLocation);
+
+/// Writes property \p PropName of \p Event into \p PropValue, a buffer of
+/// \p PropSize bytes. Errors: INVALID_NULL_HANDLE, INVALID_EVENT,
+/// INVALID_ENUMERATION (PropName), INVALID_NULL_POINTER (PropValue),
+/// INVALID_SIZE (PropSize zero or too small).
+OFFLOAD_API offload_result_t offloadGetEventInfo(offload_event_handle_t Event,
+                                                 offload_event_info_t PropName,
+                                                 size_t PropSize,
+                                                 void *PropValue);
+OFFLOAD_API offload_result_t offloadGetEventInfoWithCodeLoc(
+    offload_event_handle_t Event, offload_event_info_t PropName,
+    size_t PropSize, void *PropValue, offload_code_location_t *CodeLocation);
+
+/// Writes into \p PropSizeRet the size in bytes of property \p PropName of
+/// \p Event. Errors: INVALID_NULL_HANDLE, INVALID_EVENT, INVALID_ENUMERATION,
+/// INVALID_NULL_POINTER (PropSizeRet).
+OFFLOAD_API offload_result_t
+offloadGetEventInfoSize(offload_event_handle_t Event,
+                        offload_event_info_t PropName, size_t *PropSizeRet);
+OFFLOAD_API offload_result_t offloadGetEventInfoSizeWithCodeLoc(
+    offload_event_handle_t Event, offload_event_info_t PropName,
+    size_t *PropSizeRet, offload_code_location_t *CodeLocation);
 
 //===----------------------------------------------------------------------===//
-// Programs, symbols and launch
+// Programs
 //===----------------------------------------------------------------------===//
 
-/// Loads a device binary for \p Device: for the host device an ELF relocatable
-/// object produced by the `#offload.host` target. Errors: INVALID_NULL_HANDLE,
-/// INVALID_NULL_POINTER, INVALID_SIZE, INVALID_BINARY (with the loader's
-/// message).
-OFFLOAD_API offload_result_t offloadCreateProgram(offload_device_handle_t Device,
-                                                  const void *ProgData,
-                                                  size_t ProgDataSize,
-                                                  offload_program_handle_t *Program);
-/// Whether \p ProgData is a binary \p Device can load, written to \p IsValid.
-OFFLOAD_API offload_result_t offloadIsValidBinary(offload_device_handle_t Device,
-                                                  const void *ProgData,
-                                                  size_t ProgDataSize,
-                                                  bool *IsValid);
-OFFLOAD_API offload_result_t offloadDestroyProgram(offload_program_handle_t Program);
+/// Loads the device binary \p ProgData (\p ProgDataSize bytes, copied) for
+/// \p Device and writes the program to \p Program. For the host device the
+/// binary is an ELF relocatable object of the `#offload.host` target (see
+/// HostKernelABI.h); it is linked when loaded, so unresolved symbols are
+/// reported here. Errors: INVALID_NULL_HANDLE, INVALID_DEVICE,
+/// INVALID_NULL_POINTER (ProgData, Program), INVALID_SIZE (ProgDataSize zero),
+/// INVALID_BINARY (with the loader's message).
+OFFLOAD_API offload_result_t
+offloadCreateProgram(offload_device_handle_t Device, const void *ProgData,
+                     size_t ProgDataSize, offload_program_handle_t *Program);
+OFFLOAD_API offload_result_t offloadCreateProgramWithCodeLoc(
+    offload_device_handle_t Device, const void *ProgData, size_t ProgDataSize,
+    offload_program_handle_t *Program, offload_code_location_t *CodeLocation);
 
+/// Writes to \p Valid whether \p ProgData (\p ProgDataSize bytes; false if 0)
+/// is a binary \p Device can load, without loading it. Errors:
+/// INVALID_NULL_HANDLE, INVALID_DEVICE, INVALID_NULL_POINTER (ProgData,
+/// Valid).
+OFFLOAD_API offload_result_t
+offloadIsValidBinary(offload_device_handle_t Device, const void *ProgData,
+                     size_t ProgDataSize, bool *Valid);
+OFFLOAD_API offload_result_t offloadIsValidBinaryWithCodeLoc(
+    offload_device_handle_t Device, const void *ProgData, size_t ProgDataSize,
+    bool *Valid, offload_code_location_t *CodeLocation);
+
+/// Destroys \p Program and its symbols, unloading its code. Kernels of it must
+/// not be running. Errors: INVALID_NULL_HANDLE, INVALID_PROGRAM.
+OFFLOAD_API offload_result_t
+offloadDestroyProgram(offload_program_handle_t Program);
+OFFLOAD_API offload_result_t offloadDestroyProgramWithCodeLoc(
+    offload_program_handle_t Program, offload_code_location_t *CodeLocation);
+
+//===----------------------------------------------------------------------===//
+// Symbols
+//===----------------------------------------------------------------------===//
+
+/// Kinds of symbol.
 typedef enum offload_symbol_kind_t {
-  OFFLOAD_SYMBOL_KIND_KERNEL = 0,
-  OFFLOAD_SYMBOL_KIND_GLOBAL_VARIABLE = 1,
+  OFFLOAD_SYMBOL_KIND_KERNEL = 0,          ///< a kernel
+  OFFLOAD_SYMBOL_KIND_GLOBAL_VARIABLE = 1, ///< a global variable
 } offload_symbol_kind_t;
 
-/// Looks up symbol \p Name of kind \p Kind in \p Program. Errors:
-/// INVALID_NULL_HANDLE, INVALID_NULL_POINTER, NOT_FOUND.
+/// Symbol properties. Values 0-2 are liboffload 22's `ol_symbol_info_t`;
+/// later values are ours. A property of the other kind of symbol fails with
+/// SYMBOL_KIND.
+typedef enum offload_symbol_info_t {
+  OFFLOAD_SYMBOL_INFO_KIND = 0, ///< [offload_symbol_kind_t] its kind
+  /// [void *] address of a global variable, usable in device code and
+  /// with offloadMemcpy on its device
+  OFFLOAD_SYMBOL_INFO_GLOBAL_VARIABLE_ADDRESS = 1,
+  /// [size_t] size in bytes of a global variable
+  OFFLOAD_SYMBOL_INFO_GLOBAL_VARIABLE_SIZE = 2,
+  /// [char[]] the name it was looked up with
+  OFFLOAD_SYMBOL_INFO_NAME = 3,
+  /// [uint64_t] size in bytes of a kernel's packed argument buffer (the
+  /// ArgumentsSize offloadLaunchKernel expects)
+  OFFLOAD_SYMBOL_INFO_PACKED_ARGUMENTS_SIZE = 4,
+  /// [uint64_t] number of lowered arguments of a kernel (a memref counts
+  /// 3 + 2 * rank); UNSUPPORTED if the binary does not record the layout
+  OFFLOAD_SYMBOL_INFO_NUM_ARGUMENTS = 5,
+  /// [uint64_t[NUM_ARGUMENTS]] byte offset of each argument in the packed
+  /// buffer; UNSUPPORTED if the layout is unknown. For a kernel without
+  /// arguments the size is 0 and there is nothing to read.
+  OFFLOAD_SYMBOL_INFO_ARGUMENT_OFFSETS = 6,
+  /// [uint64_t[NUM_ARGUMENTS]] byte size of each argument; UNSUPPORTED if
+  /// the layout is unknown
+  OFFLOAD_SYMBOL_INFO_ARGUMENT_SIZES = 7,
+} offload_symbol_info_t;
+
+/// Looks up symbol \p Name of kind \p Kind in \p Program and writes it to
+/// \p Symbol. Symbols are owned by their program: repeated lookups return the
+/// same handle, destroying the program destroys them. Errors:
+/// INVALID_NULL_HANDLE, INVALID_PROGRAM, INVALID_NULL_POINTER (Name, Symbol),
+/// INVALID_ENUMERATION (Kind), NOT_FOUND (the message lists the program's
+/// kernels), INVALID_BINARY (a kernel descriptor of another ABI version).
 OFFLOAD_API offload_result_t offloadGetSymbol(offload_program_handle_t Program,
                                               const char *Name,
                                               offload_symbol_kind_t Kind,
                                               offload_symbol_handle_t *Symbol);
+OFFLOAD_API offload_result_t offloadGetSymbolWithCodeLoc(
+    offload_program_handle_t Program, const char *Name,
+    offload_symbol_kind_t Kind, offload_symbol_handle_t *Symbol,
+    offload_code_location_t *CodeLocation);
+
+/// Writes property \p PropName of \p Symbol into \p PropValue, a buffer of
+/// \p PropSize bytes. Errors: INVALID_NULL_HANDLE, INVALID_SYMBOL,
+/// INVALID_ENUMERATION (PropName), INVALID_NULL_POINTER (PropValue),
+/// INVALID_SIZE (PropSize zero or too small), SYMBOL_KIND (property of the
+/// other kind), UNSUPPORTED (argument layout unknown).
+OFFLOAD_API offload_result_t offloadGetSymbolInfo(
+    offload_symbol_handle_t Symbol, offload_symbol_info_t PropName,
+    size_t PropSize, void *PropValue);
+OFFLOAD_API offload_result_t offloadGetSymbolInfoWithCodeLoc(
+    offload_symbol_handle_t Symbol, offload_symbol_info_t PropName,
+    size_t PropSize, void *PropValue, offload_code_location_t *CodeLocation);
+
+/// Writes into \p PropSizeRet the size in bytes of property \p PropName of
+/// \p Symbol. Errors: INVALID_NULL_HANDLE, INVALID_SYMBOL,
+/// INVALID_ENUMERATION, INVALID_NULL_POINTER (PropSizeRet), SYMBOL_KIND,
+/// UNSUPPORTED.
+OFFLOAD_API offload_result_t
+offloadGetSymbolInfoSize(offload_symbol_handle_t Symbol,
+                         offload_symbol_info_t PropName, size_t *PropSizeRet);
+OFFLOAD_API offload_result_t offloadGetSymbolInfoSizeWithCodeLoc(
+    offload_symbol_handle_t Symbol, offload_symbol_info_t PropName,
+    size_t *PropSizeRet, offload_code_location_t *CodeLocation);
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
 
 /// Launch geometry: a grid of NumGroups blocks of GroupSize threads each.
 typedef struct offload_kernel_launch_size_args_t {
@@ -324,28 +773,61 @@ typedef struct offload_kernel_launch_size_args_t {
   size_t DynSharedMemory;         ///< dynamic shared memory per block, bytes
 } offload_kernel_launch_size_args_t;
 
+/// Writes to \p GroupSize the block size (threads) with the best occupancy
+/// for \p Kernel on \p Device when each thread needs \p SharedMemory bytes of
+/// dynamic shared memory: the largest block that fits the device's limits and
+/// its shared memory (WORK_GROUP_LOCAL_MEM_SIZE minus the kernel's static
+/// shared memory), a multiple of the subgroup size when at least one
+/// subgroup fits. Errors: INVALID_NULL_HANDLE (Device, Kernel),
+/// INVALID_DEVICE, INVALID_SYMBOL, INVALID_NULL_POINTER (GroupSize),
+/// SYMBOL_KIND (not a kernel), INVALID_DEVICE (kernel of another device),
+/// OUT_OF_RESOURCES (not even one thread fits).
+OFFLOAD_API offload_result_t offloadCalculateOptimalOccupancy(
+    offload_device_handle_t Device, offload_symbol_handle_t Kernel,
+    size_t SharedMemory, size_t *GroupSize);
+OFFLOAD_API offload_result_t offloadCalculateOptimalOccupancyWithCodeLoc(
+    offload_device_handle_t Device, offload_symbol_handle_t Kernel,
+    size_t SharedMemory, size_t *GroupSize,
+    offload_code_location_t *CodeLocation);
+
 /// Launches \p Kernel on \p Device. \p ArgumentsData points to the packed
-/// argument buffer (\p ArgumentsSize bytes): the kernel's arguments laid out
-/// as a C struct of their lowered types, in order, each at its natural
-/// alignment (memrefs expanded to allocated pointer, aligned pointer, offset,
-/// sizes[rank], strides[rank]). Without a queue the launch is complete on
-/// return. Errors: INVALID_NULL_HANDLE, INVALID_NULL_POINTER, SYMBOL_KIND,
-/// INVALID_SIZE (zero dimension, block too large), INVALID_DEVICE (queue of
-/// another device).
-OFFLOAD_API offload_result_t
-offloadLaunchKernel(offload_queue_handle_t Queue, offload_device_handle_t Device,
-                    offload_symbol_handle_t Kernel, const void *ArgumentsData,
-                    size_t ArgumentsSize,
-                    const offload_kernel_launch_size_args_t *LaunchSizeArgs);
+/// argument buffer (\p ArgumentsSize bytes; may be null when 0), copied
+/// before the call returns: the kernel's arguments laid out as a C struct of
+/// their lowered types, in order, each at its natural alignment (memrefs
+/// expanded to allocated pointer, aligned pointer, offset, sizes[rank],
+/// strides[rank]; see OFFLOAD_SYMBOL_INFO_ARGUMENT_OFFSETS). Without
+/// \p Queue (optional, a queue of Device) the launch is complete on return
+/// and its errors are returned; with it, the launch is enqueued and its errors
+/// are reported by the queue's next synchronization. Errors: INVALID_QUEUE,
+/// INVALID_NULL_HANDLE / INVALID_DEVICE (Device), INVALID_NULL_HANDLE /
+/// INVALID_SYMBOL (Kernel), INVALID_NULL_POINTER (LaunchSizeArgs),
+/// INVALID_ARGUMENT (ArgumentsSize > 0 with null ArgumentsData, ArgumentsSize
+/// not the kernel's, Dimensions not 1-3), INVALID_DEVICE (Queue or Kernel of
+/// another device), SYMBOL_KIND (not a kernel), INVALID_SIZE (a zero
+/// dimension, a block larger than the device allows), INVALID_BINARY (the
+/// kernel's code is unusable, e.g. a barrier in a non-cooperative kernel).
+OFFLOAD_API offload_result_t offloadLaunchKernel(
+    offload_queue_handle_t Queue, offload_device_handle_t Device,
+    offload_symbol_handle_t Kernel, const void *ArgumentsData,
+    size_t ArgumentsSize,
+    const offload_kernel_launch_size_args_t *LaunchSizeArgs);
+OFFLOAD_API offload_result_t offloadLaunchKernelWithCodeLoc(
+    offload_queue_handle_t Queue, offload_device_handle_t Device,
+    offload_symbol_handle_t Kernel, const void *ArgumentsData,
+    size_t ArgumentsSize,
+    const offload_kernel_launch_size_args_t *LaunchSizeArgs,
+    offload_code_location_t *CodeLocation);
 
 //===----------------------------------------------------------------------===//
-// Support for compiler-generated code (convert-offload-to-llvm)
+// Support for compiler-generated code (convert-offload-to-llvm), ours
 //===----------------------------------------------------------------------===//
 
 /// Returns the kernel \p KernelName of the binary image \p Image (\p ImageSize
 /// bytes) loaded on \p Device, loading the program on first use. Programs are
 /// cached per (device, image address) until offloadShutDown; kernels per
-/// (program, name). Errors: as offloadCreateProgram and offloadGetSymbol.
+/// (program, name). Errors: as offloadCreateProgram and offloadGetSymbol;
+/// INVALID_NULL_POINTER (Image, KernelName, Kernel), INVALID_SIZE (ImageSize
+/// zero).
 OFFLOAD_API offload_result_t offloadGetKernelFromImage(
     offload_device_handle_t Device, const void *Image, size_t ImageSize,
     const char *KernelName, offload_symbol_handle_t *Kernel);
@@ -353,15 +835,17 @@ OFFLOAD_API offload_result_t offloadGetKernelFromImage(
 /// Registers the memory of a memref with \p Device, given its descriptor as
 /// laid out by MLIR's LLVM lowering (\p Rank, then a pointer to the ranked
 /// descriptor {allocated, aligned, offset, sizes[Rank], strides[Rank]}) and
-/// its element size in bytes (the ABI of an unranked memref). Errors: as
-/// offloadMemRegister.
-OFFLOAD_API offload_result_t offloadMemRegisterMemRef(
-    offload_device_handle_t Device, int64_t Rank, void *Descriptor,
-    int64_t ElementSize);
-/// Undoes offloadMemRegisterMemRef.
-OFFLOAD_API offload_result_t offloadMemUnregisterMemRef(
-    offload_device_handle_t Device, int64_t Rank, void *Descriptor,
-    int64_t ElementSize);
+/// its element size in bytes (the ABI of an unranked memref). An empty memref
+/// registers nothing. Errors: INVALID_NULL_POINTER (Descriptor),
+/// INVALID_ARGUMENT (Rank negative), INVALID_SIZE (ElementSize not positive),
+/// and those of offloadMemRegister.
+OFFLOAD_API offload_result_t
+offloadMemRegisterMemRef(offload_device_handle_t Device, int64_t Rank,
+                         void *Descriptor, int64_t ElementSize);
+/// Undoes offloadMemRegisterMemRef. Errors: as offloadMemRegisterMemRef.
+OFFLOAD_API offload_result_t
+offloadMemUnregisterMemRef(offload_device_handle_t Device, int64_t Rank,
+                           void *Descriptor, int64_t ElementSize);
 
 /// If \p Result is an error, prints "offload error: <Context>: <CODE>:
 /// <message>" to stderr and exits the process with status 1; otherwise

@@ -17,6 +17,7 @@
 #include "OffloadRuntime/OffloadAPI.h"
 
 #include "llvm/Support/Error.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <string>
@@ -53,6 +54,12 @@ template <typename... Ts>
 llvm::Error createError(offload_errc_t Code, const char *Fmt, Ts &&...Vals) {
   return llvm::make_error<OffloadError>(
       Code, llvm::formatv(Fmt, std::forward<Ts>(Vals)...).str());
+}
+
+/// A pointer as messages print it: "0x" and its hexadecimal digits, as the
+/// trace prints arguments ("0x40", not "0x0000000000000040").
+inline llvm::FormattedNumber formatPointer(const void *Ptr) {
+  return llvm::format_hex(reinterpret_cast<uintptr_t>(Ptr), 0);
 }
 
 /// Re-tags \p E with \p Code, prefixing its message with \p Context (if not

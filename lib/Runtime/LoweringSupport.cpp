@@ -51,8 +51,8 @@ static offload_result_t checkDescriptor(int64_t Rank, void *Descriptor,
                                         int64_t ElementSize) {
   static const offload_error_struct_t NullDescriptor = {
       OFFLOAD_ERRC_INVALID_NULL_POINTER, "Descriptor is null"};
-  static const offload_error_struct_t BadRank = {
-      OFFLOAD_ERRC_INVALID_ARGUMENT, "Rank is negative"};
+  static const offload_error_struct_t BadRank = {OFFLOAD_ERRC_INVALID_ARGUMENT,
+                                                 "Rank is negative"};
   static const offload_error_struct_t BadElement = {
       OFFLOAD_ERRC_INVALID_SIZE, "ElementSize must be positive"};
   if (!Descriptor)
@@ -75,7 +75,7 @@ offload_result_t offloadMemRegisterMemRef(offload_device_handle_t Device,
     return OFFLOAD_SUCCESS;
   void *Start = static_cast<char *>(View.Aligned) + View.Offset * ElementSize;
   void *DevicePtr = nullptr;
-  return offloadMemRegister(Device, Start, Size, &DevicePtr);
+  return offloadMemRegister(Device, Start, Size, /*Flags=*/0, &DevicePtr);
 }
 
 offload_result_t offloadMemUnregisterMemRef(offload_device_handle_t Device,
@@ -94,8 +94,8 @@ void offloadAbortOnError(offload_result_t Result, const char *Context) {
   if (Result == OFFLOAD_SUCCESS)
     return;
   std::fflush(stdout);
-  std::fprintf(stderr, "offload error: %s: %s: %s\n",
-               Context ? Context : "runtime call", offloadErrcName(Result->Code),
-               Result->Details ? Result->Details : "");
+  std::fprintf(
+      stderr, "offload error: %s: %s: %s\n", Context ? Context : "runtime call",
+      offloadErrcName(Result->Code), Result->Details ? Result->Details : "");
   std::exit(1);
 }

@@ -8,7 +8,8 @@
 // The C entry points. Each one is a call of runEntryPoint (Trace.h) around an
 // implementation function that validates the arguments (Validation.h and the
 // handle checks of Runtime) and then calls the plugin interface (Plugin.h).
-// llvm::Error is converted into offload_result_t only in runEntryPoint.
+// llvm::Error is converted into offload_result_t only in runEntryPoint. The
+// plain entry point forwards to its WithCodeLoc variant with a null location.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +34,10 @@ using namespace offload;
 
 namespace {
 
+//===----------------------------------------------------------------------===//
+// Info queries
+//===----------------------------------------------------------------------===//
+
 /// The bytes of an info property.
 using InfoBytes = SmallVector<char, 64>;
 
@@ -41,22 +46,69 @@ template <typename T> InfoBytes infoValue(const T &Value) {
   return InfoBytes(Begin, Begin + sizeof(T));
 }
 
+template <typename T> InfoBytes infoArray(ArrayRef<T> Values) {
+  const char *Begin = reinterpret_cast<const char *>(Values.data());
+  return InfoBytes(Begin, Begin + Values.size() * sizeof(T));
+}
+
 InfoBytes infoString(StringRef Value) {
   InfoBytes Bytes(Value.begin(), Value.end());
   Bytes.push_back('\0');
   return Bytes;
 }
 
-/// Writes \p Bytes into the caller's buffer of \p PropSize bytes.
-Error writeInfo(const InfoBytes &Bytes, size_t PropSize, void *PropValue) {
-  // Checked even without validation: writing past the buffer is never right.
-  if (PropSize < Bytes.size())
-    return createError(OFFLOAD_ERRC_INVALID_SIZE,
-                       "PropSize ({0}) is smaller than the property's size "
-                       "({1} bytes)",
-                       PropSize, Bytes.size());
-  std::memcpy(PropValue, Bytes.data(), Bytes.size());
-  return Error::success();
+/// Where an info query puts its answer: the property into a caller buffer
+/// (offloadGet*Info) or its size (offloadGet*InfoSize).
+struct InfoOut {
+  bool IsSizeQuery = false;
+  size_t PropSize = 0;
+  void *PropValue = nullptr;
+  size_t *PropSizeRet = nullptr;
+
+  static InfoOut value(size_t PropSize, void *PropValue) {
+    return {false, PropSize, PropValue, nullptr};
+  }
+  static InfoOut size(size_t *PropSizeRet) {
+    return {true, 0, nullptr, PropSizeRet};
+  }
+
+  /// Checks the output arguments (after the handle).
+  Error check() const {
+    if (IsSizeQuery)
+      return checkNotNull(PropSizeRet, "PropSizeRet");
+    if (Error E = checkNotNull(PropValue, "PropValue"))
+      return E;
+    return checkNotZero(PropSize, "PropSize");
+  }
+
+  /// Writes \p Bytes or their size.
+  Error write(const InfoBytes &Bytes) const {
+    if (IsSizeQuery) {
+      *PropSizeRet = Bytes.size();
+      return Error::success();
+    }
+    // Checked even without validation: writing past the buffer is never
+    // right.
+    if (PropSize < Bytes.size())
+      return createError(OFFLOAD_ERRC_INVALID_SIZE,
+                         "PropSize ({0}) is smaller than the property's size "
+                         "({1} bytes)",
+                         PropSize, Bytes.size());
+    if (!Bytes.empty())
+      std::memcpy(PropValue, Bytes.data(), Bytes.size());
+    return Error::success();
+  }
+};
+
+/// Runs \p Compute (an Expected<InfoBytes>() callable) and writes its answer.
+template <typename ComputeFn>
+Error answerInfo(const InfoOut &Out, ComputeFn &&Compute) {
+  if (Error E = Out.check())
+    return E;
+  Expected<InfoBytes> Bytes = Compute();
+  if (!Bytes)
+    return Bytes.takeError();
+  return Out.write(*Bytes);
 }
 
 Expected<InfoBytes>
@@ -73,6 +125,10 @@ getDeviceInfoBytes(offload_device_handle_t Device,
     return infoValue(static_cast<offload_platform_handle_t>(Device->Platform));
   case OFFLOAD_DEVICE_INFO_NAME:
     return infoString(Info.Name);
+  case OFFLOAD_DEVICE_INFO_PRODUCT_NAME:
+    return infoString(Info.ProductName);
+  case OFFLOAD_DEVICE_INFO_UID:
+    return infoString(Info.UID);
   case OFFLOAD_DEVICE_INFO_VENDOR:
     return infoString(Info.Vendor);
   case OFFLOAD_DEVICE_INFO_DRIVER_VERSION:
@@ -81,16 +137,58 @@ getDeviceInfoBytes(offload_device_handle_t Device,
     return infoValue(Info.MaxWorkGroupSize);
   case OFFLOAD_DEVICE_INFO_MAX_WORK_GROUP_SIZE_PER_DIMENSION:
     return infoValue(Info.MaxWorkGroupSizePerDimension);
+  case OFFLOAD_DEVICE_INFO_MAX_WORK_SIZE:
+    return infoValue(Info.MaxWorkSize);
+  case OFFLOAD_DEVICE_INFO_MAX_WORK_SIZE_PER_DIMENSION:
+    return infoValue(Info.MaxWorkSizePerDimension);
+  case OFFLOAD_DEVICE_INFO_VENDOR_ID:
+    return infoValue(Info.VendorId);
   case OFFLOAD_DEVICE_INFO_NUM_COMPUTE_UNITS:
     return infoValue(Info.NumComputeUnits);
+  case OFFLOAD_DEVICE_INFO_MAX_CLOCK_FREQUENCY:
+    return infoValue(Info.MaxClockFrequency);
+  case OFFLOAD_DEVICE_INFO_MEMORY_CLOCK_RATE:
+    return infoValue(Info.MemoryClockRate);
+  case OFFLOAD_DEVICE_INFO_ADDRESS_BITS:
+    return infoValue(Info.AddressBits);
+  case OFFLOAD_DEVICE_INFO_MAX_MEM_ALLOC_SIZE:
+    return infoValue(Info.MaxMemAllocSize);
   case OFFLOAD_DEVICE_INFO_GLOBAL_MEM_SIZE:
     return infoValue(Info.GlobalMemSize);
   case OFFLOAD_DEVICE_INFO_WORK_GROUP_LOCAL_MEM_SIZE:
     return infoValue(Info.WorkGroupLocalMemSize);
+  case OFFLOAD_DEVICE_INFO_SINGLE_FP_CONFIG:
+    return infoValue(Info.SingleFPConfig);
+  case OFFLOAD_DEVICE_INFO_DOUBLE_FP_CONFIG:
+    return infoValue(Info.DoubleFPConfig);
+  case OFFLOAD_DEVICE_INFO_HALF_FP_CONFIG:
+    return infoValue(Info.HalfFPConfig);
+  case OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_CHAR:
+    return infoValue(Info.NativeVectorWidthChar);
+  case OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_SHORT:
+    return infoValue(Info.NativeVectorWidthShort);
+  case OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_INT:
+    return infoValue(Info.NativeVectorWidthInt);
+  case OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_LONG:
+    return infoValue(Info.NativeVectorWidthLong);
+  case OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_FLOAT:
+    return infoValue(Info.NativeVectorWidthFloat);
+  case OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_DOUBLE:
+    return infoValue(Info.NativeVectorWidthDouble);
+  case OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_HALF:
+    return infoValue(Info.NativeVectorWidthHalf);
   case OFFLOAD_DEVICE_INFO_SUBGROUP_SIZE:
     return infoValue(Info.SubgroupSize);
   }
   llvm_unreachable("checked by checkEnum");
+}
+
+Error getDeviceInfo(Runtime &RT, offload_device_handle_t Device,
+                    RawEnum<offload_device_info_t> PropName,
+                    const InfoOut &Out) {
+  if (Error E = RT.checkDevice(Device))
+    return E;
+  return answerInfo(Out, [&] { return getDeviceInfoBytes(Device, PropName); });
 }
 
 Expected<InfoBytes>
@@ -112,6 +210,178 @@ getPlatformInfoBytes(offload_platform_handle_t Platform,
   llvm_unreachable("checked by checkEnum");
 }
 
+Error getPlatformInfo(Runtime &RT, offload_platform_handle_t Platform,
+                      RawEnum<offload_platform_info_t> PropName,
+                      const InfoOut &Out) {
+  if (Error E = RT.checkPlatform(Platform))
+    return E;
+  return answerInfo(Out,
+                    [&] { return getPlatformInfoBytes(Platform, PropName); });
+}
+
+Error getMemInfo(Runtime &RT, const void *Ptr,
+                 RawEnum<offload_mem_info_t> PropName, const InfoOut &Out) {
+  if (Error E = checkNotNull(Ptr, "Ptr"))
+    return E;
+  return answerInfo(Out, [&]() -> Expected<InfoBytes> {
+    if (Error E = checkEnum(PropName, OFFLOAD_MEM_INFO_TYPE, "PropName"))
+      return std::move(E);
+    // Checked even without validation: there is nothing to answer from.
+    std::optional<std::pair<void *, AllocationInfo>> Found =
+        RT.findAllocation(Ptr);
+    if (!Found)
+      return createError(OFFLOAD_ERRC_NOT_FOUND,
+                         "Ptr ({0}) is not inside a live allocation of "
+                         "offloadMemAlloc",
+                         formatPointer(Ptr));
+    const AllocationInfo &Info = Found->second;
+    switch (PropName.get()) {
+    case OFFLOAD_MEM_INFO_DEVICE:
+      return infoValue(static_cast<offload_device_handle_t>(Info.Device));
+    case OFFLOAD_MEM_INFO_BASE:
+      return infoValue(Found->first);
+    case OFFLOAD_MEM_INFO_SIZE:
+      return infoValue(Info.Size);
+    case OFFLOAD_MEM_INFO_TYPE:
+      return infoValue(Info.Kind);
+    }
+    llvm_unreachable("checked by checkEnum");
+  });
+}
+
+Error getQueueInfo(Runtime &RT, offload_queue_handle_t Queue,
+                   RawEnum<offload_queue_info_t> PropName, const InfoOut &Out) {
+  if (Error E = RT.checkQueue(Queue))
+    return E;
+  return answerInfo(Out, [&]() -> Expected<InfoBytes> {
+    if (Error E = checkEnum(PropName, OFFLOAD_QUEUE_INFO_EMPTY, "PropName"))
+      return std::move(E);
+    switch (PropName.get()) {
+    case OFFLOAD_QUEUE_INFO_DEVICE:
+      return infoValue(static_cast<offload_device_handle_t>(Queue->Device));
+    case OFFLOAD_QUEUE_INFO_EMPTY: {
+      // The size query does not need the state.
+      if (Out.IsSizeQuery)
+        return infoValue(false);
+      Expected<bool> Empty = Queue->Impl->isEmpty();
+      if (!Empty)
+        return Empty.takeError();
+      return infoValue(*Empty);
+    }
+    }
+    llvm_unreachable("checked by checkEnum");
+  });
+}
+
+Error getEventInfo(Runtime &RT, offload_event_handle_t Event,
+                   RawEnum<offload_event_info_t> PropName, const InfoOut &Out) {
+  if (Error E = RT.checkEvent(Event))
+    return E;
+  return answerInfo(Out, [&]() -> Expected<InfoBytes> {
+    if (Error E =
+            checkEnum(PropName, OFFLOAD_EVENT_INFO_IS_COMPLETE, "PropName"))
+      return std::move(E);
+    switch (PropName.get()) {
+    case OFFLOAD_EVENT_INFO_QUEUE:
+      return infoValue(static_cast<offload_queue_handle_t>(Event->Queue));
+    case OFFLOAD_EVENT_INFO_IS_COMPLETE:
+      return infoValue(Event->Impl->isComplete());
+    }
+    llvm_unreachable("checked by checkEnum");
+  });
+}
+
+/// Names of symbol kinds, for messages.
+StringRef getKindName(offload_symbol_kind_t Kind) {
+  return Kind == OFFLOAD_SYMBOL_KIND_KERNEL ? "a kernel" : "a global variable";
+}
+
+Expected<InfoBytes>
+getSymbolInfoBytes(offload_symbol_handle_t Symbol,
+                   RawEnum<offload_symbol_info_t> PropName) {
+  if (Error E =
+          checkEnum(PropName, OFFLOAD_SYMBOL_INFO_ARGUMENT_SIZES, "PropName"))
+    return std::move(E);
+  const offload::Symbol &Sym = *Symbol->Impl;
+  auto Require = [&](offload_symbol_kind_t Kind, StringRef Prop) -> Error {
+    if (Sym.getKind() == Kind)
+      return Error::success();
+    return createError(OFFLOAD_ERRC_SYMBOL_KIND,
+                       "PropName ({0}) applies to {1}, Symbol ('{2}') is {3}",
+                       Prop, getKindName(Kind), Sym.getName(),
+                       getKindName(Sym.getKind()));
+  };
+  auto Layout = [&](StringRef Prop) -> Expected<Symbol::ArgumentLayout> {
+    if (Error E = Require(OFFLOAD_SYMBOL_KIND_KERNEL, Prop))
+      return std::move(E);
+    std::optional<Symbol::ArgumentLayout> L = Sym.getArgumentLayout();
+    if (!L)
+      return createError(OFFLOAD_ERRC_UNSUPPORTED,
+                         "PropName ({0}): the binary does not record the "
+                         "argument layout of kernel '{1}'",
+                         Prop, Sym.getName());
+    return *L;
+  };
+  switch (PropName.get()) {
+  case OFFLOAD_SYMBOL_INFO_KIND:
+    return infoValue(Sym.getKind());
+  case OFFLOAD_SYMBOL_INFO_GLOBAL_VARIABLE_ADDRESS:
+    if (Error E = Require(OFFLOAD_SYMBOL_KIND_GLOBAL_VARIABLE,
+                          "GLOBAL_VARIABLE_ADDRESS"))
+      return std::move(E);
+    return infoValue(Sym.getGlobalAddress());
+  case OFFLOAD_SYMBOL_INFO_GLOBAL_VARIABLE_SIZE:
+    if (Error E = Require(OFFLOAD_SYMBOL_KIND_GLOBAL_VARIABLE,
+                          "GLOBAL_VARIABLE_SIZE"))
+      return std::move(E);
+    return infoValue(static_cast<size_t>(Sym.getGlobalSize()));
+  case OFFLOAD_SYMBOL_INFO_NAME:
+    return infoString(Sym.getName());
+  case OFFLOAD_SYMBOL_INFO_PACKED_ARGUMENTS_SIZE: {
+    if (Error E = Require(OFFLOAD_SYMBOL_KIND_KERNEL, "PACKED_ARGUMENTS_SIZE"))
+      return std::move(E);
+    std::optional<uint64_t> Size = Sym.getArgumentsSize();
+    if (!Size)
+      return createError(OFFLOAD_ERRC_UNSUPPORTED,
+                         "PropName (PACKED_ARGUMENTS_SIZE): the binary does "
+                         "not record the argument buffer size of kernel '{0}'",
+                         Sym.getName());
+    return infoValue(*Size);
+  }
+  case OFFLOAD_SYMBOL_INFO_NUM_ARGUMENTS: {
+    Expected<Symbol::ArgumentLayout> L = Layout("NUM_ARGUMENTS");
+    if (!L)
+      return L.takeError();
+    return infoValue(static_cast<uint64_t>(L->Offsets.size()));
+  }
+  case OFFLOAD_SYMBOL_INFO_ARGUMENT_OFFSETS: {
+    Expected<Symbol::ArgumentLayout> L = Layout("ARGUMENT_OFFSETS");
+    if (!L)
+      return L.takeError();
+    return infoArray(L->Offsets);
+  }
+  case OFFLOAD_SYMBOL_INFO_ARGUMENT_SIZES: {
+    Expected<Symbol::ArgumentLayout> L = Layout("ARGUMENT_SIZES");
+    if (!L)
+      return L.takeError();
+    return infoArray(L->Sizes);
+  }
+  }
+  llvm_unreachable("checked by checkEnum");
+}
+
+Error getSymbolInfo(Runtime &RT, offload_symbol_handle_t Symbol,
+                    RawEnum<offload_symbol_info_t> PropName,
+                    const InfoOut &Out) {
+  if (Error E = RT.checkSymbol(Symbol))
+    return E;
+  return answerInfo(Out, [&] { return getSymbolInfoBytes(Symbol, PropName); });
+}
+
+//===----------------------------------------------------------------------===//
+// Devices
+//===----------------------------------------------------------------------===//
+
 Error iterateDevices(Runtime &RT, offload_device_iterate_cb_t Callback,
                      void *UserData) {
   if (Error E = checkNotNull(Callback, "Callback"))
@@ -127,7 +397,8 @@ Error getDevice(Runtime &RT, RawEnum<offload_platform_backend_t> RawBackend,
                 uint32_t Index, offload_device_handle_t *Device) {
   if (Error E = checkNotNull(Device, "Device"))
     return E;
-  if (Error E = checkEnum(RawBackend, OFFLOAD_PLATFORM_BACKEND_HOST, "Backend"))
+  if (Error E =
+          checkEnum(RawBackend, OFFLOAD_PLATFORM_BACKEND_LEVEL_ZERO, "Backend"))
     return E;
   offload_platform_backend_t Backend = RawBackend.get();
   uint32_t Seen = 0;
@@ -149,64 +420,6 @@ Error getHostDevice(Runtime &RT, offload_device_handle_t *Device) {
   if (Error E = checkNotNull(Device, "Device"))
     return E;
   *Device = RT.getHostDevice();
-  return Error::success();
-}
-
-Error getDeviceInfo(Runtime &RT, offload_device_handle_t Device,
-                    RawEnum<offload_device_info_t> PropName, size_t PropSize,
-                    void *PropValue) {
-  if (Error E = RT.checkDevice(Device))
-    return E;
-  if (Error E = checkNotNull(PropValue, "PropValue"))
-    return E;
-  if (Error E = checkNotZero(PropSize, "PropSize"))
-    return E;
-  Expected<InfoBytes> Bytes = getDeviceInfoBytes(Device, PropName);
-  if (!Bytes)
-    return Bytes.takeError();
-  return writeInfo(*Bytes, PropSize, PropValue);
-}
-
-Error getDeviceInfoSize(Runtime &RT, offload_device_handle_t Device,
-                        RawEnum<offload_device_info_t> PropName,
-                        size_t *PropSizeRet) {
-  if (Error E = RT.checkDevice(Device))
-    return E;
-  if (Error E = checkNotNull(PropSizeRet, "PropSizeRet"))
-    return E;
-  Expected<InfoBytes> Bytes = getDeviceInfoBytes(Device, PropName);
-  if (!Bytes)
-    return Bytes.takeError();
-  *PropSizeRet = Bytes->size();
-  return Error::success();
-}
-
-Error getPlatformInfo(Runtime &RT, offload_platform_handle_t Platform,
-                      RawEnum<offload_platform_info_t> PropName,
-                      size_t PropSize, void *PropValue) {
-  if (Error E = RT.checkPlatform(Platform))
-    return E;
-  if (Error E = checkNotNull(PropValue, "PropValue"))
-    return E;
-  if (Error E = checkNotZero(PropSize, "PropSize"))
-    return E;
-  Expected<InfoBytes> Bytes = getPlatformInfoBytes(Platform, PropName);
-  if (!Bytes)
-    return Bytes.takeError();
-  return writeInfo(*Bytes, PropSize, PropValue);
-}
-
-Error getPlatformInfoSize(Runtime &RT, offload_platform_handle_t Platform,
-                          RawEnum<offload_platform_info_t> PropName,
-                          size_t *PropSizeRet) {
-  if (Error E = RT.checkPlatform(Platform))
-    return E;
-  if (Error E = checkNotNull(PropSizeRet, "PropSizeRet"))
-    return E;
-  Expected<InfoBytes> Bytes = getPlatformInfoBytes(Platform, PropName);
-  if (!Bytes)
-    return Bytes.takeError();
-  *PropSizeRet = Bytes->size();
   return Error::success();
 }
 
@@ -268,9 +481,9 @@ Error memcpy(Runtime &RT, offload_queue_handle_t Queue, void *DstPtr,
   if (Error E = checkNotZero(Size, "Size"))
     return E;
   if (isValidationEnabled()) {
-    if (Error E = RT.checkInAllocationBounds(DstPtr, Size, "DstPtr"))
+    if (Error E = RT.checkInAllocationBounds(DstPtr, Size, "DstPtr", "Size"))
       return E;
-    if (Error E = RT.checkInAllocationBounds(SrcPtr, Size, "SrcPtr"))
+    if (Error E = RT.checkInAllocationBounds(SrcPtr, Size, "SrcPtr", "Size"))
       return E;
   }
   if (isValidationEnabled() && Queue && Queue->Device != DstDevice &&
@@ -287,60 +500,67 @@ Error memcpy(Runtime &RT, offload_queue_handle_t Queue, void *DstPtr,
 }
 
 Error memFill(Runtime &RT, offload_queue_handle_t Queue, void *Ptr,
-              size_t PatternSize, const void *PatternPtr, size_t Size) {
+              size_t PatternSize, const void *PatternPtr, size_t FillSize) {
   if (Error E = checkOptionalQueue(RT, Queue))
     return E;
   if (Error E = checkNotNull(Ptr, "Ptr"))
-    return E;
-  if (Error E = checkNotNull(PatternPtr, "PatternPtr"))
-    return E;
-  if (Error E = checkNotZero(Size, "Size"))
     return E;
   // Checked even without validation: a fill cannot progress without a
   // pattern.
   if (PatternSize == 0)
     return createError(OFFLOAD_ERRC_INVALID_SIZE, "PatternSize is zero");
-  if (isValidationEnabled() && Size % PatternSize != 0)
+  if (Error E = checkNotNull(PatternPtr, "PatternPtr"))
+    return E;
+  if (Error E = checkNotZero(FillSize, "FillSize"))
+    return E;
+  if (isValidationEnabled() && FillSize % PatternSize != 0)
     return createError(OFFLOAD_ERRC_INVALID_SIZE,
-                       "Size ({0}) is not a multiple of PatternSize ({1})",
-                       Size, PatternSize);
-  if (isValidationEnabled())
-    if (Error E = RT.checkInAllocationBounds(Ptr, Size, "Ptr"))
+                       "FillSize ({0}) is not a multiple of PatternSize ({1})",
+                       FillSize, PatternSize);
+  offload_device_handle_t Owner = RT.findAllocationDevice(Ptr);
+  if (isValidationEnabled()) {
+    if (Error E = RT.checkInAllocationBounds(Ptr, FillSize, "Ptr", "FillSize"))
       return E;
-  offload_device_handle_t Device = Queue ? Queue->Device : nullptr;
-  if (!Device)
-    Device = RT.findAllocationDevice(Ptr);
+    if (Queue && Owner && Owner != Queue->Device)
+      return createError(OFFLOAD_ERRC_INVALID_DEVICE,
+                         "Ptr is an allocation of another device than "
+                         "Queue's");
+  }
+  offload_device_handle_t Device = Queue ? Queue->Device : Owner;
   if (!Device)
     Device = RT.getHostDevice();
   ArrayRef<uint8_t> Pattern(static_cast<const uint8_t *>(PatternPtr),
                             PatternSize);
-  return Device->Impl->fill(getImpl(Queue), Ptr, Pattern, Size);
+  return Device->Impl->fill(getImpl(Queue), Ptr, Pattern, FillSize);
 }
 
-Error memRegister(Runtime &RT, offload_device_handle_t Device, void *HostPtr,
-                  size_t Size, void **DevicePtrOut) {
+Error memRegister(Runtime &RT, offload_device_handle_t Device, void *Ptr,
+                  size_t Size, offload_memory_register_flags_t Flags,
+                  void **PinnedPtr) {
   if (Error E = RT.checkDevice(Device))
     return E;
-  if (Error E = checkNotNull(HostPtr, "HostPtr"))
-    return E;
-  if (Error E = checkNotNull(DevicePtrOut, "DevicePtrOut"))
+  if (Error E = checkNotNull(Ptr, "Ptr"))
     return E;
   if (Error E = checkNotZero(Size, "Size"))
     return E;
-  Expected<void *> Ptr = Device->Impl->registerHostMemory(HostPtr, Size);
-  if (!Ptr)
-    return Ptr.takeError();
-  *DevicePtrOut = *Ptr;
+  if (isValidationEnabled() && Flags != 0)
+    return createError(OFFLOAD_ERRC_INVALID_ARGUMENT,
+                       "Flags ({0:x}) is reserved and must be 0", Flags);
+  if (Error E = checkNotNull(PinnedPtr, "PinnedPtr"))
+    return E;
+  Expected<void *> Pinned = Device->Impl->registerHostMemory(Ptr, Size);
+  if (!Pinned)
+    return Pinned.takeError();
+  *PinnedPtr = *Pinned;
   return Error::success();
 }
 
-Error memUnregister(Runtime &RT, offload_device_handle_t Device,
-                    void *HostPtr) {
+Error memUnregister(Runtime &RT, offload_device_handle_t Device, void *Ptr) {
   if (Error E = RT.checkDevice(Device))
     return E;
-  if (Error E = checkNotNull(HostPtr, "HostPtr"))
+  if (Error E = checkNotNull(Ptr, "Ptr"))
     return E;
-  return Device->Impl->unregisterHostMemory(HostPtr);
+  return Device->Impl->unregisterHostMemory(Ptr);
 }
 
 //===----------------------------------------------------------------------===//
@@ -392,7 +612,7 @@ Error destroyQueue(Runtime &RT, offload_queue_handle_t Queue) {
     return createError(OFFLOAD_ERRC_INVALID_QUEUE,
                        "Queue ({0}) is not a live queue: it was destroyed or "
                        "never created",
-                       static_cast<const void *>(Queue));
+                       formatPointer(Queue));
   // The queue is destroyed even if its work failed; the failure is reported.
   Error E = Q->Impl->synchronize();
   Q.reset();
@@ -418,7 +638,7 @@ Error createEvent(Runtime &RT, offload_queue_handle_t Queue,
   if (!Ev)
     return Ev.takeError();
   *Event = RT.Events.add(std::unique_ptr<offload_event_impl_t>(
-      new offload_event_impl_t{Queue->Device, std::move(*Ev)}));
+      new offload_event_impl_t{Queue->Device, Queue, std::move(*Ev)}));
   return Error::success();
 }
 
@@ -435,7 +655,7 @@ Error destroyEvent(Runtime &RT, offload_event_handle_t Event) {
     return createError(OFFLOAD_ERRC_INVALID_EVENT,
                        "Event ({0}) is not a live event: it was destroyed or "
                        "never created",
-                       static_cast<const void *>(Event));
+                       formatPointer(Event));
   return Error::success();
 }
 
@@ -477,16 +697,16 @@ Error createProgram(Runtime &RT, offload_device_handle_t Device,
 }
 
 Error isValidBinary(Runtime &RT, offload_device_handle_t Device,
-                    const void *ProgData, size_t ProgDataSize, bool *IsValid) {
+                    const void *ProgData, size_t ProgDataSize, bool *Valid) {
   if (Error E = RT.checkDevice(Device))
     return E;
   if (Error E = checkNotNull(ProgData, "ProgData"))
     return E;
-  if (Error E = checkNotNull(IsValid, "IsValid"))
+  if (Error E = checkNotNull(Valid, "Valid"))
     return E;
-  *IsValid = ProgDataSize != 0 &&
-             Device->Impl->isValidBinary(
-                 StringRef(static_cast<const char *>(ProgData), ProgDataSize));
+  *Valid = ProgDataSize != 0 &&
+           Device->Impl->isValidBinary(
+               StringRef(static_cast<const char *>(ProgData), ProgDataSize));
   return Error::success();
 }
 
@@ -498,7 +718,7 @@ Error destroyProgram(Runtime &RT, offload_program_handle_t Program) {
     return createError(OFFLOAD_ERRC_INVALID_PROGRAM,
                        "Program ({0}) is not a live program: it was destroyed "
                        "or never created",
-                       static_cast<const void *>(Program));
+                       formatPointer(Program));
   RT.destroyProgram(std::move(P));
   return Error::success();
 }
@@ -544,6 +764,43 @@ Error getSymbol(Runtime &RT, offload_program_handle_t Program, const char *Name,
   return Error::success();
 }
 
+/// With validation: \p Kernel is a kernel loaded on \p Device.
+Error checkKernel(offload_symbol_handle_t Kernel,
+                  offload_device_handle_t Device) {
+  if (!isValidationEnabled())
+    return Error::success();
+  const offload::Symbol &Sym = *Kernel->Impl;
+  if (Sym.getKind() != OFFLOAD_SYMBOL_KIND_KERNEL)
+    return createError(OFFLOAD_ERRC_SYMBOL_KIND,
+                       "Kernel ('{0}') is a global variable, not a kernel",
+                       Sym.getName());
+  if (Kernel->Program->Device != Device)
+    return createError(OFFLOAD_ERRC_INVALID_DEVICE,
+                       "Kernel ('{0}') was loaded on another device than "
+                       "Device",
+                       Sym.getName());
+  return Error::success();
+}
+
+Error calculateOptimalOccupancy(Runtime &RT, offload_device_handle_t Device,
+                                offload_symbol_handle_t Kernel,
+                                size_t SharedMemory, size_t *GroupSize) {
+  if (Error E = RT.checkDevice(Device))
+    return E;
+  if (Error E = RT.checkSymbol(Kernel, "Kernel"))
+    return E;
+  if (Error E = checkNotNull(GroupSize, "GroupSize"))
+    return E;
+  if (Error E = checkKernel(Kernel, Device))
+    return E;
+  Expected<uint64_t> Size =
+      Device->Impl->getOptimalGroupSize(*Kernel->Impl, SharedMemory);
+  if (!Size)
+    return Size.takeError();
+  *GroupSize = static_cast<size_t>(*Size);
+  return Error::success();
+}
+
 Error launchKernel(Runtime &RT, offload_queue_handle_t Queue,
                    offload_device_handle_t Device,
                    offload_symbol_handle_t Kernel, const void *ArgumentsData,
@@ -557,23 +814,17 @@ Error launchKernel(Runtime &RT, offload_queue_handle_t Queue,
     return E;
   if (Error E = checkNotNull(LaunchSizeArgs, "LaunchSizeArgs"))
     return E;
-  if (ArgumentsSize)
-    if (Error E = checkNotNull(ArgumentsData, "ArgumentsData"))
-      return E;
   offload::Symbol &Sym = *Kernel->Impl;
   if (isValidationEnabled()) {
+    if (ArgumentsSize && !ArgumentsData)
+      return createError(OFFLOAD_ERRC_INVALID_ARGUMENT,
+                         "ArgumentsData is null but ArgumentsSize is {0}",
+                         ArgumentsSize);
     if (Queue && Queue->Device != Device)
       return createError(OFFLOAD_ERRC_INVALID_DEVICE,
                          "Queue belongs to another device than Device");
-    if (Sym.getKind() != OFFLOAD_SYMBOL_KIND_KERNEL)
-      return createError(OFFLOAD_ERRC_SYMBOL_KIND,
-                         "Kernel ('{0}') is a global variable, not a kernel",
-                         Sym.getName());
-    if (Kernel->Program->Device != Device)
-      return createError(OFFLOAD_ERRC_INVALID_DEVICE,
-                         "Kernel ('{0}') was loaded on another device than "
-                         "Device",
-                         Sym.getName());
+    if (Error E = checkKernel(Kernel, Device))
+      return E;
     if (Error E = checkLaunchSize(*LaunchSizeArgs, Device->Impl->getInfo()))
       return E;
     std::optional<uint64_t> Expected = Sym.getArgumentsSize();
@@ -657,72 +908,39 @@ const char *offloadErrcName(offload_errc_t Code) {
   return "OFFLOAD_ERRC_<invalid>";
 }
 
-offload_result_t offloadInit(void) {
-  return runEntryPoint("offloadInit", [] { return Runtime::init(); });
+offload_result_t offloadInit(void) { return offloadInitWithCodeLoc(nullptr); }
+
+offload_result_t offloadInitWithCodeLoc(offload_code_location_t *CodeLocation) {
+  return runEntryPoint("offloadInit", CodeLocation,
+                       [] { return Runtime::init(); });
 }
 
 offload_result_t offloadShutDown(void) {
-  return runEntryPoint("offloadShutDown", [] { return Runtime::shutDown(); });
+  return offloadShutDownWithCodeLoc(nullptr);
 }
 
-offload_result_t offloadIterateDevices(offload_device_iterate_cb_t Callback,
-                                       void *UserData) {
-  return runEntryPoint(
-      "offloadIterateDevices",
-      [&](Runtime &RT) { return iterateDevices(RT, Callback, UserData); },
-      "Callback", reinterpret_cast<const void *>(Callback), "UserData",
-      UserData);
-}
-
-offload_result_t offloadGetDevice(offload_platform_backend_t Backend,
-                                  uint32_t Index,
-                                  offload_device_handle_t *Device) {
-  auto RawBackend = rawEnum(Backend);
-  return runEntryPoint(
-      "offloadGetDevice",
-      [&](Runtime &RT) { return getDevice(RT, RawBackend, Index, Device); },
-      "Backend", RawBackend, "Index", Index, "Device", Device);
-}
-
-offload_result_t offloadGetHostDevice(offload_device_handle_t *Device) {
-  return runEntryPoint(
-      "offloadGetHostDevice",
-      [&](Runtime &RT) { return getHostDevice(RT, Device); }, "Device", Device);
-}
-
-offload_result_t offloadGetDeviceInfo(offload_device_handle_t Device,
-                                      offload_device_info_t PropName,
-                                      size_t PropSize, void *PropValue) {
-  auto RawPropName = rawEnum(PropName);
-  return runEntryPoint(
-      "offloadGetDeviceInfo",
-      [&](Runtime &RT) {
-        return getDeviceInfo(RT, Device, RawPropName, PropSize, PropValue);
-      },
-      "Device", Device, "PropName", RawPropName, "PropSize", PropSize,
-      "PropValue", PropValue);
-}
-
-offload_result_t offloadGetDeviceInfoSize(offload_device_handle_t Device,
-                                          offload_device_info_t PropName,
-                                          size_t *PropSizeRet) {
-  auto RawPropName = rawEnum(PropName);
-  return runEntryPoint(
-      "offloadGetDeviceInfoSize",
-      [&](Runtime &RT) {
-        return getDeviceInfoSize(RT, Device, RawPropName, PropSizeRet);
-      },
-      "Device", Device, "PropName", RawPropName, "PropSizeRet", PropSizeRet);
+offload_result_t
+offloadShutDownWithCodeLoc(offload_code_location_t *CodeLocation) {
+  return runEntryPoint("offloadShutDown", CodeLocation,
+                       [] { return Runtime::shutDown(); });
 }
 
 offload_result_t offloadGetPlatformInfo(offload_platform_handle_t Platform,
                                         offload_platform_info_t PropName,
                                         size_t PropSize, void *PropValue) {
+  return offloadGetPlatformInfoWithCodeLoc(Platform, PropName, PropSize,
+                                           PropValue, nullptr);
+}
+
+offload_result_t offloadGetPlatformInfoWithCodeLoc(
+    offload_platform_handle_t Platform, offload_platform_info_t PropName,
+    size_t PropSize, void *PropValue, offload_code_location_t *CodeLocation) {
   auto RawPropName = rawEnum(PropName);
   return runEntryPoint(
-      "offloadGetPlatformInfo",
+      "offloadGetPlatformInfo", CodeLocation,
       [&](Runtime &RT) {
-        return getPlatformInfo(RT, Platform, RawPropName, PropSize, PropValue);
+        return getPlatformInfo(RT, Platform, RawPropName,
+                               InfoOut::value(PropSize, PropValue));
       },
       "Platform", Platform, "PropName", RawPropName, "PropSize", PropSize,
       "PropValue", PropValue);
@@ -731,22 +949,93 @@ offload_result_t offloadGetPlatformInfo(offload_platform_handle_t Platform,
 offload_result_t offloadGetPlatformInfoSize(offload_platform_handle_t Platform,
                                             offload_platform_info_t PropName,
                                             size_t *PropSizeRet) {
+  return offloadGetPlatformInfoSizeWithCodeLoc(Platform, PropName, PropSizeRet,
+                                               nullptr);
+}
+
+offload_result_t offloadGetPlatformInfoSizeWithCodeLoc(
+    offload_platform_handle_t Platform, offload_platform_info_t PropName,
+    size_t *PropSizeRet, offload_code_location_t *CodeLocation) {
   auto RawPropName = rawEnum(PropName);
   return runEntryPoint(
-      "offloadGetPlatformInfoSize",
+      "offloadGetPlatformInfoSize", CodeLocation,
       [&](Runtime &RT) {
-        return getPlatformInfoSize(RT, Platform, RawPropName, PropSizeRet);
+        return getPlatformInfo(RT, Platform, RawPropName,
+                               InfoOut::size(PropSizeRet));
       },
       "Platform", Platform, "PropName", RawPropName, "PropSizeRet",
       PropSizeRet);
 }
 
+offload_result_t offloadIterateDevices(offload_device_iterate_cb_t Callback,
+                                       void *UserData) {
+  return offloadIterateDevicesWithCodeLoc(Callback, UserData, nullptr);
+}
+
+offload_result_t
+offloadIterateDevicesWithCodeLoc(offload_device_iterate_cb_t Callback,
+                                 void *UserData,
+                                 offload_code_location_t *CodeLocation) {
+  return runEntryPoint(
+      "offloadIterateDevices", CodeLocation,
+      [&](Runtime &RT) { return iterateDevices(RT, Callback, UserData); },
+      "Callback", reinterpret_cast<const void *>(Callback), "UserData",
+      UserData);
+}
+
+offload_result_t offloadGetDeviceInfo(offload_device_handle_t Device,
+                                      offload_device_info_t PropName,
+                                      size_t PropSize, void *PropValue) {
+  return offloadGetDeviceInfoWithCodeLoc(Device, PropName, PropSize, PropValue,
+                                         nullptr);
+}
+
+offload_result_t offloadGetDeviceInfoWithCodeLoc(
+    offload_device_handle_t Device, offload_device_info_t PropName,
+    size_t PropSize, void *PropValue, offload_code_location_t *CodeLocation) {
+  auto RawPropName = rawEnum(PropName);
+  return runEntryPoint(
+      "offloadGetDeviceInfo", CodeLocation,
+      [&](Runtime &RT) {
+        return getDeviceInfo(RT, Device, RawPropName,
+                             InfoOut::value(PropSize, PropValue));
+      },
+      "Device", Device, "PropName", RawPropName, "PropSize", PropSize,
+      "PropValue", PropValue);
+}
+
+offload_result_t offloadGetDeviceInfoSize(offload_device_handle_t Device,
+                                          offload_device_info_t PropName,
+                                          size_t *PropSizeRet) {
+  return offloadGetDeviceInfoSizeWithCodeLoc(Device, PropName, PropSizeRet,
+                                             nullptr);
+}
+
+offload_result_t offloadGetDeviceInfoSizeWithCodeLoc(
+    offload_device_handle_t Device, offload_device_info_t PropName,
+    size_t *PropSizeRet, offload_code_location_t *CodeLocation) {
+  auto RawPropName = rawEnum(PropName);
+  return runEntryPoint(
+      "offloadGetDeviceInfoSize", CodeLocation,
+      [&](Runtime &RT) {
+        return getDeviceInfo(RT, Device, RawPropName,
+                             InfoOut::size(PropSizeRet));
+      },
+      "Device", Device, "PropName", RawPropName, "PropSizeRet", PropSizeRet);
+}
+
 offload_result_t offloadMemAlloc(offload_device_handle_t Device,
                                  offload_alloc_type_t Type, size_t Size,
                                  void **AllocationOut) {
+  return offloadMemAllocWithCodeLoc(Device, Type, Size, AllocationOut, nullptr);
+}
+
+offload_result_t offloadMemAllocWithCodeLoc(
+    offload_device_handle_t Device, offload_alloc_type_t Type, size_t Size,
+    void **AllocationOut, offload_code_location_t *CodeLocation) {
   auto RawType = rawEnum(Type);
   return runEntryPoint(
-      "offloadMemAlloc",
+      "offloadMemAlloc", CodeLocation,
       [&](Runtime &RT) {
         return memAlloc(RT, Device, RawType, Size, AllocationOut);
       },
@@ -755,17 +1044,72 @@ offload_result_t offloadMemAlloc(offload_device_handle_t Device,
 }
 
 offload_result_t offloadMemFree(void *Address) {
+  return offloadMemFreeWithCodeLoc(Address, nullptr);
+}
+
+offload_result_t
+offloadMemFreeWithCodeLoc(void *Address,
+                          offload_code_location_t *CodeLocation) {
   return runEntryPoint(
-      "offloadMemFree", [&](Runtime &RT) { return memFree(RT, Address); },
-      "Address", Address);
+      "offloadMemFree", CodeLocation,
+      [&](Runtime &RT) { return memFree(RT, Address); }, "Address", Address);
+}
+
+offload_result_t offloadGetMemInfo(const void *Ptr, offload_mem_info_t PropName,
+                                   size_t PropSize, void *PropValue) {
+  return offloadGetMemInfoWithCodeLoc(Ptr, PropName, PropSize, PropValue,
+                                      nullptr);
+}
+
+offload_result_t
+offloadGetMemInfoWithCodeLoc(const void *Ptr, offload_mem_info_t PropName,
+                             size_t PropSize, void *PropValue,
+                             offload_code_location_t *CodeLocation) {
+  auto RawPropName = rawEnum(PropName);
+  return runEntryPoint(
+      "offloadGetMemInfo", CodeLocation,
+      [&](Runtime &RT) {
+        return getMemInfo(RT, Ptr, RawPropName,
+                          InfoOut::value(PropSize, PropValue));
+      },
+      "Ptr", Ptr, "PropName", RawPropName, "PropSize", PropSize, "PropValue",
+      PropValue);
+}
+
+offload_result_t offloadGetMemInfoSize(const void *Ptr,
+                                       offload_mem_info_t PropName,
+                                       size_t *PropSizeRet) {
+  return offloadGetMemInfoSizeWithCodeLoc(Ptr, PropName, PropSizeRet, nullptr);
+}
+
+offload_result_t
+offloadGetMemInfoSizeWithCodeLoc(const void *Ptr, offload_mem_info_t PropName,
+                                 size_t *PropSizeRet,
+                                 offload_code_location_t *CodeLocation) {
+  auto RawPropName = rawEnum(PropName);
+  return runEntryPoint(
+      "offloadGetMemInfoSize", CodeLocation,
+      [&](Runtime &RT) {
+        return getMemInfo(RT, Ptr, RawPropName, InfoOut::size(PropSizeRet));
+      },
+      "Ptr", Ptr, "PropName", RawPropName, "PropSizeRet", PropSizeRet);
 }
 
 offload_result_t offloadMemcpy(offload_queue_handle_t Queue, void *DstPtr,
                                offload_device_handle_t DstDevice,
                                const void *SrcPtr,
                                offload_device_handle_t SrcDevice, size_t Size) {
+  return offloadMemcpyWithCodeLoc(Queue, DstPtr, DstDevice, SrcPtr, SrcDevice,
+                                  Size, nullptr);
+}
+
+offload_result_t
+offloadMemcpyWithCodeLoc(offload_queue_handle_t Queue, void *DstPtr,
+                         offload_device_handle_t DstDevice, const void *SrcPtr,
+                         offload_device_handle_t SrcDevice, size_t Size,
+                         offload_code_location_t *CodeLocation) {
   return runEntryPoint(
-      "offloadMemcpy",
+      "offloadMemcpy", CodeLocation,
       [&](Runtime &RT) {
         return memcpy(RT, Queue, DstPtr, DstDevice, SrcPtr, SrcDevice, Size);
       },
@@ -775,70 +1119,167 @@ offload_result_t offloadMemcpy(offload_queue_handle_t Queue, void *DstPtr,
 
 offload_result_t offloadMemFill(offload_queue_handle_t Queue, void *Ptr,
                                 size_t PatternSize, const void *PatternPtr,
-                                size_t Size) {
-  return runEntryPoint(
-      "offloadMemFill",
-      [&](Runtime &RT) {
-        return memFill(RT, Queue, Ptr, PatternSize, PatternPtr, Size);
-      },
-      "Queue", Queue, "Ptr", Ptr, "PatternSize", PatternSize, "PatternPtr",
-      PatternPtr, "Size", Size);
+                                size_t FillSize) {
+  return offloadMemFillWithCodeLoc(Queue, Ptr, PatternSize, PatternPtr,
+                                   FillSize, nullptr);
 }
 
-offload_result_t offloadMemRegister(offload_device_handle_t Device,
-                                    void *HostPtr, size_t Size,
-                                    void **DevicePtrOut) {
+offload_result_t
+offloadMemFillWithCodeLoc(offload_queue_handle_t Queue, void *Ptr,
+                          size_t PatternSize, const void *PatternPtr,
+                          size_t FillSize,
+                          offload_code_location_t *CodeLocation) {
   return runEntryPoint(
-      "offloadMemRegister",
+      "offloadMemFill", CodeLocation,
       [&](Runtime &RT) {
-        return memRegister(RT, Device, HostPtr, Size, DevicePtrOut);
+        return memFill(RT, Queue, Ptr, PatternSize, PatternPtr, FillSize);
       },
-      "Device", Device, "HostPtr", HostPtr, "Size", Size, "DevicePtrOut",
-      DevicePtrOut);
+      "Queue", Queue, "Ptr", Ptr, "PatternSize", PatternSize, "PatternPtr",
+      PatternPtr, "FillSize", FillSize);
+}
+
+offload_result_t offloadMemRegister(offload_device_handle_t Device, void *Ptr,
+                                    size_t Size,
+                                    offload_memory_register_flags_t Flags,
+                                    void **PinnedPtr) {
+  return offloadMemRegisterWithCodeLoc(Device, Ptr, Size, Flags, PinnedPtr,
+                                       nullptr);
+}
+
+offload_result_t offloadMemRegisterWithCodeLoc(
+    offload_device_handle_t Device, void *Ptr, size_t Size,
+    offload_memory_register_flags_t Flags, void **PinnedPtr,
+    offload_code_location_t *CodeLocation) {
+  return runEntryPoint(
+      "offloadMemRegister", CodeLocation,
+      [&](Runtime &RT) {
+        return memRegister(RT, Device, Ptr, Size, Flags, PinnedPtr);
+      },
+      "Device", Device, "Ptr", Ptr, "Size", Size, "Flags", Flags, "PinnedPtr",
+      PinnedPtr);
 }
 
 offload_result_t offloadMemUnregister(offload_device_handle_t Device,
-                                      void *HostPtr) {
+                                      void *Ptr) {
+  return offloadMemUnregisterWithCodeLoc(Device, Ptr, nullptr);
+}
+
+offload_result_t
+offloadMemUnregisterWithCodeLoc(offload_device_handle_t Device, void *Ptr,
+                                offload_code_location_t *CodeLocation) {
   return runEntryPoint(
-      "offloadMemUnregister",
-      [&](Runtime &RT) { return memUnregister(RT, Device, HostPtr); }, "Device",
-      Device, "HostPtr", HostPtr);
+      "offloadMemUnregister", CodeLocation,
+      [&](Runtime &RT) { return memUnregister(RT, Device, Ptr); }, "Device",
+      Device, "Ptr", Ptr);
 }
 
 offload_result_t offloadCreateQueue(offload_device_handle_t Device,
                                     offload_queue_handle_t *Queue) {
+  return offloadCreateQueueWithCodeLoc(Device, Queue, nullptr);
+}
+
+offload_result_t
+offloadCreateQueueWithCodeLoc(offload_device_handle_t Device,
+                              offload_queue_handle_t *Queue,
+                              offload_code_location_t *CodeLocation) {
   return runEntryPoint(
-      "offloadCreateQueue",
+      "offloadCreateQueue", CodeLocation,
       [&](Runtime &RT) { return createQueue(RT, Device, Queue); }, "Device",
       Device, "Queue", Queue);
 }
 
 offload_result_t offloadSyncQueue(offload_queue_handle_t Queue) {
+  return offloadSyncQueueWithCodeLoc(Queue, nullptr);
+}
+
+offload_result_t
+offloadSyncQueueWithCodeLoc(offload_queue_handle_t Queue,
+                            offload_code_location_t *CodeLocation) {
   return runEntryPoint(
-      "offloadSyncQueue", [&](Runtime &RT) { return syncQueue(RT, Queue); },
-      "Queue", Queue);
+      "offloadSyncQueue", CodeLocation,
+      [&](Runtime &RT) { return syncQueue(RT, Queue); }, "Queue", Queue);
 }
 
 offload_result_t offloadWaitEvents(offload_queue_handle_t Queue,
                                    offload_event_handle_t *Events,
                                    size_t NumEvents) {
+  return offloadWaitEventsWithCodeLoc(Queue, Events, NumEvents, nullptr);
+}
+
+offload_result_t
+offloadWaitEventsWithCodeLoc(offload_queue_handle_t Queue,
+                             offload_event_handle_t *Events, size_t NumEvents,
+                             offload_code_location_t *CodeLocation) {
   return runEntryPoint(
-      "offloadWaitEvents",
+      "offloadWaitEvents", CodeLocation,
       [&](Runtime &RT) { return waitEvents(RT, Queue, Events, NumEvents); },
       "Queue", Queue, "Events", Events, "NumEvents", NumEvents);
 }
 
 offload_result_t offloadDestroyQueue(offload_queue_handle_t Queue) {
+  return offloadDestroyQueueWithCodeLoc(Queue, nullptr);
+}
+
+offload_result_t
+offloadDestroyQueueWithCodeLoc(offload_queue_handle_t Queue,
+                               offload_code_location_t *CodeLocation) {
   return runEntryPoint(
-      "offloadDestroyQueue",
+      "offloadDestroyQueue", CodeLocation,
       [&](Runtime &RT) { return destroyQueue(RT, Queue); }, "Queue", Queue);
+}
+
+offload_result_t offloadGetQueueInfo(offload_queue_handle_t Queue,
+                                     offload_queue_info_t PropName,
+                                     size_t PropSize, void *PropValue) {
+  return offloadGetQueueInfoWithCodeLoc(Queue, PropName, PropSize, PropValue,
+                                        nullptr);
+}
+
+offload_result_t offloadGetQueueInfoWithCodeLoc(
+    offload_queue_handle_t Queue, offload_queue_info_t PropName,
+    size_t PropSize, void *PropValue, offload_code_location_t *CodeLocation) {
+  auto RawPropName = rawEnum(PropName);
+  return runEntryPoint(
+      "offloadGetQueueInfo", CodeLocation,
+      [&](Runtime &RT) {
+        return getQueueInfo(RT, Queue, RawPropName,
+                            InfoOut::value(PropSize, PropValue));
+      },
+      "Queue", Queue, "PropName", RawPropName, "PropSize", PropSize,
+      "PropValue", PropValue);
+}
+
+offload_result_t offloadGetQueueInfoSize(offload_queue_handle_t Queue,
+                                         offload_queue_info_t PropName,
+                                         size_t *PropSizeRet) {
+  return offloadGetQueueInfoSizeWithCodeLoc(Queue, PropName, PropSizeRet,
+                                            nullptr);
+}
+
+offload_result_t offloadGetQueueInfoSizeWithCodeLoc(
+    offload_queue_handle_t Queue, offload_queue_info_t PropName,
+    size_t *PropSizeRet, offload_code_location_t *CodeLocation) {
+  auto RawPropName = rawEnum(PropName);
+  return runEntryPoint(
+      "offloadGetQueueInfoSize", CodeLocation,
+      [&](Runtime &RT) {
+        return getQueueInfo(RT, Queue, RawPropName, InfoOut::size(PropSizeRet));
+      },
+      "Queue", Queue, "PropName", RawPropName, "PropSizeRet", PropSizeRet);
 }
 
 offload_result_t offloadLaunchHostFunction(offload_queue_handle_t Queue,
                                            offload_host_function_cb_t Callback,
                                            void *UserData) {
+  return offloadLaunchHostFunctionWithCodeLoc(Queue, Callback, UserData,
+                                              nullptr);
+}
+
+offload_result_t offloadLaunchHostFunctionWithCodeLoc(
+    offload_queue_handle_t Queue, offload_host_function_cb_t Callback,
+    void *UserData, offload_code_location_t *CodeLocation) {
   return runEntryPoint(
-      "offloadLaunchHostFunction",
+      "offloadLaunchHostFunction", CodeLocation,
       [&](Runtime &RT) {
         return launchHostFunction(RT, Queue, Callback, UserData);
       },
@@ -848,29 +1289,95 @@ offload_result_t offloadLaunchHostFunction(offload_queue_handle_t Queue,
 
 offload_result_t offloadCreateEvent(offload_queue_handle_t Queue,
                                     offload_event_handle_t *Event) {
+  return offloadCreateEventWithCodeLoc(Queue, Event, nullptr);
+}
+
+offload_result_t
+offloadCreateEventWithCodeLoc(offload_queue_handle_t Queue,
+                              offload_event_handle_t *Event,
+                              offload_code_location_t *CodeLocation) {
   return runEntryPoint(
-      "offloadCreateEvent",
+      "offloadCreateEvent", CodeLocation,
       [&](Runtime &RT) { return createEvent(RT, Queue, Event); }, "Queue",
       Queue, "Event", Event);
 }
 
 offload_result_t offloadSyncEvent(offload_event_handle_t Event) {
+  return offloadSyncEventWithCodeLoc(Event, nullptr);
+}
+
+offload_result_t
+offloadSyncEventWithCodeLoc(offload_event_handle_t Event,
+                            offload_code_location_t *CodeLocation) {
   return runEntryPoint(
-      "offloadSyncEvent", [&](Runtime &RT) { return syncEvent(RT, Event); },
-      "Event", Event);
+      "offloadSyncEvent", CodeLocation,
+      [&](Runtime &RT) { return syncEvent(RT, Event); }, "Event", Event);
 }
 
 offload_result_t offloadDestroyEvent(offload_event_handle_t Event) {
+  return offloadDestroyEventWithCodeLoc(Event, nullptr);
+}
+
+offload_result_t
+offloadDestroyEventWithCodeLoc(offload_event_handle_t Event,
+                               offload_code_location_t *CodeLocation) {
   return runEntryPoint(
-      "offloadDestroyEvent",
+      "offloadDestroyEvent", CodeLocation,
       [&](Runtime &RT) { return destroyEvent(RT, Event); }, "Event", Event);
+}
+
+offload_result_t offloadGetEventInfo(offload_event_handle_t Event,
+                                     offload_event_info_t PropName,
+                                     size_t PropSize, void *PropValue) {
+  return offloadGetEventInfoWithCodeLoc(Event, PropName, PropSize, PropValue,
+                                        nullptr);
+}
+
+offload_result_t offloadGetEventInfoWithCodeLoc(
+    offload_event_handle_t Event, offload_event_info_t PropName,
+    size_t PropSize, void *PropValue, offload_code_location_t *CodeLocation) {
+  auto RawPropName = rawEnum(PropName);
+  return runEntryPoint(
+      "offloadGetEventInfo", CodeLocation,
+      [&](Runtime &RT) {
+        return getEventInfo(RT, Event, RawPropName,
+                            InfoOut::value(PropSize, PropValue));
+      },
+      "Event", Event, "PropName", RawPropName, "PropSize", PropSize,
+      "PropValue", PropValue);
+}
+
+offload_result_t offloadGetEventInfoSize(offload_event_handle_t Event,
+                                         offload_event_info_t PropName,
+                                         size_t *PropSizeRet) {
+  return offloadGetEventInfoSizeWithCodeLoc(Event, PropName, PropSizeRet,
+                                            nullptr);
+}
+
+offload_result_t offloadGetEventInfoSizeWithCodeLoc(
+    offload_event_handle_t Event, offload_event_info_t PropName,
+    size_t *PropSizeRet, offload_code_location_t *CodeLocation) {
+  auto RawPropName = rawEnum(PropName);
+  return runEntryPoint(
+      "offloadGetEventInfoSize", CodeLocation,
+      [&](Runtime &RT) {
+        return getEventInfo(RT, Event, RawPropName, InfoOut::size(PropSizeRet));
+      },
+      "Event", Event, "PropName", RawPropName, "PropSizeRet", PropSizeRet);
 }
 
 offload_result_t offloadCreateProgram(offload_device_handle_t Device,
                                       const void *ProgData, size_t ProgDataSize,
                                       offload_program_handle_t *Program) {
+  return offloadCreateProgramWithCodeLoc(Device, ProgData, ProgDataSize,
+                                         Program, nullptr);
+}
+
+offload_result_t offloadCreateProgramWithCodeLoc(
+    offload_device_handle_t Device, const void *ProgData, size_t ProgDataSize,
+    offload_program_handle_t *Program, offload_code_location_t *CodeLocation) {
   return runEntryPoint(
-      "offloadCreateProgram",
+      "offloadCreateProgram", CodeLocation,
       [&](Runtime &RT) {
         return createProgram(RT, Device, ProgData, ProgDataSize, Program);
       },
@@ -880,19 +1387,32 @@ offload_result_t offloadCreateProgram(offload_device_handle_t Device,
 
 offload_result_t offloadIsValidBinary(offload_device_handle_t Device,
                                       const void *ProgData, size_t ProgDataSize,
-                                      bool *IsValid) {
+                                      bool *Valid) {
+  return offloadIsValidBinaryWithCodeLoc(Device, ProgData, ProgDataSize, Valid,
+                                         nullptr);
+}
+
+offload_result_t offloadIsValidBinaryWithCodeLoc(
+    offload_device_handle_t Device, const void *ProgData, size_t ProgDataSize,
+    bool *Valid, offload_code_location_t *CodeLocation) {
   return runEntryPoint(
-      "offloadIsValidBinary",
+      "offloadIsValidBinary", CodeLocation,
       [&](Runtime &RT) {
-        return isValidBinary(RT, Device, ProgData, ProgDataSize, IsValid);
+        return isValidBinary(RT, Device, ProgData, ProgDataSize, Valid);
       },
       "Device", Device, "ProgData", ProgData, "ProgDataSize", ProgDataSize,
-      "IsValid", IsValid);
+      "Valid", Valid);
 }
 
 offload_result_t offloadDestroyProgram(offload_program_handle_t Program) {
+  return offloadDestroyProgramWithCodeLoc(Program, nullptr);
+}
+
+offload_result_t
+offloadDestroyProgramWithCodeLoc(offload_program_handle_t Program,
+                                 offload_code_location_t *CodeLocation) {
   return runEntryPoint(
-      "offloadDestroyProgram",
+      "offloadDestroyProgram", CodeLocation,
       [&](Runtime &RT) { return destroyProgram(RT, Program); }, "Program",
       Program);
 }
@@ -900,13 +1420,84 @@ offload_result_t offloadDestroyProgram(offload_program_handle_t Program) {
 offload_result_t offloadGetSymbol(offload_program_handle_t Program,
                                   const char *Name, offload_symbol_kind_t Kind,
                                   offload_symbol_handle_t *Symbol) {
+  return offloadGetSymbolWithCodeLoc(Program, Name, Kind, Symbol, nullptr);
+}
+
+offload_result_t
+offloadGetSymbolWithCodeLoc(offload_program_handle_t Program, const char *Name,
+                            offload_symbol_kind_t Kind,
+                            offload_symbol_handle_t *Symbol,
+                            offload_code_location_t *CodeLocation) {
   auto RawKind = rawEnum(Kind);
   return runEntryPoint(
-      "offloadGetSymbol",
+      "offloadGetSymbol", CodeLocation,
       [&](Runtime &RT) {
         return getSymbol(RT, Program, Name, RawKind, Symbol);
       },
       "Program", Program, "Name", Name, "Kind", RawKind, "Symbol", Symbol);
+}
+
+offload_result_t offloadGetSymbolInfo(offload_symbol_handle_t Symbol,
+                                      offload_symbol_info_t PropName,
+                                      size_t PropSize, void *PropValue) {
+  return offloadGetSymbolInfoWithCodeLoc(Symbol, PropName, PropSize, PropValue,
+                                         nullptr);
+}
+
+offload_result_t offloadGetSymbolInfoWithCodeLoc(
+    offload_symbol_handle_t Symbol, offload_symbol_info_t PropName,
+    size_t PropSize, void *PropValue, offload_code_location_t *CodeLocation) {
+  auto RawPropName = rawEnum(PropName);
+  return runEntryPoint(
+      "offloadGetSymbolInfo", CodeLocation,
+      [&](Runtime &RT) {
+        return getSymbolInfo(RT, Symbol, RawPropName,
+                             InfoOut::value(PropSize, PropValue));
+      },
+      "Symbol", Symbol, "PropName", RawPropName, "PropSize", PropSize,
+      "PropValue", PropValue);
+}
+
+offload_result_t offloadGetSymbolInfoSize(offload_symbol_handle_t Symbol,
+                                          offload_symbol_info_t PropName,
+                                          size_t *PropSizeRet) {
+  return offloadGetSymbolInfoSizeWithCodeLoc(Symbol, PropName, PropSizeRet,
+                                             nullptr);
+}
+
+offload_result_t offloadGetSymbolInfoSizeWithCodeLoc(
+    offload_symbol_handle_t Symbol, offload_symbol_info_t PropName,
+    size_t *PropSizeRet, offload_code_location_t *CodeLocation) {
+  auto RawPropName = rawEnum(PropName);
+  return runEntryPoint(
+      "offloadGetSymbolInfoSize", CodeLocation,
+      [&](Runtime &RT) {
+        return getSymbolInfo(RT, Symbol, RawPropName,
+                             InfoOut::size(PropSizeRet));
+      },
+      "Symbol", Symbol, "PropName", RawPropName, "PropSizeRet", PropSizeRet);
+}
+
+offload_result_t
+offloadCalculateOptimalOccupancy(offload_device_handle_t Device,
+                                 offload_symbol_handle_t Kernel,
+                                 size_t SharedMemory, size_t *GroupSize) {
+  return offloadCalculateOptimalOccupancyWithCodeLoc(
+      Device, Kernel, SharedMemory, GroupSize, nullptr);
+}
+
+offload_result_t offloadCalculateOptimalOccupancyWithCodeLoc(
+    offload_device_handle_t Device, offload_symbol_handle_t Kernel,
+    size_t SharedMemory, size_t *GroupSize,
+    offload_code_location_t *CodeLocation) {
+  return runEntryPoint(
+      "offloadCalculateOptimalOccupancy", CodeLocation,
+      [&](Runtime &RT) {
+        return calculateOptimalOccupancy(RT, Device, Kernel, SharedMemory,
+                                         GroupSize);
+      },
+      "Device", Device, "Kernel", Kernel, "SharedMemory", SharedMemory,
+      "GroupSize", GroupSize);
 }
 
 offload_result_t
@@ -915,8 +1506,18 @@ offloadLaunchKernel(offload_queue_handle_t Queue,
                     offload_symbol_handle_t Kernel, const void *ArgumentsData,
                     size_t ArgumentsSize,
                     const offload_kernel_launch_size_args_t *LaunchSizeArgs) {
+  return offloadLaunchKernelWithCodeLoc(Queue, Device, Kernel, ArgumentsData,
+                                        ArgumentsSize, LaunchSizeArgs, nullptr);
+}
+
+offload_result_t offloadLaunchKernelWithCodeLoc(
+    offload_queue_handle_t Queue, offload_device_handle_t Device,
+    offload_symbol_handle_t Kernel, const void *ArgumentsData,
+    size_t ArgumentsSize,
+    const offload_kernel_launch_size_args_t *LaunchSizeArgs,
+    offload_code_location_t *CodeLocation) {
   return runEntryPoint(
-      "offloadLaunchKernel",
+      "offloadLaunchKernel", CodeLocation,
       [&](Runtime &RT) {
         return launchKernel(RT, Queue, Device, Kernel, ArgumentsData,
                             ArgumentsSize, LaunchSizeArgs);
@@ -926,12 +1527,32 @@ offloadLaunchKernel(offload_queue_handle_t Queue,
       LaunchSizeArgs);
 }
 
+//===----------------------------------------------------------------------===//
+// Entry points of ours
+//===----------------------------------------------------------------------===//
+
+offload_result_t offloadGetDevice(offload_platform_backend_t Backend,
+                                  uint32_t Index,
+                                  offload_device_handle_t *Device) {
+  auto RawBackend = rawEnum(Backend);
+  return runEntryPoint(
+      "offloadGetDevice", nullptr,
+      [&](Runtime &RT) { return getDevice(RT, RawBackend, Index, Device); },
+      "Backend", RawBackend, "Index", Index, "Device", Device);
+}
+
+offload_result_t offloadGetHostDevice(offload_device_handle_t *Device) {
+  return runEntryPoint(
+      "offloadGetHostDevice", nullptr,
+      [&](Runtime &RT) { return getHostDevice(RT, Device); }, "Device", Device);
+}
+
 offload_result_t offloadGetKernelFromImage(offload_device_handle_t Device,
                                            const void *Image, size_t ImageSize,
                                            const char *KernelName,
                                            offload_symbol_handle_t *Kernel) {
   return runEntryPoint(
-      "offloadGetKernelFromImage",
+      "offloadGetKernelFromImage", nullptr,
       [&](Runtime &RT) {
         return getKernelFromImage(RT, Device, Image, ImageSize, KernelName,
                                   Kernel);

@@ -7,6 +7,11 @@
 
 #include "Plugin.h"
 
+#include "Error.h"
+
+#include <algorithm>
+
+using namespace llvm;
 using namespace offload;
 
 // Out-of-line destructors anchor the vtables in this file.
@@ -16,3 +21,26 @@ Queue::~Queue() = default;
 Event::~Event() = default;
 Program::~Program() = default;
 Symbol::~Symbol() = default;
+
+Expected<uint64_t> Device::getOptimalGroupSize(Symbol &Kernel,
+                                               size_t SharedMemoryPerThread) {
+  const DeviceInfo &Info = getInfo();
+  uint64_t Max = Info.MaxWorkGroupSize;
+  if (SharedMemoryPerThread) {
+    uint64_t Static = Kernel.getStaticSharedBytes();
+    uint64_t Left = Static < Info.WorkGroupLocalMemSize
+                        ? Info.WorkGroupLocalMemSize - Static
+                        : 0;
+    Max = std::min(Max, Left / SharedMemoryPerThread);
+    if (Max == 0)
+      return createError(OFFLOAD_ERRC_OUT_OF_RESOURCES,
+                         "SharedMemory ({0} bytes per thread) does not fit in "
+                         "the {1} bytes of shared memory per block that "
+                         "kernel '{2}' leaves ({3} bytes are static)",
+                         SharedMemoryPerThread, Left, Kernel.getName(), Static);
+  }
+  // Whole subgroups: a partial warp wastes lanes of shuffles and reductions.
+  if (Info.SubgroupSize && Max >= Info.SubgroupSize)
+    Max -= Max % Info.SubgroupSize;
+  return Max;
+}

@@ -40,17 +40,37 @@ class Program;
 class Queue;
 class Symbol;
 
-/// Static properties of a device, answered by offloadGetDeviceInfo.
+/// Static properties of a device, answered by offloadGetDeviceInfo; one field
+/// per offload_device_info_t (see OffloadAPI.h for units).
 struct DeviceInfo {
   offload_device_type_t Type = OFFLOAD_DEVICE_TYPE_DEFAULT;
   std::string Name;
+  std::string ProductName;
+  std::string UID;
   std::string Vendor;
   std::string DriverVersion;
   uint32_t MaxWorkGroupSize = 0;
   offload_dimensions_t MaxWorkGroupSizePerDimension = {0, 0, 0};
+  uint32_t MaxWorkSize = 0;
+  offload_dimensions_t MaxWorkSizePerDimension = {0, 0, 0};
+  uint32_t VendorId = 0;
   uint32_t NumComputeUnits = 0;
+  uint32_t MaxClockFrequency = 0;
+  uint32_t MemoryClockRate = 0;
+  uint32_t AddressBits = 0;
+  uint64_t MaxMemAllocSize = 0;
   uint64_t GlobalMemSize = 0;
   uint64_t WorkGroupLocalMemSize = 0;
+  offload_device_fp_capability_flags_t SingleFPConfig = 0;
+  offload_device_fp_capability_flags_t DoubleFPConfig = 0;
+  offload_device_fp_capability_flags_t HalfFPConfig = 0;
+  uint32_t NativeVectorWidthChar = 0;
+  uint32_t NativeVectorWidthShort = 0;
+  uint32_t NativeVectorWidthInt = 0;
+  uint32_t NativeVectorWidthLong = 0;
+  uint32_t NativeVectorWidthFloat = 0;
+  uint32_t NativeVectorWidthDouble = 0;
+  uint32_t NativeVectorWidthHalf = 0;
   uint32_t SubgroupSize = 0;
 };
 
@@ -113,6 +133,15 @@ public:
   launchKernel(Queue *Q, Symbol &Kernel, llvm::ArrayRef<uint8_t> Args,
                const offload_kernel_launch_size_args_t &Size) = 0;
 
+  /// The block size with the best occupancy for \p Kernel (a KERNEL symbol of
+  /// a program of this device) when each thread needs
+  /// \p SharedMemoryPerThread bytes of dynamic shared memory. The default is
+  /// the largest block that fits getInfo()'s limits and the shared memory the
+  /// kernel's static shared memory leaves, in whole subgroups; a plugin whose
+  /// backend knows better (cuOccupancyMaxPotentialBlockSize) overrides it.
+  virtual llvm::Expected<uint64_t>
+  getOptimalGroupSize(Symbol &Kernel, size_t SharedMemoryPerThread);
+
 private:
   Plugin &ThePlugin;
 };
@@ -137,6 +166,9 @@ public:
                                           void *UserData) = 0;
   /// Records an event marking the current end of the queue's work.
   virtual llvm::Expected<std::shared_ptr<Event>> recordEvent() = 0;
+  /// Whether every operation submitted so far has completed. A backend that
+  /// cannot tell answers false (liboffload's rule for OL_QUEUE_INFO_EMPTY).
+  virtual llvm::Expected<bool> isEmpty() { return false; }
 
 private:
   Device &TheDevice;
@@ -182,6 +214,24 @@ public:
   virtual std::optional<uint64_t> getArgumentsSize() const {
     return std::nullopt;
   }
+
+  /// Where each lowered argument of a kernel lies in the packed buffer.
+  struct ArgumentLayout {
+    llvm::ArrayRef<uint64_t> Offsets;
+    llvm::ArrayRef<uint64_t> Sizes;
+  };
+  /// The argument layout of a kernel, when the binary records it.
+  virtual std::optional<ArgumentLayout> getArgumentLayout() const {
+    return std::nullopt;
+  }
+
+  /// Static shared memory per block of a kernel, in bytes, as the launch
+  /// lays it out (dynamic shared memory follows it).
+  virtual uint64_t getStaticSharedBytes() const { return 0; }
+
+  /// Address and size in bytes of a global variable.
+  virtual void *getGlobalAddress() const { return nullptr; }
+  virtual uint64_t getGlobalSize() const { return 0; }
 
 private:
   Program &TheProgram;

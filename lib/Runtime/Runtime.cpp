@@ -166,7 +166,7 @@ Error checkHandle(const void *Handle, bool IsLive, StringRef Name,
     return createError(Code,
                        "{0} ({1}) is not a live {2}: it was destroyed or never "
                        "created",
-                       Name, Handle, What);
+                       Name, formatPointer(Handle), What);
   return Error::success();
 }
 } // namespace
@@ -233,26 +233,33 @@ Expected<AllocationInfo> Runtime::takeAllocation(void *Ptr) {
     return createError(OFFLOAD_ERRC_INVALID_ARGUMENT,
                        "Address ({0}) was not allocated by offloadMemAlloc or "
                        "was already freed",
-                       Ptr);
+                       formatPointer(Ptr));
   AllocationInfo Info = It->second;
   Allocations.erase(It);
   return Info;
 }
 
-offload_device_impl_t *Runtime::findAllocationDevice(const void *Ptr) const {
+std::optional<std::pair<void *, AllocationInfo>>
+Runtime::findAllocation(const void *Ptr) const {
   uintptr_t Address = reinterpret_cast<uintptr_t>(Ptr);
   std::lock_guard<std::mutex> Lock(AllocationsMutex);
   auto It = Allocations.upper_bound(Address);
   if (It == Allocations.begin())
-    return nullptr;
+    return std::nullopt;
   --It;
   if (Address - It->first >= It->second.Size)
-    return nullptr;
-  return It->second.Device;
+    return std::nullopt;
+  return std::make_pair(reinterpret_cast<void *>(It->first), It->second);
+}
+
+offload_device_impl_t *Runtime::findAllocationDevice(const void *Ptr) const {
+  std::optional<std::pair<void *, AllocationInfo>> Found = findAllocation(Ptr);
+  return Found ? Found->second.Device : nullptr;
 }
 
 Error Runtime::checkInAllocationBounds(const void *Ptr, size_t Size,
-                                       StringRef Name) const {
+                                       StringRef Name,
+                                       StringRef SizeName) const {
   uintptr_t Address = reinterpret_cast<uintptr_t>(Ptr);
   std::lock_guard<std::mutex> Lock(AllocationsMutex);
   auto It = Allocations.upper_bound(Address);
@@ -263,10 +270,11 @@ Error Runtime::checkInAllocationBounds(const void *Ptr, size_t Size,
   if (Offset >= It->second.Size || Size <= It->second.Size - Offset)
     return Error::success();
   return createError(OFFLOAD_ERRC_INVALID_SIZE,
-                     "{0} + Size ({1} bytes) runs past the end of its "
+                     "{0} + {5} ({1} bytes) runs past the end of its "
                      "allocation: {2} bytes at {3}, {0} is at offset {4}",
                      Name, Size, It->second.Size,
-                     reinterpret_cast<const void *>(It->first), Offset);
+                     formatPointer(reinterpret_cast<const void *>(It->first)),
+                     Offset, SizeName);
 }
 
 void Runtime::destroyProgram(std::unique_ptr<offload_program_impl_t> Program) {

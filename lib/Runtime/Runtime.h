@@ -25,6 +25,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -51,6 +52,9 @@ struct offload_queue_impl_t {
 
 struct offload_event_impl_t {
   offload_device_impl_t *Device;
+  /// The queue the event was recorded on, for OFFLOAD_EVENT_INFO_QUEUE only:
+  /// the queue may have been destroyed since.
+  offload_queue_impl_t *Queue;
   std::shared_ptr<offload::Event> Impl;
 };
 
@@ -182,12 +186,18 @@ public:
   void addAllocation(void *Ptr, const AllocationInfo &Info);
   /// Removes the allocation that starts at \p Ptr; INVALID_ARGUMENT if none.
   llvm::Expected<AllocationInfo> takeAllocation(void *Ptr);
+  /// The allocation containing \p Ptr, if any: its start and what is known
+  /// about it.
+  std::optional<std::pair<void *, AllocationInfo>>
+  findAllocation(const void *Ptr) const;
   /// The device owning the allocation containing \p Ptr, if any.
   offload_device_impl_t *findAllocationDevice(const void *Ptr) const;
   /// INVALID_SIZE if \p Ptr lies inside an allocation of offloadMemAlloc and
-  /// [Ptr, Ptr + Size) runs past its end; \p Name names the argument.
+  /// [Ptr, Ptr + Size) runs past its end; \p Name and \p SizeName name the
+  /// arguments.
   llvm::Error checkInAllocationBounds(const void *Ptr, size_t Size,
-                                      llvm::StringRef Name) const;
+                                      llvm::StringRef Name,
+                                      llvm::StringRef SizeName = "Size") const;
 
   /// Releases a program and its symbols (already taken from the registry).
   void destroyProgram(std::unique_ptr<offload_program_impl_t> Program);

@@ -9,6 +9,7 @@
 
 #include "llvm/Support/Format.h"
 
+#include <iterator>
 #include <mutex>
 
 using namespace llvm;
@@ -32,120 +33,105 @@ void trace::printArg(raw_ostream &OS, size_t Value) { OS << Value; }
 void trace::printArg(raw_ostream &OS, uint32_t Value) { OS << Value; }
 
 namespace {
-void printEnum(raw_ostream &OS, const char *Name, int Value) {
-  if (Name)
-    OS << Name;
+/// Prints \p Names[Value] (an enum's enumerators without prefix, in value
+/// order), or "<invalid N>".
+template <size_t N>
+void printEnum(raw_ostream &OS, const char *const (&Names)[N], int Value) {
+  if (Value >= 0 && size_t(Value) < N)
+    OS << Names[Value];
   else
     OS << "<invalid " << Value << '>';
 }
 } // namespace
 
 void trace::printArg(raw_ostream &OS, RawEnum<offload_alloc_type_t> Value) {
-  const char *Name = nullptr;
-  switch (Value.Value) {
-  case OFFLOAD_ALLOC_TYPE_HOST:
-    Name = "HOST";
-    break;
-  case OFFLOAD_ALLOC_TYPE_DEVICE:
-    Name = "DEVICE";
-    break;
-  case OFFLOAD_ALLOC_TYPE_MANAGED:
-    Name = "MANAGED";
-    break;
-  }
-  printEnum(OS, Name, Value.Value);
+  static const char *const Names[] = {"HOST", "DEVICE", "MANAGED"};
+  printEnum(OS, Names, Value.Value);
 }
 
 void trace::printArg(raw_ostream &OS,
                      RawEnum<offload_platform_backend_t> Value) {
-  const char *Name = nullptr;
-  switch (Value.Value) {
-  case OFFLOAD_PLATFORM_BACKEND_UNKNOWN:
-    Name = "UNKNOWN";
-    break;
-  case OFFLOAD_PLATFORM_BACKEND_CUDA:
-    Name = "CUDA";
-    break;
-  case OFFLOAD_PLATFORM_BACKEND_AMDGPU:
-    Name = "AMDGPU";
-    break;
-  case OFFLOAD_PLATFORM_BACKEND_HOST:
-    Name = "HOST";
-    break;
-  }
-  printEnum(OS, Name, Value.Value);
+  static const char *const Names[] = {"UNKNOWN", "CUDA", "AMDGPU", "HOST",
+                                      "LEVEL_ZERO"};
+  printEnum(OS, Names, Value.Value);
 }
 
 void trace::printArg(raw_ostream &OS, RawEnum<offload_platform_info_t> Value) {
-  const char *Name = nullptr;
-  switch (Value.Value) {
-  case OFFLOAD_PLATFORM_INFO_NAME:
-    Name = "NAME";
-    break;
-  case OFFLOAD_PLATFORM_INFO_VENDOR_NAME:
-    Name = "VENDOR_NAME";
-    break;
-  case OFFLOAD_PLATFORM_INFO_VERSION:
-    Name = "VERSION";
-    break;
-  case OFFLOAD_PLATFORM_INFO_BACKEND:
-    Name = "BACKEND";
-    break;
-  }
-  printEnum(OS, Name, Value.Value);
+  static const char *const Names[] = {"NAME", "VENDOR_NAME", "VERSION",
+                                      "BACKEND"};
+  printEnum(OS, Names, Value.Value);
 }
 
 void trace::printArg(raw_ostream &OS, RawEnum<offload_device_info_t> Value) {
-  const char *Name = nullptr;
-  switch (Value.Value) {
-  case OFFLOAD_DEVICE_INFO_TYPE:
-    Name = "TYPE";
-    break;
-  case OFFLOAD_DEVICE_INFO_PLATFORM:
-    Name = "PLATFORM";
-    break;
-  case OFFLOAD_DEVICE_INFO_NAME:
-    Name = "NAME";
-    break;
-  case OFFLOAD_DEVICE_INFO_VENDOR:
-    Name = "VENDOR";
-    break;
-  case OFFLOAD_DEVICE_INFO_DRIVER_VERSION:
-    Name = "DRIVER_VERSION";
-    break;
-  case OFFLOAD_DEVICE_INFO_MAX_WORK_GROUP_SIZE:
-    Name = "MAX_WORK_GROUP_SIZE";
-    break;
-  case OFFLOAD_DEVICE_INFO_MAX_WORK_GROUP_SIZE_PER_DIMENSION:
-    Name = "MAX_WORK_GROUP_SIZE_PER_DIMENSION";
-    break;
-  case OFFLOAD_DEVICE_INFO_NUM_COMPUTE_UNITS:
-    Name = "NUM_COMPUTE_UNITS";
-    break;
-  case OFFLOAD_DEVICE_INFO_GLOBAL_MEM_SIZE:
-    Name = "GLOBAL_MEM_SIZE";
-    break;
-  case OFFLOAD_DEVICE_INFO_WORK_GROUP_LOCAL_MEM_SIZE:
-    Name = "WORK_GROUP_LOCAL_MEM_SIZE";
-    break;
-  case OFFLOAD_DEVICE_INFO_SUBGROUP_SIZE:
-    Name = "SUBGROUP_SIZE";
-    break;
-  }
-  printEnum(OS, Name, Value.Value);
+  static const char *const Names[] = {
+      "TYPE",
+      "PLATFORM",
+      "NAME",
+      "PRODUCT_NAME",
+      "UID",
+      "VENDOR",
+      "DRIVER_VERSION",
+      "MAX_WORK_GROUP_SIZE",
+      "MAX_WORK_GROUP_SIZE_PER_DIMENSION",
+      "MAX_WORK_SIZE",
+      "MAX_WORK_SIZE_PER_DIMENSION",
+      "VENDOR_ID",
+      "NUM_COMPUTE_UNITS",
+      "MAX_CLOCK_FREQUENCY",
+      "MEMORY_CLOCK_RATE",
+      "ADDRESS_BITS",
+      "MAX_MEM_ALLOC_SIZE",
+      "GLOBAL_MEM_SIZE",
+      "WORK_GROUP_LOCAL_MEM_SIZE",
+      "SINGLE_FP_CONFIG",
+      "DOUBLE_FP_CONFIG",
+      "HALF_FP_CONFIG",
+      "NATIVE_VECTOR_WIDTH_CHAR",
+      "NATIVE_VECTOR_WIDTH_SHORT",
+      "NATIVE_VECTOR_WIDTH_INT",
+      "NATIVE_VECTOR_WIDTH_LONG",
+      "NATIVE_VECTOR_WIDTH_FLOAT",
+      "NATIVE_VECTOR_WIDTH_DOUBLE",
+      "NATIVE_VECTOR_WIDTH_HALF",
+      "SUBGROUP_SIZE",
+  };
+  static_assert(std::size(Names) == OFFLOAD_DEVICE_INFO_SUBGROUP_SIZE + 1,
+                "one name per device property");
+  printEnum(OS, Names, Value.Value);
 }
 
 void trace::printArg(raw_ostream &OS, RawEnum<offload_symbol_kind_t> Value) {
-  const char *Name = nullptr;
-  switch (Value.Value) {
-  case OFFLOAD_SYMBOL_KIND_KERNEL:
-    Name = "KERNEL";
-    break;
-  case OFFLOAD_SYMBOL_KIND_GLOBAL_VARIABLE:
-    Name = "GLOBAL_VARIABLE";
-    break;
-  }
-  printEnum(OS, Name, Value.Value);
+  static const char *const Names[] = {"KERNEL", "GLOBAL_VARIABLE"};
+  printEnum(OS, Names, Value.Value);
+}
+
+void trace::printArg(raw_ostream &OS, RawEnum<offload_symbol_info_t> Value) {
+  static const char *const Names[] = {"KIND",
+                                      "GLOBAL_VARIABLE_ADDRESS",
+                                      "GLOBAL_VARIABLE_SIZE",
+                                      "NAME",
+                                      "PACKED_ARGUMENTS_SIZE",
+                                      "NUM_ARGUMENTS",
+                                      "ARGUMENT_OFFSETS",
+                                      "ARGUMENT_SIZES"};
+  static_assert(std::size(Names) == OFFLOAD_SYMBOL_INFO_ARGUMENT_SIZES + 1,
+                "one name per symbol property");
+  printEnum(OS, Names, Value.Value);
+}
+
+void trace::printArg(raw_ostream &OS, RawEnum<offload_mem_info_t> Value) {
+  static const char *const Names[] = {"DEVICE", "BASE", "SIZE", "TYPE"};
+  printEnum(OS, Names, Value.Value);
+}
+
+void trace::printArg(raw_ostream &OS, RawEnum<offload_queue_info_t> Value) {
+  static const char *const Names[] = {"DEVICE", "EMPTY"};
+  printEnum(OS, Names, Value.Value);
+}
+
+void trace::printArg(raw_ostream &OS, RawEnum<offload_event_info_t> Value) {
+  static const char *const Names[] = {"QUEUE", "IS_COMPLETE"};
+  printEnum(OS, Names, Value.Value);
 }
 
 void trace::printArg(raw_ostream &OS,
@@ -165,10 +151,17 @@ void trace::printArg(raw_ostream &OS,
 }
 
 void trace::printCall(StringRef Function, StringRef Args,
+                      const offload_code_location_t *Location,
                       offload_result_t Result) {
   std::string Line;
   raw_string_ostream OS(Line);
-  OS << Function << '(' << Args << ") -> ";
+  OS << Function << '(' << Args << ')';
+  if (Location) {
+    OS << " @ " << (Location->FunctionName ? Location->FunctionName : "?")
+       << " (" << (Location->SourceFile ? Location->SourceFile : "?") << ':'
+       << Location->LineNumber << ':' << Location->ColumnNumber << ')';
+  }
+  OS << " -> ";
   if (Result == OFFLOAD_SUCCESS)
     OS << "OFFLOAD_SUCCESS";
   else

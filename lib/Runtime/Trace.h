@@ -12,7 +12,8 @@
 //   offloadMemAlloc(Device=0x..., Type=DEVICE, Size=64, AllocationOut=0x...)
 //       -> OFFLOAD_SUCCESS
 //
-// on one line of stderr (or "-> OFFLOAD_ERRC_...: message").
+// on one line of stderr (or "-> OFFLOAD_ERRC_...: message"; a WithCodeLoc
+// variant adds " @ Function (File:Line:Column)" before the arrow).
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,6 +44,10 @@ void printArg(llvm::raw_ostream &OS, RawEnum<offload_platform_backend_t> Value);
 void printArg(llvm::raw_ostream &OS, RawEnum<offload_platform_info_t> Value);
 void printArg(llvm::raw_ostream &OS, RawEnum<offload_device_info_t> Value);
 void printArg(llvm::raw_ostream &OS, RawEnum<offload_symbol_kind_t> Value);
+void printArg(llvm::raw_ostream &OS, RawEnum<offload_symbol_info_t> Value);
+void printArg(llvm::raw_ostream &OS, RawEnum<offload_mem_info_t> Value);
+void printArg(llvm::raw_ostream &OS, RawEnum<offload_queue_info_t> Value);
+void printArg(llvm::raw_ostream &OS, RawEnum<offload_event_info_t> Value);
 void printArg(llvm::raw_ostream &OS,
               const offload_kernel_launch_size_args_t *Value);
 inline void printArg(llvm::raw_ostream &OS, void *Ptr) {
@@ -67,20 +72,24 @@ void printArgs(llvm::raw_ostream &OS, bool First, const char *Name,
   printArgs(OS, false, More...);
 }
 
-/// Prints the complete trace line of one call, atomically.
+/// Prints the complete trace line of one call, atomically; \p Location, if
+/// not null, is the caller's (WithCodeLoc variants).
 void printCall(llvm::StringRef Function, llvm::StringRef Args,
+               const offload_code_location_t *Location,
                offload_result_t Result);
 
 } // namespace trace
 
-/// Runs the implementation \p Impl of C entry point \p Function and returns
-/// its result; \p NamesAndArgs alternate argument names and values, printed
-/// when tracing.
-/// An implementation taking a Runtime & is only called while the runtime is
-/// initialized; otherwise the entry point fails with UNINITIALIZED.
+/// Runs the implementation \p Impl of C entry point \p Function, called from
+/// \p Location (null unless a WithCodeLoc variant), and returns its result;
+/// \p NamesAndArgs alternate argument names and values, printed when
+/// tracing. An implementation taking a Runtime & is only called while the
+/// runtime is initialized; otherwise the entry point fails with
+/// UNINITIALIZED.
 template <typename ImplFn, typename... Ts>
-offload_result_t runEntryPoint(const char *Function, ImplFn &&Impl,
-                               const Ts &...NamesAndArgs) {
+offload_result_t runEntryPoint(const char *Function,
+                               const offload_code_location_t *Location,
+                               ImplFn &&Impl, const Ts &...NamesAndArgs) {
   auto Call = [&]() -> llvm::Error {
     if constexpr (std::is_invocable_v<ImplFn, Runtime &>) {
       llvm::Expected<Runtime &> RT = Runtime::get();
@@ -97,7 +106,7 @@ offload_result_t runEntryPoint(const char *Function, ImplFn &&Impl,
   std::string Args;
   llvm::raw_string_ostream OS(Args);
   trace::printArgs(OS, true, NamesAndArgs...);
-  trace::printCall(Function, Args, Result);
+  trace::printCall(Function, Args, Location, Result);
   return Result;
 }
 

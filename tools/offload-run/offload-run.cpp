@@ -45,9 +45,23 @@ static llvm::cl::OptionCategory offloadCategory("offload-run options");
 static llvm::cl::opt<std::string> deviceOption(
     "device",
     llvm::cl::desc("Device to run the kernels on: host (the CPU, always "
-                   "present); cuda and hip are not available in this build"),
-    llvm::cl::value_desc("host"), llvm::cl::init("host"),
+                   "present, offload-lower-to-host), cuda (an NVIDIA GPU, "
+                   "offload-lower-to-nvvm) or hip (an AMD GPU, "
+                   "offload-lower-to-rocdl)"),
+    llvm::cl::value_desc("host|cuda|hip"), llvm::cl::init("host"),
     llvm::cl::cat(offloadCategory));
+
+static llvm::cl::opt<std::string> chipOption(
+    "chip",
+    llvm::cl::desc("Target chip of the kernels (default: the host CPU, sm_90 "
+                   "for cuda, gfx90a for hip)"),
+    llvm::cl::init(""), llvm::cl::cat(offloadCategory));
+
+static llvm::cl::opt<std::string> featuresOption(
+    "features",
+    llvm::cl::desc("Target features of the kernels (default: the host CPU's; "
+                   "for cuda a PTX ISA version derived from the chip)"),
+    llvm::cl::init(""), llvm::cl::cat(offloadCategory));
 
 static llvm::cl::opt<unsigned> deviceIndexOption(
     "device-index", llvm::cl::desc("Index of the device within its platform"),
@@ -98,31 +112,56 @@ mgpuMemGetDeviceMemRef1dInt32(int32_t *allocated, int32_t *aligned,
 // Lowering
 //===----------------------------------------------------------------------===//
 
+/// Adds the offload pipeline for --device to \p pm, or reports an unknown
+/// device.
+static LogicalResult buildPipeline(OpPassManager &pm) {
+  if (deviceOption == "host") {
+    offload::HostPipelineOptions options;
+    options.optLevel = optLevel;
+    options.deviceIndex = deviceIndexOption;
+    options.chip = chipOption;
+    options.features = featuresOption;
+    offload::buildLowerToHostPipeline(pm, options);
+    return success();
+  }
+  if (deviceOption == "cuda") {
+    offload::NVVMPipelineOptions options;
+    options.optLevel = optLevel;
+    options.deviceIndex = deviceIndexOption;
+    if (!chipOption.empty())
+      options.chip = chipOption;
+    options.features = featuresOption;
+    offload::buildLowerToNVVMPipeline(pm, options);
+    return success();
+  }
+  if (deviceOption == "hip") {
+    offload::ROCDLPipelineOptions options;
+    options.optLevel = optLevel;
+    options.deviceIndex = deviceIndexOption;
+    if (!chipOption.empty())
+      options.chip = chipOption;
+    options.features = featuresOption;
+    offload::buildLowerToROCDLPipeline(pm, options);
+    return success();
+  }
+  llvm::errs() << "offload-run: unknown device '" << deviceOption
+               << "'; expected host, cuda or hip\n";
+  return failure();
+}
+
 static LogicalResult lowerForDevice(Operation *module,
                                     JitRunnerOptions &options) {
-  if (deviceOption == "cuda" || deviceOption == "hip") {
-    llvm::errs() << "offload-run: --device=" << deviceOption
-                 << " is not available in this build; use --device=host\n";
+  PassManager pm(module->getContext(), module->getName().getStringRef());
+  if (failed(buildPipeline(pm)))
     return failure();
-  }
-  if (deviceOption != "host") {
-    llvm::errs() << "offload-run: unknown device '" << deviceOption
-                 << "'; expected host, cuda or hip\n";
-    return failure();
-  }
   // Report a missing entry point by name before compiling anything.
   if (!SymbolTable::lookupSymbolIn(module, options.mainFuncName)) {
     llvm::errs() << "offload-run: entry point '" << options.mainFuncName
                  << "' not found in the input (choose one with -e)\n";
     return failure();
   }
-  PassManager pm(module->getContext(), module->getName().getStringRef());
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
-  offload::HostPipelineOptions pipelineOptions;
-  pipelineOptions.optLevel = optLevel;
-  pipelineOptions.deviceIndex = deviceIndexOption;
-  offload::buildLowerToHostPipeline(pm, pipelineOptions);
   if (failed(pm.run(module)))
     return failure();
   if (printPipelineOption)

@@ -5,7 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Runs with OFFLOAD_JIT_ASYNC=1 (set by ctest): a miss starts the compile in
+// Runs with OFFLOAD_JIT_ASYNC=1 (set below, before the JIT reads its
+// environment on first use): a miss starts the compile in
 // the background and the launch runs the generic kernel; once the compile is
 // done, launches run the specialization.
 //
@@ -25,9 +26,9 @@
 using namespace offload_jit_test;
 
 TEST(AsyncJITTest, MissRunsGenericThenSpecialized) {
-  const char *Async = std::getenv("OFFLOAD_JIT_ASYNC");
-  ASSERT_TRUE(Async && std::string(Async) == "1");
-  offloadjit::DiskCache(std::getenv("OFFLOAD_CACHE_DIR"), 0).clear();
+  ASSERT_EQ(setenv("OFFLOAD_JIT_ASYNC", "1", 1), 0);
+  ASSERT_EQ(setenv("OFFLOAD_CACHE_DIR", OFFLOAD_ASYNC_TEST_CACHE_DIR, 1), 0);
+  offloadjit::DiskCache(OFFLOAD_ASYNC_TEST_CACHE_DIR, 0).clear();
   ASSERT_OK(offloadInit());
   offload_device_handle_t Device = nullptr;
   ASSERT_OK(offloadGetHostDevice(&Device));

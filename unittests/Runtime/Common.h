@@ -4,6 +4,16 @@
 // Exceptions.
 //
 //===----------------------------------------------------------------------===//
+//
+// The conformance suite has one file per entry point (OffloadAPI/<name>.cpp,
+// like upstream offload/unittests/OffloadAPI), each with success and error
+// cases, parameterized over every device present: the host device always,
+// others only when offloadIterateDevices finds them. Fixtures build on each
+// other like upstream's: device -> queue -> event, device -> program ->
+// kernel / global. Program fixtures load the test kernels of KernelBuilder,
+// which are host objects: they skip devices of other platforms.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef OFFLOADRUNTIME_UNITTESTS_COMMON_H
 #define OFFLOADRUNTIME_UNITTESTS_COMMON_H
@@ -19,6 +29,7 @@
 #include <cstring>
 #include <mutex>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -66,8 +77,15 @@ inline std::string describe(offload_result_t Result) {
     ASSERT_EQ(Result_->Code, ErrCode)                                          \
         << #Call << " -> " << offload_test::describe(Result_);                 \
     ASSERT_NE(std::string(Result_->Details).find(Text), std::string::npos)     \
-        << "message: " << Result_->Details;                                    \
+        << #Call << " -> message: " << Result_->Details;                       \
   } while (0)
+
+/// Returns from the test (SetUp included) after a fatal failure or a skip.
+#define RETURN_ON_FATAL_FAILURE(...)                                           \
+  __VA_ARGS__;                                                                 \
+  if (this->HasFatalFailure() || this->IsSkipped())                            \
+    return;                                                                    \
+  (void)0
 
 namespace offload_test {
 
@@ -91,7 +109,17 @@ private:
   std::optional<std::string> Previous;
 };
 
-/// Initializes the runtime for each test and shuts it down afterwards.
+/// Addresses no handle or allocation can have; dereferencing them crashes.
+template <typename T> T garbageHandle(uintptr_t Value = 0x40) {
+  return reinterpret_cast<T>(Value);
+}
+
+//===----------------------------------------------------------------------===//
+// Fixtures
+//===----------------------------------------------------------------------===//
+
+/// Initializes the runtime for each test and shuts it down afterwards; for
+/// entry points that take no device.
 class OffloadTest : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -103,59 +131,106 @@ protected:
   offload_device_handle_t Host = nullptr;
 };
 
-/// Indices (for offloadGetDevice(UNKNOWN, I)) of every device.
-std::vector<uint32_t> getDeviceIndices();
+/// A device the suite runs on: its index for offloadGetDevice(UNKNOWN, I)
+/// and a name for test names ("host0", "cuda0", ...).
+struct TestDevice {
+  uint32_t Index;
+  std::string Name;
+};
 
-/// Tests run once per device, the host device included.
-class OffloadDeviceTest : public ::testing::TestWithParam<uint32_t> {
+/// gtest prints a device parameter by its name.
+inline void PrintTo(const TestDevice &Device, std::ostream *OS) {
+  *OS << Device.Name;
+}
+
+/// Every device offloadIterateDevices reports, the host device first.
+const std::vector<TestDevice> &getTestDevices();
+
+/// Tests run once per device.
+class OffloadDeviceTest : public ::testing::TestWithParam<TestDevice> {
 protected:
   void SetUp() override {
     ASSERT_SUCCESS(offloadInit());
+    Initialized = true;
     ASSERT_SUCCESS(offloadGetDevice(OFFLOAD_PLATFORM_BACKEND_UNKNOWN,
-                                    GetParam(), &Device));
+                                    GetParam().Index, &Device));
     ASSERT_SUCCESS(offloadGetHostDevice(&Host));
+    ASSERT_SUCCESS(offloadGetDeviceInfo(Device, OFFLOAD_DEVICE_INFO_PLATFORM,
+                                        sizeof(Platform), &Platform));
+    ASSERT_SUCCESS(offloadGetPlatformInfo(
+        Platform, OFFLOAD_PLATFORM_INFO_BACKEND, sizeof(Backend), &Backend));
   }
-  void TearDown() override { EXPECT_SUCCESS(offloadShutDown()); }
+  void TearDown() override {
+    if (Initialized)
+      EXPECT_SUCCESS(offloadShutDown());
+  }
+
+  bool isHost() const { return Device == Host; }
 
   offload_device_handle_t Device = nullptr;
   offload_device_handle_t Host = nullptr;
+  offload_platform_handle_t Platform = nullptr;
+  offload_platform_backend_t Backend = OFFLOAD_PLATFORM_BACKEND_UNKNOWN;
+  bool Initialized = false;
 };
 
-#define OFFLOAD_INSTANTIATE_DEVICE_TEST(Suite)                                 \
-  INSTANTIATE_TEST_SUITE_P(                                                    \
-      Devices, Suite, ::testing::ValuesIn(offload_test::getDeviceIndices()),   \
-      [](const ::testing::TestParamInfo<uint32_t> &Info) {                     \
-        return "device" + std::to_string(Info.param);                          \
-      })
-
-/// A host device test with a queue.
-class OffloadQueueTest : public OffloadTest {
+/// A device test with a queue.
+class OffloadQueueTest : public OffloadDeviceTest {
 protected:
   void SetUp() override {
-    OffloadTest::SetUp();
-    if (HasFatalFailure())
-      return;
-    ASSERT_SUCCESS(offloadCreateQueue(Host, &Queue));
+    RETURN_ON_FATAL_FAILURE(OffloadDeviceTest::SetUp());
+    ASSERT_SUCCESS(offloadCreateQueue(Device, &Queue));
   }
   void TearDown() override {
     if (Queue)
       EXPECT_SUCCESS(offloadDestroyQueue(Queue));
-    OffloadTest::TearDown();
+    OffloadDeviceTest::TearDown();
   }
 
   offload_queue_handle_t Queue = nullptr;
 };
 
-/// A host device test with the test kernels loaded.
+/// A queue test with a completed event of the queue.
+class OffloadEventTest : public OffloadQueueTest {
+protected:
+  void SetUp() override {
+    RETURN_ON_FATAL_FAILURE(OffloadQueueTest::SetUp());
+    ASSERT_SUCCESS(offloadCreateEvent(Queue, &Event));
+    ASSERT_SUCCESS(offloadSyncQueue(Queue));
+  }
+  void TearDown() override {
+    if (Event)
+      EXPECT_SUCCESS(offloadDestroyEvent(Event));
+    OffloadQueueTest::TearDown();
+  }
+
+  offload_event_handle_t Event = nullptr;
+};
+
+/// A device test for devices that can load the test kernels (host objects);
+/// devices of other platforms are skipped.
+class OffloadBinaryTest : public OffloadDeviceTest {
+protected:
+  void SetUp() override {
+    RETURN_ON_FATAL_FAILURE(OffloadDeviceTest::SetUp());
+    if (Backend != OFFLOAD_PLATFORM_BACKEND_HOST)
+      GTEST_SKIP() << "the test kernels are built for the host device only";
+  }
+
+  const std::string &Object = getTestKernels();
+};
+
+/// A queue test with the test kernels (getTestKernels) loaded. The kernels
+/// are host objects: devices of other platforms are skipped.
 class OffloadProgramTest : public OffloadQueueTest {
 protected:
   void SetUp() override {
-    OffloadQueueTest::SetUp();
-    if (HasFatalFailure())
-      return;
+    RETURN_ON_FATAL_FAILURE(OffloadQueueTest::SetUp());
+    if (Backend != OFFLOAD_PLATFORM_BACKEND_HOST)
+      GTEST_SKIP() << "the test kernels are built for the host device only";
     const std::string &Object = getTestKernels();
     ASSERT_SUCCESS(
-        offloadCreateProgram(Host, Object.data(), Object.size(), &Program));
+        offloadCreateProgram(Device, Object.data(), Object.size(), &Program));
   }
   void TearDown() override {
     if (Program)
@@ -170,9 +245,52 @@ protected:
     EXPECT_EQ(R, OFFLOAD_SUCCESS) << describe(R);
     return Kernel;
   }
+  offload_symbol_handle_t getGlobal(const char *Name) {
+    offload_symbol_handle_t Global = nullptr;
+    offload_result_t R = offloadGetSymbol(
+        Program, Name, OFFLOAD_SYMBOL_KIND_GLOBAL_VARIABLE, &Global);
+    EXPECT_EQ(R, OFFLOAD_SUCCESS) << describe(R);
+    return Global;
+  }
 
   offload_program_handle_t Program = nullptr;
 };
+
+/// A program test with the saxpy kernel (whose argument layout is recorded).
+class OffloadKernelTest : public OffloadProgramTest {
+protected:
+  void SetUp() override {
+    RETURN_ON_FATAL_FAILURE(OffloadProgramTest::SetUp());
+    ASSERT_SUCCESS(offloadGetSymbol(Program, "saxpy",
+                                    OFFLOAD_SYMBOL_KIND_KERNEL, &Kernel));
+  }
+
+  offload_symbol_handle_t Kernel = nullptr;
+};
+
+/// A program test with the global variable offload_test_global (i32 42).
+class OffloadGlobalTest : public OffloadProgramTest {
+protected:
+  void SetUp() override {
+    RETURN_ON_FATAL_FAILURE(OffloadProgramTest::SetUp());
+    ASSERT_SUCCESS(offloadGetSymbol(Program, "offload_test_global",
+                                    OFFLOAD_SYMBOL_KIND_GLOBAL_VARIABLE,
+                                    &Global));
+  }
+
+  offload_symbol_handle_t Global = nullptr;
+};
+
+#define OFFLOAD_INSTANTIATE_DEVICE_TEST(Suite)                                 \
+  INSTANTIATE_TEST_SUITE_P(                                                    \
+      Devices, Suite, ::testing::ValuesIn(offload_test::getTestDevices()),     \
+      [](const ::testing::TestParamInfo<offload_test::TestDevice> &Info) {     \
+        return Info.param.Name;                                                \
+      })
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
 
 /// A 1-D launch of \p Blocks blocks of \p Threads threads.
 inline offload_kernel_launch_size_args_t
@@ -185,7 +303,7 @@ launch1D(uint32_t Blocks, uint32_t Threads, size_t DynShared = 0) {
   return L;
 }
 
-/// An allocation of the host device freed at scope exit.
+/// An allocation of a device, freed at scope exit.
 template <typename T> class DeviceBuffer {
 public:
   DeviceBuffer(offload_device_handle_t Device, size_t Count,
@@ -271,6 +389,49 @@ struct TwoPointers {
   void *In;
   void *Out;
 };
+
+/// Reads info property \p Prop of type \p T with \p Get after checking that
+/// \p GetSize reports sizeof(T).
+template <typename T, typename HandleT, typename PropT, typename GetSizeFn,
+          typename GetFn>
+T getInfoAs(HandleT Handle, PropT Prop, GetSizeFn GetSize, GetFn Get) {
+  size_t Size = 0;
+  offload_result_t R = GetSize(Handle, Prop, &Size);
+  EXPECT_EQ(R, OFFLOAD_SUCCESS) << describe(R);
+  EXPECT_EQ(Size, sizeof(T));
+  T Value{};
+  R = Get(Handle, Prop, sizeof(T), &Value);
+  EXPECT_EQ(R, OFFLOAD_SUCCESS) << describe(R);
+  return Value;
+}
+
+/// Reads string property \p Prop; checks it is NUL-terminated at its size.
+template <typename HandleT, typename PropT, typename GetSizeFn, typename GetFn>
+std::string getInfoString(HandleT Handle, PropT Prop, GetSizeFn GetSize,
+                          GetFn Get) {
+  size_t Size = 0;
+  offload_result_t R = GetSize(Handle, Prop, &Size);
+  EXPECT_EQ(R, OFFLOAD_SUCCESS) << describe(R);
+  std::string Value(Size, 'x');
+  R = Get(Handle, Prop, Size, Value.data());
+  EXPECT_EQ(R, OFFLOAD_SUCCESS) << describe(R);
+  EXPECT_EQ(strlen(Value.c_str()) + 1, Size);
+  return Value.c_str();
+}
+
+template <typename T>
+T getDeviceInfo(offload_device_handle_t Device, offload_device_info_t Prop) {
+  return getInfoAs<T>(Device, Prop, offloadGetDeviceInfoSize,
+                      offloadGetDeviceInfo);
+}
+inline std::string getDeviceString(offload_device_handle_t Device,
+                                   offload_device_info_t Prop) {
+  return getInfoString(Device, Prop, offloadGetDeviceInfoSize,
+                       offloadGetDeviceInfo);
+}
+
+/// The first "Key : value" of /proc/cpuinfo, or "".
+std::string readCpuInfo(const std::string &Key);
 
 } // namespace offload_test
 

@@ -19,13 +19,14 @@ using namespace offload_test;
 namespace {
 
 using CooperativeTest = OffloadProgramTest;
+OFFLOAD_INSTANTIATE_DEVICE_TEST(CooperativeTest);
 
 //===----------------------------------------------------------------------===//
 // Barriers and shared memory
 //===----------------------------------------------------------------------===//
 
 /// Reverses each block's slice of an array with the `reverse` kernel.
-void checkReverse(offload_device_handle_t Host, offload_queue_handle_t Q,
+void checkReverse(offload_device_handle_t Device, offload_queue_handle_t Q,
                   offload_symbol_handle_t Reverse,
                   offload_kernel_launch_size_args_t L) {
   size_t BlockThreads = size_t(L.GroupSize.x) * L.GroupSize.y * L.GroupSize.z;
@@ -35,7 +36,7 @@ void checkReverse(offload_device_handle_t Host, offload_queue_handle_t Q,
   std::iota(In.begin(), In.end(), 1000);
   TwoPointers Args{In.data(), Out.data()};
   ASSERT_SUCCESS(
-      offloadLaunchKernel(Q, Host, Reverse, &Args, sizeof(Args), &L));
+      offloadLaunchKernel(Q, Device, Reverse, &Args, sizeof(Args), &L));
   if (Q)
     ASSERT_SUCCESS(offloadSyncQueue(Q));
   for (size_t B = 0; B < Blocks; ++B)
@@ -45,47 +46,48 @@ void checkReverse(offload_device_handle_t Host, offload_queue_handle_t Q,
           << "block " << B << " thread " << T;
 }
 
-TEST_F(CooperativeTest, ReverseOneBlock) {
-  checkReverse(Host, nullptr, getKernel("reverse"), launch1D(1, 256));
+TEST_P(CooperativeTest, ReverseOneBlock) {
+  checkReverse(Device, nullptr, getKernel("reverse"), launch1D(1, 256));
 }
 
-TEST_F(CooperativeTest, ReverseManyBlocks) {
-  checkReverse(Host, Queue, getKernel("reverse"), launch1D(37, 96));
+TEST_P(CooperativeTest, ReverseManyBlocks) {
+  checkReverse(Device, Queue, getKernel("reverse"), launch1D(37, 96));
 }
 
-TEST_F(CooperativeTest, ReverseLargestBlock) {
-  checkReverse(Host, nullptr, getKernel("reverse"), launch1D(3, 1024));
+TEST_P(CooperativeTest, ReverseLargestBlock) {
+  checkReverse(Device, nullptr, getKernel("reverse"), launch1D(3, 1024));
 }
 
-TEST_F(CooperativeTest, Reverse3DBlocks) {
+TEST_P(CooperativeTest, Reverse3DBlocks) {
   offload_kernel_launch_size_args_t L;
   L.Dimensions = 3;
   L.NumGroups = {2, 3, 2};
   L.GroupSize = {8, 4, 2};
   L.DynSharedMemory = 0;
-  checkReverse(Host, Queue, getKernel("reverse"), L);
+  checkReverse(Device, Queue, getKernel("reverse"), L);
 }
 
-TEST_F(CooperativeTest, ReverseWithSmallFiberStacks) {
+TEST_P(CooperativeTest, ReverseWithSmallFiberStacks) {
   ASSERT_SUCCESS(offloadDestroyProgram(Program));
   Program = nullptr;
   ASSERT_SUCCESS(offloadDestroyQueue(Queue));
   Queue = nullptr;
   ASSERT_SUCCESS(offloadShutDown());
+  Initialized = false;
   ScopedEnv Env("OFFLOAD_HOST_FIBER_STACK_SIZE", "32768");
   SetUp();
   ASSERT_FALSE(HasFatalFailure());
-  checkReverse(Host, Queue, getKernel("reverse"), launch1D(8, 512));
+  checkReverse(Device, Queue, getKernel("reverse"), launch1D(8, 512));
 }
 
-TEST_F(CooperativeTest, DynamicSharedMemory) {
+TEST_P(CooperativeTest, DynamicSharedMemory) {
   const uint32_t Blocks = 9, Threads = 200;
   std::vector<int32_t> In(Blocks * Threads), Out(Blocks * Threads, -1);
   std::iota(In.begin(), In.end(), -50);
   TwoPointers Args{In.data(), Out.data()};
   auto L = launch1D(Blocks, Threads, Threads * sizeof(int32_t));
-  ASSERT_SUCCESS(offloadLaunchKernel(Queue, Host, getKernel("reverse_dynamic"),
-                                     &Args, sizeof(Args), &L));
+  ASSERT_SUCCESS(offloadLaunchKernel(
+      Queue, Device, getKernel("reverse_dynamic"), &Args, sizeof(Args), &L));
   ASSERT_SUCCESS(offloadSyncQueue(Queue));
   for (uint32_t B = 0; B < Blocks; ++B)
     for (uint32_t T = 0; T < Threads; ++T)
@@ -93,12 +95,12 @@ TEST_F(CooperativeTest, DynamicSharedMemory) {
           << "block " << B << " thread " << T;
 }
 
-TEST_F(CooperativeTest, ExitedThreadsDoNotBlockBarriers) {
+TEST_P(CooperativeTest, ExitedThreadsDoNotBlockBarriers) {
   const uint32_t Blocks = 5, Threads = 64;
   std::vector<int32_t> Out(Blocks * Threads, -1);
   int32_t *OutPtr = Out.data();
   auto L = launch1D(Blocks, Threads);
-  ASSERT_SUCCESS(offloadLaunchKernel(nullptr, Host, getKernel("early_exit"),
+  ASSERT_SUCCESS(offloadLaunchKernel(nullptr, Device, getKernel("early_exit"),
                                      &OutPtr, sizeof(OutPtr), &L));
   for (uint32_t B = 0; B < Blocks; ++B)
     for (uint32_t T = 0; T < Threads; ++T)
@@ -106,19 +108,19 @@ TEST_F(CooperativeTest, ExitedThreadsDoNotBlockBarriers) {
           << "block " << B << " thread " << T;
 }
 
-TEST_F(CooperativeTest, DeadlockIsAnError) {
+TEST_P(CooperativeTest, DeadlockIsAnError) {
   auto L = launch1D(2, 32);
   ASSERT_ERROR_MSG(OFFLOAD_ERRC_UNKNOWN, "deadlock in kernel deadlock",
-                   offloadLaunchKernel(nullptr, Host, getKernel("deadlock"),
+                   offloadLaunchKernel(nullptr, Device, getKernel("deadlock"),
                                        nullptr, 0, &L));
   // The runtime stays usable.
-  checkReverse(Host, nullptr, getKernel("reverse"), launch1D(2, 32));
+  checkReverse(Device, nullptr, getKernel("reverse"), launch1D(2, 32));
 }
 
-TEST_F(CooperativeTest, DeadlockOnQueueIsReportedBySync) {
+TEST_P(CooperativeTest, DeadlockOnQueueIsReportedBySync) {
   auto L = launch1D(4, 64);
-  ASSERT_SUCCESS(
-      offloadLaunchKernel(Queue, Host, getKernel("deadlock"), nullptr, 0, &L));
+  ASSERT_SUCCESS(offloadLaunchKernel(Queue, Device, getKernel("deadlock"),
+                                     nullptr, 0, &L));
   int Src = 3, Dst = 0;
   ASSERT_SUCCESS(offloadMemcpy(Queue, &Dst, Host, &Src, Host, sizeof(int)));
   ASSERT_ERROR_MSG(OFFLOAD_ERRC_UNKNOWN, "different barriers",
@@ -179,7 +181,7 @@ void expectShuffle(const ShuffleCase &C, const std::vector<int64_t> &Out,
   }
 }
 
-void runShuffle(offload_device_handle_t Host, offload_symbol_handle_t Kernel,
+void runShuffle(offload_device_handle_t Device, offload_symbol_handle_t Kernel,
                 const ShuffleCase &C) {
   size_t N = size_t(C.Blocks) * C.Threads;
   std::vector<int64_t> Out(N, -1);
@@ -188,64 +190,64 @@ void runShuffle(offload_device_handle_t Host, offload_symbol_handle_t Kernel,
                    C.Width,    C.Mode,       C.Active};
   auto L = launch1D(C.Blocks, C.Threads);
   ASSERT_SUCCESS(
-      offloadLaunchKernel(nullptr, Host, Kernel, &Args, sizeof(Args), &L));
+      offloadLaunchKernel(nullptr, Device, Kernel, &Args, sizeof(Args), &L));
   expectShuffle(C, Out, Valid);
 }
 
-TEST_F(CooperativeTest, ShuffleXorFullWarp) {
+TEST_P(CooperativeTest, ShuffleXorFullWarp) {
   for (int32_t Offset : {1, 2, 4, 8, 16})
-    runShuffle(Host, getKernel("shuffle"),
+    runShuffle(Device, getKernel("shuffle"),
                {OFFLOAD_HOST_SHUFFLE_XOR, Offset, 32});
 }
 
-TEST_F(CooperativeTest, ShuffleXorNarrowWidth) {
+TEST_P(CooperativeTest, ShuffleXorNarrowWidth) {
   // Width 16: lanes whose partner is >= 16 get their own value, Valid=0.
-  runShuffle(Host, getKernel("shuffle"), {OFFLOAD_HOST_SHUFFLE_XOR, 1, 16});
-  runShuffle(Host, getKernel("shuffle"), {OFFLOAD_HOST_SHUFFLE_XOR, 4, 8});
+  runShuffle(Device, getKernel("shuffle"), {OFFLOAD_HOST_SHUFFLE_XOR, 1, 16});
+  runShuffle(Device, getKernel("shuffle"), {OFFLOAD_HOST_SHUFFLE_XOR, 4, 8});
 }
 
-TEST_F(CooperativeTest, ShuffleDown) {
-  runShuffle(Host, getKernel("shuffle"), {OFFLOAD_HOST_SHUFFLE_DOWN, 1, 32});
-  runShuffle(Host, getKernel("shuffle"), {OFFLOAD_HOST_SHUFFLE_DOWN, 3, 8});
+TEST_P(CooperativeTest, ShuffleDown) {
+  runShuffle(Device, getKernel("shuffle"), {OFFLOAD_HOST_SHUFFLE_DOWN, 1, 32});
+  runShuffle(Device, getKernel("shuffle"), {OFFLOAD_HOST_SHUFFLE_DOWN, 3, 8});
 }
 
-TEST_F(CooperativeTest, ShuffleUp) {
-  runShuffle(Host, getKernel("shuffle"), {OFFLOAD_HOST_SHUFFLE_UP, 2, 32});
-  runShuffle(Host, getKernel("shuffle"), {OFFLOAD_HOST_SHUFFLE_UP, 5, 16});
+TEST_P(CooperativeTest, ShuffleUp) {
+  runShuffle(Device, getKernel("shuffle"), {OFFLOAD_HOST_SHUFFLE_UP, 2, 32});
+  runShuffle(Device, getKernel("shuffle"), {OFFLOAD_HOST_SHUFFLE_UP, 5, 16});
 }
 
-TEST_F(CooperativeTest, ShuffleIdx) {
-  runShuffle(Host, getKernel("shuffle"), {OFFLOAD_HOST_SHUFFLE_IDX, 5, 32});
-  runShuffle(Host, getKernel("shuffle"), {OFFLOAD_HOST_SHUFFLE_IDX, 20, 16});
+TEST_P(CooperativeTest, ShuffleIdx) {
+  runShuffle(Device, getKernel("shuffle"), {OFFLOAD_HOST_SHUFFLE_IDX, 5, 32});
+  runShuffle(Device, getKernel("shuffle"), {OFFLOAD_HOST_SHUFFLE_IDX, 20, 16});
 }
 
-TEST_F(CooperativeTest, ShuffleAmongActiveLanesOnly) {
+TEST_P(CooperativeTest, ShuffleAmongActiveLanesOnly) {
   // Lanes >= 20 exit first: they are not participants.
-  runShuffle(Host, getKernel("shuffle"),
+  runShuffle(Device, getKernel("shuffle"),
              {OFFLOAD_HOST_SHUFFLE_XOR, 8, 32, /*Active=*/20});
-  runShuffle(Host, getKernel("shuffle"),
+  runShuffle(Device, getKernel("shuffle"),
              {OFFLOAD_HOST_SHUFFLE_DOWN, 4, 32, /*Active=*/20});
 }
 
-TEST_F(CooperativeTest, ShufflePartialWarp) {
+TEST_P(CooperativeTest, ShufflePartialWarp) {
   // 48 threads: the second warp has 16 lanes.
   runShuffle(
-      Host, getKernel("shuffle"),
+      Device, getKernel("shuffle"),
       {OFFLOAD_HOST_SHUFFLE_XOR, 8, 32, 32, /*Threads=*/48, /*Blocks=*/3});
-  runShuffle(Host, getKernel("shuffle"),
+  runShuffle(Device, getKernel("shuffle"),
              {OFFLOAD_HOST_SHUFFLE_DOWN, 2, 32, 32, /*Threads=*/48,
               /*Blocks=*/3});
 }
 
-TEST_F(CooperativeTest, WarpReduction) {
+TEST_P(CooperativeTest, WarpReduction) {
   const uint32_t Blocks = 6, Threads = 128;
   std::vector<int64_t> In(Blocks * Threads), Out(Blocks * Threads, 0);
   for (size_t I = 0; I < In.size(); ++I)
     In[I] = int64_t(I * I % 97) - 40;
   TwoPointers Args{In.data(), Out.data()};
   auto L = launch1D(Blocks, Threads);
-  ASSERT_SUCCESS(offloadLaunchKernel(Queue, Host, getKernel("warp_sum"), &Args,
-                                     sizeof(Args), &L));
+  ASSERT_SUCCESS(offloadLaunchKernel(Queue, Device, getKernel("warp_sum"),
+                                     &Args, sizeof(Args), &L));
   ASSERT_SUCCESS(offloadSyncQueue(Queue));
   for (size_t Warp = 0; Warp < In.size() / 32; ++Warp) {
     int64_t Sum = 0;

@@ -212,6 +212,24 @@ void HostModuleBuilder::addKernel(StringRef Name, uint64_t ArgumentsSize,
   StructType *DescTy =
       StructType::get(C, {I32, I32, I64, I64, Ptr, Ptr, Ptr, I64, Ptr, Ptr});
   Constant *NullPtr = ConstantPointerNull::get(cast<PointerType>(Ptr));
+  // The argument layout: two private [N x i64] arrays.
+  Constant *Offsets = NullPtr, *Sizes = NullPtr;
+  uint64_t NumArguments = Options.ArgumentLayout.size();
+  if (NumArguments) {
+    SmallVector<uint64_t> OffsetValues, SizeValues;
+    for (auto [Offset, Size] : Options.ArgumentLayout) {
+      OffsetValues.push_back(Offset);
+      SizeValues.push_back(Size);
+    }
+    auto MakeArray = [&](ArrayRef<uint64_t> Values, const Twine &Suffix) {
+      Constant *Init = ConstantDataArray::get(C, Values);
+      return new GlobalVariable(*M, Init->getType(), true,
+                                GlobalValue::PrivateLinkage, Init,
+                                Name + Suffix);
+    };
+    Offsets = MakeArray(OffsetValues, ".arg_offsets");
+    Sizes = MakeArray(SizeValues, ".arg_sizes");
+  }
   Constant *Desc = ConstantStruct::get(
       DescTy,
       {B.getInt32(Options.Version),
@@ -219,9 +237,7 @@ void HostModuleBuilder::addKernel(StringRef Name, uint64_t ArgumentsSize,
        B.getInt64(Options.StaticSharedBytes), B.getInt64(ArgumentsSize),
        Block ? static_cast<Constant *>(Block)
              : ConstantPointerNull::get(cast<PointerType>(Ptr)),
-       Thread, NameVar,
-       // Argument layout unknown: only packed-buffer launches.
-       B.getInt64(0), NullPtr, NullPtr});
+       Thread, NameVar, B.getInt64(NumArguments), Offsets, Sizes});
   new GlobalVariable(*M, DescTy, true, GlobalValue::ExternalLinkage, Desc,
                      OFFLOAD_HOST_KERNEL_SYMBOL_PREFIX + Name);
 }
@@ -230,6 +246,16 @@ GlobalVariable *HostModuleBuilder::addGlobalI32(StringRef Name, int32_t Value) {
   return new GlobalVariable(*M, B.getInt32Ty(), false,
                             GlobalValue::ExternalLinkage, B.getInt32(Value),
                             Name);
+}
+
+GlobalVariable *HostModuleBuilder::addGlobalArrayI32(StringRef Name,
+                                                     unsigned Count) {
+  SmallVector<uint32_t> Values;
+  for (unsigned I = 0; I < Count; ++I)
+    Values.push_back(I);
+  Constant *Init = ConstantDataArray::get(*Context, Values);
+  return new GlobalVariable(*M, Init->getType(), false,
+                            GlobalValue::ExternalLinkage, Init, Name);
 }
 
 std::string HostModuleBuilder::emitObject() {
@@ -297,7 +323,9 @@ static void buildTestKernels(HostModuleBuilder &MB) {
   Coop.Cooperative = true;
   Coop.StaticSharedBytes = 1024 * 4;
 
-  MB.addKernel("saxpy", 32, Plain, [](ThreadEnv &E) {
+  Opts SaxpyOpts = Plain;
+  SaxpyOpts.ArgumentLayout = {{0, 4}, {8, 8}, {16, 8}, {24, 8}};
+  MB.addKernel("saxpy", 32, SaxpyOpts, [](ThreadEnv &E) {
     IRBuilder<> &B = E.B;
     Value *A = E.arg(E.f32(), 0), *X = E.arg(E.ptr(), 8);
     Value *Y = E.arg(E.ptr(), 16), *N = E.arg(E.i64(), 24);
@@ -443,6 +471,21 @@ static void buildTestKernels(HostModuleBuilder &MB) {
   Opts Bad = Plain;
   Bad.Version = 99;
   MB.addKernel("bad_version", 0, Bad, [](ThreadEnv &) {});
+
+  GlobalVariable *Array = MB.addGlobalArrayI32("offload_test_array", 16);
+  MB.addKernel("read_array", 16, Plain, [Array](ThreadEnv &E) {
+    IRBuilder<> &B = E.B;
+    Value *Out = E.arg(E.ptr(), 0), *N = E.arg(E.i64(), 8);
+    Value *I = globalIndexX(E);
+    E.ifThen(B.CreateICmpSLT(I, N), [&] {
+      Value *V = B.CreateLoad(E.i32(), E.elem(E.i32(), Array, I));
+      B.CreateStore(V, E.elem(E.i32(), Out, I));
+    });
+  });
+
+  Opts BadLayout = Plain;
+  BadLayout.ArgumentLayout = {{4, 8}};
+  MB.addKernel("bad_layout", 8, BadLayout, [](ThreadEnv &) {});
 }
 
 const std::string &offload_test::getTestKernels() {

@@ -25,6 +25,8 @@
 
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace offload_test {
 
@@ -95,6 +97,9 @@ public:
     bool Cooperative = false;
     uint64_t StaticSharedBytes = 0;
     uint32_t Version = OFFLOAD_HOST_KERNEL_ABI_VERSION;
+    /// (offset, size) of each argument in the packed buffer, recorded in the
+    /// descriptor; empty: the layout is unknown (NumArguments 0).
+    std::vector<std::pair<uint64_t, uint64_t>> ArgumentLayout;
   };
 
   /// Adds kernel \p Name whose thread body \p Body builds; \p ArgumentsSize
@@ -105,6 +110,8 @@ public:
 
   /// Adds an exported global i32 \p Name = \p Value.
   llvm::GlobalVariable *addGlobalI32(llvm::StringRef Name, int32_t Value);
+  /// Adds an exported global [Count x i32] \p Name, element i = i.
+  llvm::GlobalVariable *addGlobalArrayI32(llvm::StringRef Name, unsigned Count);
 
   /// Verifies the module and compiles it into an ELF object for the host.
   std::string emitObject();
@@ -116,7 +123,9 @@ private:
 };
 
 /// The object with every test kernel, built once per process. Kernels:
-///  - saxpy {float a; float *x; float *y; int64 n}: y[i] = a*x[i] + y[i]
+///  - saxpy {float a; float *x; float *y; int64 n}: y[i] = a*x[i] + y[i]; the
+///    only kernel whose descriptor records its argument layout
+///    ({0,4}, {8,8}, {16,8}, {24,8})
 ///  - ids {int64 *out}: each thread writes 12 int64: block id, block dim,
 ///    grid dim, thread id (xyz each) at out[global linear thread id * 12]
 ///  - alignment {int64 *out}: per block, SharedMemory % 64 and
@@ -139,7 +148,10 @@ private:
 ///    at different barriers
 ///  - barrier_misuse (non-cooperative, no arguments): calls the barrier
 ///  - bad_version: a descriptor with Version 99
-/// and the exported global `offload_test_global` (i32 42).
+///  - read_array {int32 *out; int64 n}: out[i] = offload_test_array[i]
+///  - bad_layout: a descriptor whose argument 0 lies outside its 8-byte buffer
+/// and the exported globals `offload_test_global` (i32 42) and
+/// `offload_test_array` ([16 x i32], element i = i).
 const std::string &getTestKernels();
 
 /// An object whose kernel `needs_missing` calls an undefined function

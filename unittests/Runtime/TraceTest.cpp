@@ -8,6 +8,7 @@
 #include "Common.h"
 
 #include <regex>
+#include <thread>
 
 using namespace offload_test;
 using ::testing::internal::CaptureStderr;
@@ -88,6 +89,97 @@ TEST_F(TraceTest, LaunchArguments) {
             std::string::npos)
       << Trace;
   ASSERT_SUCCESS(offloadDestroyProgram(Program));
+}
+
+TEST_F(TraceTest, InfoQueriesNameTheirProperty) {
+  const std::string &Object = getTestKernels();
+  offload_program_handle_t Program = nullptr;
+  ASSERT_SUCCESS(
+      offloadCreateProgram(Host, Object.data(), Object.size(), &Program));
+  offload_symbol_handle_t K = nullptr;
+  ASSERT_SUCCESS(
+      offloadGetSymbol(Program, "saxpy", OFFLOAD_SYMBOL_KIND_KERNEL, &K));
+  offload_queue_handle_t Queue = nullptr;
+  ASSERT_SUCCESS(offloadCreateQueue(Host, &Queue));
+  offload_event_handle_t Event = nullptr;
+  ASSERT_SUCCESS(offloadCreateEvent(Queue, &Event));
+  void *Ptr = nullptr;
+  ASSERT_SUCCESS(offloadMemAlloc(Host, OFFLOAD_ALLOC_TYPE_MANAGED, 64, &Ptr));
+
+  CaptureStderr();
+  uint32_t Width;
+  ASSERT_SUCCESS(
+      offloadGetDeviceInfo(Host, OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_FLOAT,
+                           sizeof(Width), &Width));
+  size_t Size;
+  ASSERT_SUCCESS(offloadGetMemInfoSize(Ptr, OFFLOAD_MEM_INFO_TYPE, &Size));
+  bool Empty;
+  ASSERT_SUCCESS(offloadGetQueueInfo(Queue, OFFLOAD_QUEUE_INFO_EMPTY,
+                                     sizeof(Empty), &Empty));
+  ASSERT_SUCCESS(
+      offloadGetEventInfoSize(Event, OFFLOAD_EVENT_INFO_IS_COMPLETE, &Size));
+  ASSERT_SUCCESS(
+      offloadGetSymbolInfoSize(K, OFFLOAD_SYMBOL_INFO_ARGUMENT_OFFSETS, &Size));
+  ASSERT_ERROR(OFFLOAD_ERRC_INVALID_ENUMERATION,
+               offloadGetSymbolInfoSize(
+                   K, static_cast<offload_symbol_info_t>(42), &Size));
+  ASSERT_SUCCESS(offloadCalculateOptimalOccupancy(Host, K, 16, &Size));
+  int Data[4];
+  void *Pinned;
+  ASSERT_SUCCESS(offloadMemRegister(Host, Data, sizeof(Data), 0, &Pinned));
+  std::string Trace = GetCapturedStderr();
+
+  for (const char *Expected :
+       {"offloadGetDeviceInfo(Device=0x",
+        "PropName=NATIVE_VECTOR_WIDTH_FLOAT, "
+        "PropSize=4, PropValue=0x",
+        "offloadGetMemInfoSize(Ptr=0x", "PropName=TYPE, PropSizeRet=0x",
+        "offloadGetQueueInfo(Queue=0x", "PropName=EMPTY, PropSize=1",
+        "offloadGetEventInfoSize(Event=0x", "PropName=IS_COMPLETE",
+        "offloadGetSymbolInfoSize(Symbol=0x", "PropName=ARGUMENT_OFFSETS",
+        "PropName=<invalid 42>, PropSizeRet=0x",
+        "-> OFFLOAD_ERRC_INVALID_ENUMERATION: PropName (42) is not a valid "
+        "enumerator\n",
+        "offloadCalculateOptimalOccupancy(Device=0x",
+        "SharedMemory=16, GroupSize=0x", "offloadMemRegister(Device=0x",
+        "Size=16, Flags=0, PinnedPtr=0x"})
+    EXPECT_NE(Trace.find(Expected), std::string::npos)
+        << "missing '" << Expected << "' in:\n"
+        << Trace;
+
+  ASSERT_SUCCESS(offloadMemFree(Ptr));
+  ASSERT_SUCCESS(offloadDestroyEvent(Event));
+  ASSERT_SUCCESS(offloadDestroyQueue(Queue));
+  ASSERT_SUCCESS(offloadDestroyProgram(Program));
+}
+
+TEST_F(TraceTest, ConcurrentLinesDoNotInterleave) {
+  CaptureStderr();
+  std::vector<std::thread> Threads;
+  for (int T = 0; T < 4; ++T)
+    Threads.emplace_back([&] {
+      for (int I = 0; I < 50; ++I) {
+        void *Ptr = nullptr;
+        EXPECT_SUCCESS(offloadMemAlloc(Host, OFFLOAD_ALLOC_TYPE_HOST, 8, &Ptr));
+        EXPECT_SUCCESS(offloadMemFree(Ptr));
+      }
+    });
+  for (std::thread &T : Threads)
+    T.join();
+  std::string Trace = GetCapturedStderr();
+  std::regex Line(R"(offloadMem(Alloc\(Device=0x[0-9a-f]+, Type=HOST, Size=8, )"
+                  R"(AllocationOut=0x[0-9a-f]+\)|Free\(Address=0x[0-9a-f]+\)) )"
+                  R"(-> OFFLOAD_SUCCESS)");
+  size_t Lines = 0, Start = 0;
+  while (Start < Trace.size()) {
+    size_t End = Trace.find('\n', Start);
+    ASSERT_NE(End, std::string::npos);
+    std::string One = Trace.substr(Start, End - Start);
+    EXPECT_TRUE(std::regex_match(One, Line)) << One;
+    ++Lines;
+    Start = End + 1;
+  }
+  EXPECT_EQ(Lines, 400u);
 }
 
 TEST(TraceOffTest, SilentByDefault) {

@@ -12,9 +12,10 @@ using namespace offload_test;
 namespace {
 
 using ValidationTest = OffloadProgramTest;
+OFFLOAD_INSTANTIATE_DEVICE_TEST(ValidationTest);
 
 /// Garbage handles of every kind are rejected without being dereferenced.
-TEST_F(ValidationTest, GarbageHandles) {
+TEST_P(ValidationTest, GarbageHandles) {
   // Addresses no handle can have; reading them would crash.
   auto Bad = [](uintptr_t V) { return reinterpret_cast<void *>(V); };
   auto BadQueue = static_cast<offload_queue_handle_t>(Bad(0x10));
@@ -22,42 +23,73 @@ TEST_F(ValidationTest, GarbageHandles) {
   auto BadProgram = static_cast<offload_program_handle_t>(Bad(0x30));
   auto BadSymbol = static_cast<offload_symbol_handle_t>(Bad(0x40));
   auto BadDevice = static_cast<offload_device_handle_t>(Bad(0x50));
-  ASSERT_ERROR(OFFLOAD_ERRC_INVALID_QUEUE, offloadSyncQueue(BadQueue));
-  ASSERT_ERROR(OFFLOAD_ERRC_INVALID_QUEUE, offloadDestroyQueue(BadQueue));
-  ASSERT_ERROR(OFFLOAD_ERRC_INVALID_EVENT, offloadSyncEvent(BadEvent));
-  ASSERT_ERROR(OFFLOAD_ERRC_INVALID_EVENT, offloadDestroyEvent(BadEvent));
-  ASSERT_ERROR(OFFLOAD_ERRC_INVALID_PROGRAM, offloadDestroyProgram(BadProgram));
+  auto BadPlatform = static_cast<offload_platform_handle_t>(Bad(0x60));
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_QUEUE, "Queue (0x10) is not a live",
+                   offloadSyncQueue(BadQueue));
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_QUEUE, "Queue (0x10)",
+                   offloadDestroyQueue(BadQueue));
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_EVENT, "Event (0x20) is not a live",
+                   offloadSyncEvent(BadEvent));
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_EVENT, "Event (0x20)",
+                   offloadDestroyEvent(BadEvent));
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_PROGRAM, "Program (0x30) is not a live",
+                   offloadDestroyProgram(BadProgram));
   offload_symbol_handle_t K;
-  ASSERT_ERROR(
-      OFFLOAD_ERRC_INVALID_PROGRAM,
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_PROGRAM, "Program (0x30)",
       offloadGetSymbol(BadProgram, "saxpy", OFFLOAD_SYMBOL_KIND_KERNEL, &K));
   auto L = launch1D(1, 1);
-  ASSERT_ERROR(OFFLOAD_ERRC_INVALID_SYMBOL,
-               offloadLaunchKernel(nullptr, Host, BadSymbol, nullptr, 0, &L));
-  ASSERT_ERROR(OFFLOAD_ERRC_INVALID_DEVICE,
-               offloadCreateQueue(BadDevice, &Queue));
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_SYMBOL, "Kernel (0x40) is not a live",
+      offloadLaunchKernel(nullptr, Device, BadSymbol, nullptr, 0, &L));
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_DEVICE, "Device (0x50) is not a live",
+                   offloadCreateQueue(BadDevice, &Queue));
+  size_t Size;
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_PLATFORM,
+                   "Platform (0x60) is not a live",
+                   offloadGetPlatformInfoSize(
+                       BadPlatform, OFFLOAD_PLATFORM_INFO_NAME, &Size));
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_QUEUE, "Queue (0x10)",
+      offloadGetQueueInfoSize(BadQueue, OFFLOAD_QUEUE_INFO_EMPTY, &Size));
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_EVENT, "Event (0x20)",
+      offloadGetEventInfoSize(BadEvent, OFFLOAD_EVENT_INFO_QUEUE, &Size));
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_SYMBOL, "Symbol (0x40)",
+      offloadGetSymbolInfoSize(BadSymbol, OFFLOAD_SYMBOL_INFO_KIND, &Size));
+  size_t GroupSize;
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_SYMBOL, "Kernel (0x40)",
+      offloadCalculateOptimalOccupancy(Device, BadSymbol, 0, &GroupSize));
   // Mutable handles' values are not dereferenced: the fixture's queue is
   // still fine.
   ASSERT_SUCCESS(offloadSyncQueue(Queue));
 }
 
-TEST_F(ValidationTest, DestroyedHandles) {
+TEST_P(ValidationTest, DestroyedHandles) {
   offload_queue_handle_t Q = nullptr;
-  ASSERT_SUCCESS(offloadCreateQueue(Host, &Q));
+  ASSERT_SUCCESS(offloadCreateQueue(Device, &Q));
   offload_event_handle_t E = nullptr;
   ASSERT_SUCCESS(offloadCreateEvent(Q, &E));
   ASSERT_SUCCESS(offloadDestroyEvent(E));
   ASSERT_SUCCESS(offloadDestroyQueue(Q));
   int X = 0;
-  ASSERT_ERROR(OFFLOAD_ERRC_INVALID_QUEUE,
-               offloadMemcpy(Q, &X, Host, &X, Host, sizeof(X)));
-  ASSERT_ERROR(OFFLOAD_ERRC_INVALID_QUEUE, offloadCreateEvent(Q, &E));
-  ASSERT_ERROR(OFFLOAD_ERRC_INVALID_EVENT, offloadWaitEvents(Queue, &E, 1));
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_QUEUE, "not a live queue",
+                   offloadMemcpy(Q, &X, Host, &X, Host, sizeof(X)));
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_QUEUE, "not a live queue",
+                   offloadCreateEvent(Q, &E));
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_EVENT, "Events[0]",
+                   offloadWaitEvents(Queue, &E, 1));
+  bool Complete;
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_EVENT, "not a live event",
+                   offloadGetEventInfo(E, OFFLOAD_EVENT_INFO_IS_COMPLETE,
+                                       sizeof(Complete), &Complete));
   auto L = launch1D(1, 1);
   SaxpyArgs Args{};
-  ASSERT_ERROR(OFFLOAD_ERRC_INVALID_QUEUE,
-               offloadLaunchKernel(Q, Host, getKernel("saxpy"), &Args,
-                                   sizeof(Args), &L));
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_QUEUE, "not a live queue",
+                   offloadLaunchKernel(Q, Device, getKernel("saxpy"), &Args,
+                                       sizeof(Args), &L));
 }
 
 /// OFFLOAD_DISABLE_VALIDATION=1 turns the argument checks off.
@@ -74,8 +106,9 @@ protected:
 
   std::optional<ScopedEnv> Env;
 };
+OFFLOAD_INSTANTIATE_DEVICE_TEST(NoValidationTest);
 
-TEST_F(NoValidationTest, ArgumentsSizeNotChecked) {
+TEST_P(NoValidationTest, ArgumentsSizeNotChecked) {
   // A larger buffer than the kernel's is accepted and works.
   struct {
     SaxpyArgs Args;
@@ -84,13 +117,13 @@ TEST_F(NoValidationTest, ArgumentsSizeNotChecked) {
   std::vector<float> X(10, 1.0f), Y(10, 1.0f);
   Padded.Args = {4.0f, X.data(), Y.data(), 10};
   auto L = launch1D(1, 16);
-  ASSERT_SUCCESS(offloadLaunchKernel(nullptr, Host, getKernel("saxpy"), &Padded,
-                                     sizeof(Padded), &L));
+  ASSERT_SUCCESS(offloadLaunchKernel(nullptr, Device, getKernel("saxpy"),
+                                     &Padded, sizeof(Padded), &L));
   for (float V : Y)
     EXPECT_EQ(V, 5.0f);
 }
 
-TEST_F(NoValidationTest, FillSizeNotChecked) {
+TEST_P(NoValidationTest, FillSizeNotChecked) {
   std::vector<uint8_t> Buffer(10, 0);
   uint32_t Pattern = 0x04030201;
   // 10 is not a multiple of 4: the trailing partial pattern is truncated.
@@ -98,10 +131,37 @@ TEST_F(NoValidationTest, FillSizeNotChecked) {
   EXPECT_EQ(Buffer, (std::vector<uint8_t>{1, 2, 3, 4, 1, 2, 3, 4, 1, 2}));
 }
 
-TEST_F(NoValidationTest, UnknownAllocationsStillRejected) {
-  // Freeing needs the allocation table whatever the setting.
+TEST_P(NoValidationTest, UnknownAllocationsStillRejected) {
+  // Freeing and memory info need the allocation table whatever the setting.
   int Local;
-  ASSERT_ERROR(OFFLOAD_ERRC_INVALID_ARGUMENT, offloadMemFree(&Local));
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_ARGUMENT, "was not allocated",
+                   offloadMemFree(&Local));
+  size_t Size;
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_NOT_FOUND, "not inside a live allocation",
+      offloadGetMemInfo(&Local, OFFLOAD_MEM_INFO_SIZE, sizeof(Size), &Size));
+}
+
+TEST_P(NoValidationTest, SafetyChecksStillApply) {
+  // Checks that keep the runtime free of undefined behaviour stay on.
+  uint64_t Value;
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE, "PropSize (4) is smaller",
+                   offloadGetDeviceInfo(
+                       Device, OFFLOAD_DEVICE_INFO_GLOBAL_MEM_SIZE, 4, &Value));
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_ENUMERATION,
+                   "PropName (77) is not a valid enumerator",
+                   offloadGetQueueInfo(Queue,
+                                       static_cast<offload_queue_info_t>(77),
+                                       sizeof(Value), &Value));
+  char Buffer[8];
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE, "PatternSize is zero",
+                   offloadMemFill(nullptr, Buffer, 0, Buffer, 8));
+}
+
+TEST_P(NoValidationTest, RegisterFlagsNotChecked) {
+  int Data[4];
+  void *Pinned = nullptr;
+  ASSERT_SUCCESS(offloadMemRegister(Device, Data, sizeof(Data), 7, &Pinned));
 }
 
 TEST(ValidationEnvTest, ValidationIsBackAfterReinit) {
@@ -114,8 +174,8 @@ TEST(ValidationEnvTest, ValidationIsBackAfterReinit) {
   void *Ptr;
   offload_device_handle_t Host;
   ASSERT_SUCCESS(offloadGetHostDevice(&Host));
-  ASSERT_ERROR(OFFLOAD_ERRC_INVALID_SIZE,
-               offloadMemAlloc(Host, OFFLOAD_ALLOC_TYPE_DEVICE, 0, &Ptr));
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE, "Size is zero",
+                   offloadMemAlloc(Host, OFFLOAD_ALLOC_TYPE_DEVICE, 0, &Ptr));
   ASSERT_SUCCESS(offloadShutDown());
 }
 

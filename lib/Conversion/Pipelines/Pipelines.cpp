@@ -7,9 +7,14 @@
 
 #include "OffloadDialect/Conversion/Pipelines/Pipelines.h"
 #include "OffloadDialect/Conversion/Passes.h"
+#include "OffloadDialect/Conversion/Pipelines/GPUTargets.h"
 #include "OffloadDialect/Transforms/Passes.h"
+#include "PipelinePasses.h"
 
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -30,27 +35,23 @@ static void addPipeline(OpPassManager &pm, StringRef pipeline) {
                              pipeline + "': " + error);
 }
 
-void mlir::offload::buildLowerToHostPipeline(
-    OpPassManager &pm, const HostPipelineOptions &options) {
-  // Outline gpu.launch bodies and turn host-side gpu ops into offload ops.
+/// The first steps of every pipeline: outline gpu.launch bodies, turn
+/// host-side gpu ops into offload ops for \p platform, and specialize kernels
+/// on what the launch sites know (constant runtime constants, block sizes).
+static void addHostPrologue(OpPassManager &pm, StringRef platform,
+                            unsigned deviceIndex) {
   addPipeline(pm, "gpu-kernel-outlining");
   ConvertGPUToOffloadOptions toOffload;
-  toOffload.platform = "host";
-  toOffload.deviceIndex = options.deviceIndex;
+  toOffload.platform = platform.str();
+  toOffload.deviceIndex = deviceIndex;
   pm.addPass(createConvertGPUToOffload(toOffload));
-  // Specialize kernels on what the launch sites know (constant runtime
-  // constants, block sizes).
   pm.addPass(createOffloadSpecialize());
-  // Lower the kernels for the host CPU and serialize them into a host object.
-  OffloadAttachHostTargetOptions target;
-  target.optLevel = options.optLevel;
-  target.chip = options.chip;
-  target.features = options.features;
-  pm.addPass(createOffloadAttachHostTarget(target));
-  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGPUToOffloadHost());
-  addPipeline(pm, "gpu-module-to-binary");
-  // Host code: the async dialect, offload ops to runtime calls, then
-  // everything else to LLVM dialect.
+}
+
+/// The last steps of every pipeline, once the kernels are gpu.binary ops: the
+/// async dialect, offload ops to runtime calls (embedding the images), then
+/// everything else to LLVM dialect.
+static void addHostEpilogue(OpPassManager &pm) {
   addPipeline(pm, "async-to-async-runtime,async-runtime-ref-counting,"
                   "async-runtime-ref-counting-opt");
   pm.addPass(createConvertOffloadToLLVM());
@@ -60,11 +61,158 @@ void mlir::offload::buildLowerToHostPipeline(
                   "reconcile-unrealized-casts");
 }
 
+void mlir::offload::buildLowerToHostPipeline(
+    OpPassManager &pm, const HostPipelineOptions &options) {
+  addHostPrologue(pm, "host", options.deviceIndex);
+  // Lower the kernels for the host CPU and serialize them into a host object.
+  OffloadAttachHostTargetOptions target;
+  target.optLevel = options.optLevel;
+  target.chip = options.chip;
+  target.features = options.features;
+  pm.addPass(createOffloadAttachHostTarget(target));
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGPUToOffloadHost());
+  addPipeline(pm, "gpu-module-to-binary");
+  addHostEpilogue(pm);
+}
+
+/// Adds `offload-check-gpu-target` for \p request and returns the resolved
+/// target. When the request is invalid, the check fails the pipeline before
+/// anything else runs; the passes after it are built from a placeholder.
+static GPUTargetConfig addTargetCheck(OpPassManager &pm, StringRef target,
+                                      const GPUTargetRequest &request) {
+  OffloadCheckGPUTargetOptions check;
+  check.target = target.str();
+  check.chip = request.chip;
+  check.features = request.features;
+  check.format = request.format;
+  check.toolkit = request.toolkit;
+  check.optLevel = request.optLevel;
+  check.codeObjectVersion = request.codeObjectVersion;
+  pm.addPass(createOffloadCheckGPUTarget(check));
+
+  llvm::Expected<GPUTargetConfig> config = target == "nvvm"
+                                               ? resolveNVVMTarget(request)
+                                               : resolveROCDLTarget(request);
+  if (config)
+    return std::move(*config);
+  llvm::consumeError(config.takeError());
+  GPUTargetConfig placeholder;
+  placeholder.chip = request.chip;
+  placeholder.features = request.features;
+  placeholder.format = "isa";
+  return placeholder;
+}
+
+/// The kernel steps shared by the GPU targets, on each gpu.module before its
+/// conversion: drop leftover runtime constants, lower subgroup reductions,
+/// and bring structured control flow and memref metadata down to what the
+/// upstream GPU conversions accept.
+/// Returns the pass manager nested on gpu.modules, for the conversion.
+static OpPassManager &addKernelPreparation(OpPassManager &pm,
+                                           const GPUTargetConfig &config,
+                                           bool nvvm) {
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  OffloadPrepareGPUKernelsOptions prepare;
+  prepare.subgroupSize = config.subgroupSize;
+  prepare.nvvmReqntid = nvvm;
+  // HIP's limit; the AMDGPU backend's default (256) would fail larger blocks.
+  prepare.rocdlMaxFlatWorkGroupSize = nvvm ? 0 : 1024;
+  kernels.addPass(createOffloadPrepareGPUKernels(prepare));
+  addPipeline(kernels, "strip-debuginfo,lower-affine,convert-vector-to-scf,"
+                       "convert-scf-to-cf,expand-strided-metadata");
+  return kernels;
+}
+
+/// gpu-module-to-binary with the resolved format and toolkit.
+static void addModuleToBinary(OpPassManager &pm,
+                              const GPUTargetConfig &config) {
+  GpuModuleToBinaryPassOptions toBinary;
+  toBinary.compilationTarget = config.format;
+  toBinary.toolkitPath = config.toolkit;
+  pm.addPass(createGpuModuleToBinaryPass(toBinary));
+}
+
+void mlir::offload::buildLowerToNVVMPipeline(
+    OpPassManager &pm, const NVVMPipelineOptions &options) {
+  GPUTargetRequest request;
+  request.chip = options.chip;
+  request.features = options.features;
+  request.format = options.format;
+  request.toolkit = options.toolkit;
+  request.optLevel = options.optLevel;
+  GPUTargetConfig config = addTargetCheck(pm, "nvvm", request);
+
+  addHostPrologue(pm, "cuda", options.deviceIndex);
+  GpuNVVMAttachTargetOptions target;
+  target.chip = config.chip;
+  target.features = config.features;
+  target.optLevel = config.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+
+  // Kernels: 64-bit indices and memref arguments expanded into their
+  // descriptor fields, the layout of the packed argument buffer that
+  // convert-offload-to-llvm builds.
+  OpPassManager &kernels = addKernelPreparation(pm, config, /*nvvm=*/true);
+  ConvertGpuOpsToNVVMOpsOptions toNVVM;
+  toNVVM.indexBitwidth = 64;
+  toNVVM.useBarePtrCallConv = false;
+  toNVVM.hasRedux = config.hasRedux;
+  kernels.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+  addPipeline(kernels, "llvm-optimize-for-nvvm-target,canonicalize,cse,"
+                       "reconcile-unrealized-casts");
+  addModuleToBinary(pm, config);
+  addHostEpilogue(pm);
+}
+
+void mlir::offload::buildLowerToROCDLPipeline(
+    OpPassManager &pm, const ROCDLPipelineOptions &options) {
+  GPUTargetRequest request;
+  request.chip = options.chip;
+  request.features = options.features;
+  request.format = options.format;
+  request.toolkit = options.toolkit;
+  request.optLevel = options.optLevel;
+  request.codeObjectVersion = options.codeObjectVersion;
+  GPUTargetConfig config = addTargetCheck(pm, "rocdl", request);
+
+  addHostPrologue(pm, "hip", options.deviceIndex);
+  GpuROCDLAttachTargetOptions target;
+  target.chip = config.chip;
+  target.features = config.features;
+  target.optLevel = config.optLevel;
+  target.abiVersion = std::to_string(config.codeObjectVersion * 100);
+  target.wave64Flag = config.wave64;
+  pm.addPass(createGpuROCDLAttachTarget(target));
+
+  // Kernels: as for NVVM, 64-bit indices and expanded memref arguments.
+  OpPassManager &kernels = addKernelPreparation(pm, config, /*nvvm=*/false);
+  ConvertGpuOpsToROCDLOpsOptions toROCDL;
+  toROCDL.chipset = config.conversionChip;
+  toROCDL.indexBitwidth = 64;
+  toROCDL.useBarePtrCallConv = false;
+  toROCDL.runtime = gpu::amd::Runtime::HIP;
+  kernels.addPass(createConvertGpuOpsToROCDLOps(toROCDL));
+  addPipeline(kernels, "canonicalize,cse,reconcile-unrealized-casts");
+  addModuleToBinary(pm, config);
+  addHostEpilogue(pm);
+}
+
 void mlir::offload::registerOffloadPipelines() {
+  registerOffloadPipelinePasses();
   PassPipelineRegistration<HostPipelineOptions>(
       "offload-lower-to-host",
       "Lower high-level gpu/offload IR (gpu.launch, gpu.launch_func, gpu "
       "memory ops, async) to LLVM dialect that runs its kernels on the host "
       "CPU through the offload runtime",
       buildLowerToHostPipeline);
+  PassPipelineRegistration<NVVMPipelineOptions>(
+      "offload-lower-to-nvvm",
+      "Lower high-level gpu/offload IR to LLVM dialect that runs its kernels "
+      "on a CUDA device through the offload runtime, embedding PTX or cubin",
+      buildLowerToNVVMPipeline);
+  PassPipelineRegistration<ROCDLPipelineOptions>(
+      "offload-lower-to-rocdl",
+      "Lower high-level gpu/offload IR to LLVM dialect that runs its kernels "
+      "on a HIP device through the offload runtime, embedding HSACO",
+      buildLowerToROCDLPipeline);
 }

@@ -33,11 +33,95 @@ struct HostPipelineOptions
       llvm::cl::init("")};
 };
 
+/// Options of the `offload-lower-to-nvvm` pipeline. Empty strings select the
+/// defaults described in GPUTargets.h.
+struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
+  PassOptions::Option<unsigned> optLevel{
+      *this, "O",
+      llvm::cl::desc(
+          "LLVM (and ptxas) optimization level of the kernels (0-3)"),
+      llvm::cl::init(3)};
+  PassOptions::Option<unsigned> deviceIndex{
+      *this, "device-index",
+      llvm::cl::desc("index of the CUDA device to run on"), llvm::cl::init(0)};
+  PassOptions::Option<std::string> chip{*this, "chip",
+                                        llvm::cl::desc("target GPU (sm_*)"),
+                                        llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("NVPTX target features; without +ptxNN the PTX ISA "
+                     "version is derived from the chip"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("kernel image: isa (PTX), bin (cubin) or fatbin; empty: "
+                     "bin when ptxas is found, else isa"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit directory (empty: $CUDA_HOME, "
+                     "/usr/local/cuda, ... searched)"),
+      llvm::cl::init("")};
+};
+
+/// Options of the `offload-lower-to-rocdl` pipeline. Empty strings and zero
+/// select the defaults described in GPUTargets.h.
+struct ROCDLPipelineOptions : public PassPipelineOptions<ROCDLPipelineOptions> {
+  PassOptions::Option<unsigned> optLevel{
+      *this, "O",
+      llvm::cl::desc("LLVM optimization level of the kernels (0-3)"),
+      llvm::cl::init(3)};
+  PassOptions::Option<unsigned> deviceIndex{
+      *this, "device-index",
+      llvm::cl::desc("index of the HIP device to run on"), llvm::cl::init(0)};
+  PassOptions::Option<std::string> chip{*this, "chip",
+                                        llvm::cl::desc("target GPU (gfx*)"),
+                                        llvm::cl::init("gfx90a")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("AMDGPU target features (e.g. +wavefrontsize64)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("kernel image: bin (HSACO) or isa (assembly); empty: "
+                     "bin"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("ROCm directory with amdgcn/bitcode and llvm/bin/ld.lld "
+                     "(empty: $ROCM_PATH, /opt/rocm, then the layout the "
+                     "build made)"),
+      llvm::cl::init("")};
+  PassOptions::Option<unsigned> codeObjectVersion{
+      *this, "code-object-version",
+      llvm::cl::desc("AMDHSA code object version (4, 5 or 6; 0: chosen from "
+                     "the HIP runtime found)"),
+      llvm::cl::init(0)};
+};
+
 /// Builds `offload-lower-to-host`: from high-level gpu/offload IR (gpu.launch
 /// still to be outlined, gpu.launch_func, gpu memory ops, async dialect) to
 /// LLVM dialect with the kernels embedded as a host object.
 void buildLowerToHostPipeline(OpPassManager &pm,
                               const HostPipelineOptions &options);
+
+/// Builds `offload-lower-to-nvvm`: like `offload-lower-to-host`, but the
+/// kernels go through upstream's `convert-gpu-to-nvvm` (64-bit indices,
+/// memref arguments expanded as in the packed argument buffer) and
+/// `#nvvm.target` into PTX or cubin, and the host code selects a CUDA device.
+/// The target options are checked first: an impossible request fails the
+/// pipeline with a diagnostic before anything upstream runs.
+void buildLowerToNVVMPipeline(OpPassManager &pm,
+                              const NVVMPipelineOptions &options);
+
+/// Builds `offload-lower-to-rocdl`: like `offload-lower-to-nvvm`, with
+/// `convert-gpu-to-rocdl` and `#rocdl.target` producing HSACO for a HIP device.
+void buildLowerToROCDLPipeline(OpPassManager &pm,
+                               const ROCDLPipelineOptions &options);
+
+/// Registers the passes the pipelines use internally
+/// (`offload-check-gpu-target`, `offload-prepare-gpu-kernels`).
+void registerOffloadPipelinePasses();
 
 /// Registers every offload pipeline with the global pass registry.
 void registerOffloadPipelines();

@@ -26,46 +26,8 @@ using namespace offload::host;
 /// Alignment of every host allocation and of shared memory.
 static constexpr size_t HostAlignment = 64;
 
-//===----------------------------------------------------------------------===//
-// Device info
-//===----------------------------------------------------------------------===//
-
-/// Returns the value of the first "Key : value" line of /proc/cpuinfo.
-static std::string readCpuInfo(StringRef Key) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFileAsStream("/proc/cpuinfo");
-  if (!Buffer)
-    return "";
-  SmallVector<StringRef> Lines;
-  (*Buffer)->getBuffer().split(Lines, '\n');
-  for (StringRef Line : Lines) {
-    auto [Name, Value] = Line.split(':');
-    if (Name.trim() == Key)
-      return Value.trim().str();
-  }
-  return "";
-}
-
-HostDevice::HostDevice(HostPlugin &P) : Device(P), ThePlugin(P) {
-  Info.Type = OFFLOAD_DEVICE_TYPE_HOST;
-  Info.Name = readCpuInfo("model name");
-  if (Info.Name.empty())
-    Info.Name = "host";
-  Info.Vendor = readCpuInfo("vendor_id");
-  if (Info.Vendor.empty())
-    Info.Vendor = "unknown";
-  Info.DriverVersion = LLVM_VERSION_STRING;
-  Info.MaxWorkGroupSize = 1024;
-  Info.MaxWorkGroupSizePerDimension = {1024, 1024, 64};
-  Info.NumComputeUnits =
-      std::max(1u, llvm::hardware_concurrency().compute_thread_count());
-  long Pages = sysconf(_SC_PHYS_PAGES);
-  long PageSize = sysconf(_SC_PAGESIZE);
-  if (Pages > 0 && PageSize > 0)
-    Info.GlobalMemSize = uint64_t(Pages) * uint64_t(PageSize);
-  Info.WorkGroupLocalMemSize = 64 * 1024;
-  Info.SubgroupSize = OFFLOAD_HOST_SUBGROUP_SIZE;
-}
+HostDevice::HostDevice(HostPlugin &P)
+    : Device(P), ThePlugin(P), Info(queryHostDeviceInfo(P.getConfig())) {}
 
 HostDevice::~HostDevice() { releaseAllocations(); }
 
@@ -91,7 +53,7 @@ Error HostDevice::free(void *Ptr, offload_alloc_type_t Kind) {
       return createError(OFFLOAD_ERRC_INVALID_ARGUMENT,
                          "Address ({0}) was not allocated by offloadMemAlloc "
                          "or was already freed",
-                         Ptr);
+                         formatPointer(Ptr));
   }
   std::free(Ptr);
   return Error::success();

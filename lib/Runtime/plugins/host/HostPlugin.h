@@ -8,7 +8,8 @@
 // The host plugin runs kernels compiled for the `#offload.host` target on the
 // CPU the program runs on. See HostKernelABI.h for the execution model.
 //
-//  - HostPlugin.cpp: the platform, the device, its info and memory;
+//  - HostPlugin.cpp: the platform, the device and its memory;
+//  - HostDeviceInfo.cpp: the device's properties, read from the system;
 //  - HostQueue.cpp: in-order asynchronous queues and events;
 //  - HostProgram.cpp: loading ELF objects with ORC, symbol lookup;
 //  - HostLaunch.cpp: running the blocks of a grid on a thread pool;
@@ -24,6 +25,7 @@
 #include "OffloadRuntime/HostKernelABI.h"
 
 #include "llvm/ADT/FunctionExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/Support/ThreadPool.h"
 
@@ -46,7 +48,13 @@ struct HostConfig {
   unsigned NumThreads = 0;
   /// Stack size of a fiber (OFFLOAD_HOST_FIBER_STACK_SIZE, default 64 KiB).
   size_t FiberStackSize = 64 * 1024;
+  /// Shared memory per block the device reports (WORK_GROUP_LOCAL_MEM_SIZE).
+  uint64_t SharedMemoryPerBlock = 64 * 1024;
 };
+
+/// Reads the properties of the host device from the system. Defined in
+/// HostDeviceInfo.cpp.
+DeviceInfo queryHostDeviceInfo(const HostConfig &Config);
 
 //===----------------------------------------------------------------------===//
 // Queues and events
@@ -82,6 +90,7 @@ public:
   llvm::Error enqueueHostFunction(offload_host_function_cb_t Callback,
                                   void *UserData) override;
   llvm::Expected<std::shared_ptr<Event>> recordEvent() override;
+  llvm::Expected<bool> isEmpty() override;
 
   /// Appends \p Op; its error, if any, is reported by the next synchronize.
   void enqueue(Operation Op);
@@ -109,8 +118,10 @@ private:
 class HostProgram final : public Program {
 public:
   HostProgram(Device &D, llvm::orc::LLJIT &JIT, llvm::orc::JITDylib &JD,
-              std::vector<std::string> KernelNames)
-      : Program(D), JIT(JIT), JD(JD), KernelNames(std::move(KernelNames)) {}
+              std::vector<std::string> KernelNames,
+              llvm::StringMap<uint64_t> SymbolSizes)
+      : Program(D), JIT(JIT), JD(JD), KernelNames(std::move(KernelNames)),
+        SymbolSizes(std::move(SymbolSizes)) {}
   /// Removes the program's JITDylib, freeing its code and data.
   ~HostProgram() override;
 
@@ -122,23 +133,33 @@ private:
   llvm::orc::JITDylib &JD;
   /// Names of the kernels the object defines, for error messages.
   std::vector<std::string> KernelNames;
+  /// Sizes in bytes of the object's defined global symbols (ELF st_size).
+  llvm::StringMap<uint64_t> SymbolSizes;
 };
 
 /// A symbol of a host program: a kernel descriptor or a global variable.
 class HostSymbol final : public Symbol {
 public:
   HostSymbol(Program &P, std::string Name, offload_symbol_kind_t Kind,
-             void *Address)
-      : Symbol(P, std::move(Name), Kind), Address(Address) {}
+             void *Address, uint64_t Size)
+      : Symbol(P, std::move(Name), Kind), Address(Address), Size(Size) {}
 
   void *getAddress() const { return Address; }
+  /// The kernel descriptor (KERNEL symbols only).
   const offload_host_kernel_descriptor_t *getDescriptor() const {
     return static_cast<const offload_host_kernel_descriptor_t *>(Address);
   }
   std::optional<uint64_t> getArgumentsSize() const override;
+  std::optional<ArgumentLayout> getArgumentLayout() const override;
+  uint64_t getStaticSharedBytes() const override;
+  void *getGlobalAddress() const override { return Address; }
+  uint64_t getGlobalSize() const override { return Size; }
 
 private:
+  /// The descriptor of a kernel, the variable of a global.
   void *Address;
+  /// Size in bytes of the ELF symbol.
+  uint64_t Size;
 };
 
 //===----------------------------------------------------------------------===//

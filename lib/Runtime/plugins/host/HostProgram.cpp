@@ -28,7 +28,9 @@
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -181,6 +183,7 @@ Expected<std::unique_ptr<Program>> HostDevice::loadProgram(StringRef Image) {
   // The kernels it defines (for messages), and one defined global symbol whose
   // lookup links the whole object.
   std::vector<std::string> KernelNames;
+  StringMap<uint64_t> SymbolSizes;
   std::optional<std::string> LinkTrigger;
   for (const object::SymbolRef &Sym : (*Obj)->symbols()) {
     Expected<uint32_t> Flags = Sym.getFlags();
@@ -195,6 +198,7 @@ Expected<std::unique_ptr<Program>> HostDevice::loadProgram(StringRef Image) {
       continue;
     if (!LinkTrigger)
       LinkTrigger = Name->str();
+    SymbolSizes[*Name] = object::ELFSymbolRef(Sym).getSize();
     if (Name->starts_with(KernelPrefix))
       KernelNames.push_back(Name->drop_front(KernelPrefix.size()).str());
   }
@@ -215,8 +219,8 @@ Expected<std::unique_ptr<Program>> HostDevice::loadProgram(StringRef Image) {
   JD->setLinkOrder(std::move(LinkOrder));
 
   // From here on, the program owns (and on failure removes) the JITDylib.
-  auto Result =
-      std::make_unique<HostProgram>(*this, *JIT, *JD, std::move(KernelNames));
+  auto Result = std::make_unique<HostProgram>(
+      *this, *JIT, *JD, std::move(KernelNames), std::move(SymbolSizes));
   if (Error E = JIT->addObjectFile(*JD, std::move(Buffer)))
     return wrapError(std::move(E), OFFLOAD_ERRC_INVALID_BINARY,
                      "cannot load the binary");
@@ -276,12 +280,52 @@ HostProgram::getSymbol(StringRef Name, offload_symbol_kind_t Kind) {
       return createError(OFFLOAD_ERRC_INVALID_BINARY,
                          "kernel '{0}' has no {1} entry", Name,
                          Cooperative ? "RunThread" : "RunBlock");
+    if (Desc->NumArguments && (!Desc->ArgumentOffsets || !Desc->ArgumentSizes))
+      return createError(OFFLOAD_ERRC_INVALID_BINARY,
+                         "kernel '{0}' has {1} arguments but no argument "
+                         "layout",
+                         Name, Desc->NumArguments);
+    for (uint64_t I = 0; I < Desc->NumArguments; ++I)
+      if (Desc->ArgumentOffsets[I] > Desc->ArgumentsSize ||
+          Desc->ArgumentSizes[I] >
+              Desc->ArgumentsSize - Desc->ArgumentOffsets[I])
+        return createError(OFFLOAD_ERRC_INVALID_BINARY,
+                           "argument {0} of kernel '{1}' ({2} bytes at offset "
+                           "{3}) lies outside its {4}-byte argument buffer",
+                           I, Name, Desc->ArgumentSizes[I],
+                           Desc->ArgumentOffsets[I], Desc->ArgumentsSize);
   }
-  return std::make_unique<HostSymbol>(*this, Name.str(), Kind, Address);
+  return std::make_unique<HostSymbol>(*this, Name.str(), Kind, Address,
+                                      SymbolSizes.lookup(SymbolName));
 }
 
 std::optional<uint64_t> HostSymbol::getArgumentsSize() const {
   if (getKind() != OFFLOAD_SYMBOL_KIND_KERNEL)
     return std::nullopt;
   return getDescriptor()->ArgumentsSize;
+}
+
+uint64_t HostSymbol::getStaticSharedBytes() const {
+  if (getKind() != OFFLOAD_SYMBOL_KIND_KERNEL)
+    return 0;
+  // HostLaunch.cpp puts dynamic shared memory after the static part, aligned
+  // to 64 bytes.
+  return alignTo(getDescriptor()->StaticSharedBytes, 64);
+}
+
+std::optional<Symbol::ArgumentLayout> HostSymbol::getArgumentLayout() const {
+  if (getKind() != OFFLOAD_SYMBOL_KIND_KERNEL)
+    return std::nullopt;
+  const offload_host_kernel_descriptor_t *Desc = getDescriptor();
+  // No recorded arguments: a kernel without arguments, or one whose compiler
+  // did not record the layout (HostKernelABI.h: NumArguments 0 is
+  // "unknown").
+  if (Desc->NumArguments == 0) {
+    if (Desc->ArgumentsSize != 0)
+      return std::nullopt;
+    return ArgumentLayout{};
+  }
+  return ArgumentLayout{
+      ArrayRef<uint64_t>(Desc->ArgumentOffsets, Desc->NumArguments),
+      ArrayRef<uint64_t>(Desc->ArgumentSizes, Desc->NumArguments)};
 }

@@ -140,6 +140,11 @@ Error HostQueue::enqueueHostFunction(offload_host_function_cb_t Callback,
   return Error::success();
 }
 
+Expected<bool> HostQueue::isEmpty() {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  return Completed == Submitted;
+}
+
 Expected<std::shared_ptr<Event>> HostQueue::recordEvent() {
   std::lock_guard<std::mutex> Lock(Mutex);
   // An idle queue has already reached this point.

@@ -1,0 +1,296 @@
+//===- offloadLaunchKernel.cpp - Conformance tests of offloadLaunchKernel -===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Launches of non-cooperative kernels, geometry and argument validation;
+// cooperative kernels (barriers, shuffles) are in ../CooperativeTest.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Common.h"
+
+#include <cmath>
+
+using namespace offload_test;
+
+namespace {
+
+using offloadLaunchKernelTest = OffloadProgramTest;
+OFFLOAD_INSTANTIATE_DEVICE_TEST(offloadLaunchKernelTest);
+
+/// Runs saxpy over \p N elements in blocks of \p Threads on \p Q (or
+/// synchronously) and checks y = a*x + y.
+void checkSaxpy(offload_device_handle_t Device, offload_device_handle_t Host,
+                offload_queue_handle_t Q, offload_symbol_handle_t Saxpy,
+                int64_t N, uint32_t Threads) {
+  DeviceBuffer<float> X(Device, N), Y(Device, N);
+  std::vector<float> HostX(N), HostY(N), Expected(N);
+  for (int64_t I = 0; I < N; ++I) {
+    HostX[I] = float(I) * 0.5f;
+    HostY[I] = float(N - I);
+    Expected[I] = 3.0f * HostX[I] + HostY[I];
+  }
+  ASSERT_SUCCESS(
+      offloadMemcpy(Q, X.get(), Device, HostX.data(), Host, X.bytes()));
+  ASSERT_SUCCESS(
+      offloadMemcpy(Q, Y.get(), Device, HostY.data(), Host, Y.bytes()));
+  SaxpyArgs Args{3.0f, X.get(), Y.get(), N};
+  auto L = launch1D(uint32_t((N + Threads - 1) / Threads), Threads);
+  ASSERT_SUCCESS(
+      offloadLaunchKernel(Q, Device, Saxpy, &Args, sizeof(Args), &L));
+  // The arguments were copied: changing them now has no effect.
+  Args.A = 100.0f;
+  std::vector<float> Out(N);
+  ASSERT_SUCCESS(
+      offloadMemcpy(Q, Out.data(), Host, Y.get(), Device, Y.bytes()));
+  if (Q)
+    ASSERT_SUCCESS(offloadSyncQueue(Q));
+  for (int64_t I = 0; I < N; ++I)
+    ASSERT_EQ(Out[I], Expected[I]) << "element " << I;
+}
+
+TEST_P(offloadLaunchKernelTest, SuccessOneBlock) {
+  checkSaxpy(Device, Host, nullptr, getKernel("saxpy"), 100, 128);
+}
+
+TEST_P(offloadLaunchKernelTest, SuccessManyBlocks) {
+  // 10007 elements: the last block is partial.
+  checkSaxpy(Device, Host, nullptr, getKernel("saxpy"), 10007, 64);
+}
+
+TEST_P(offloadLaunchKernelTest, SuccessOnQueue) {
+  checkSaxpy(Device, Host, Queue, getKernel("saxpy"), 5000, 256);
+}
+
+TEST_P(offloadLaunchKernelTest, SuccessOneThreadPerBlock) {
+  checkSaxpy(Device, Host, Queue, getKernel("saxpy"), 3000, 1);
+}
+
+TEST_P(offloadLaunchKernelTest, SuccessNoArguments) {
+  // ArgumentsData may be null when ArgumentsSize is 0. With 16 threads per
+  // block, every thread of `deadlock` takes the same barrier.
+  auto L = launch1D(4, 16);
+  offload_symbol_handle_t K = getKernel("deadlock");
+  ASSERT_SUCCESS(offloadLaunchKernel(nullptr, Device, K, nullptr, 0, &L));
+  ASSERT_SUCCESS(offloadLaunchKernel(Queue, Device, K, nullptr, 0, &L));
+  ASSERT_SUCCESS(offloadSyncQueue(Queue));
+}
+
+/// Every thread of a 3-D grid of 3-D blocks sees its own ids.
+TEST_P(offloadLaunchKernelTest, SuccessContextIds) {
+  offload_kernel_launch_size_args_t L;
+  L.Dimensions = 3;
+  L.NumGroups = {3, 2, 4};
+  L.GroupSize = {4, 3, 2};
+  L.DynSharedMemory = 0;
+  const int64_t Blocks = 3 * 2 * 4, Threads = 4 * 3 * 2;
+  DeviceBuffer<int64_t> Out(Device, Blocks * Threads * 12,
+                            OFFLOAD_ALLOC_TYPE_MANAGED);
+  int64_t *OutPtr = Out.get();
+  ASSERT_SUCCESS(offloadLaunchKernel(Queue, Device, getKernel("ids"), &OutPtr,
+                                     sizeof(OutPtr), &L));
+  ASSERT_SUCCESS(offloadSyncQueue(Queue));
+  for (int64_t Bz = 0; Bz < 4; ++Bz)
+    for (int64_t By = 0; By < 2; ++By)
+      for (int64_t Bx = 0; Bx < 3; ++Bx)
+        for (int64_t Tz = 0; Tz < 2; ++Tz)
+          for (int64_t Ty = 0; Ty < 3; ++Ty)
+            for (int64_t Tx = 0; Tx < 4; ++Tx) {
+              int64_t Block = Bx + 3 * (By + 2 * Bz);
+              int64_t Thread = Tx + 4 * (Ty + 3 * Tz);
+              const int64_t *V = &Out[(Block * Threads + Thread) * 12];
+              int64_t Expected[12] = {Bx, By, Bz, 4, 3, 2, 3, 2, 4, Tx, Ty, Tz};
+              for (int K = 0; K < 12; ++K)
+                ASSERT_EQ(V[K], Expected[K]) << "block " << Block << " thread "
+                                             << Thread << " field " << K;
+            }
+}
+
+TEST_P(offloadLaunchKernelTest, SuccessLargeGrid) {
+  // Many more blocks than workers.
+  const uint32_t Blocks = 20000;
+  DeviceBuffer<int64_t> Out(Device, size_t(Blocks) * 12,
+                            OFFLOAD_ALLOC_TYPE_MANAGED);
+  int64_t *OutPtr = Out.get();
+  auto L = launch1D(Blocks, 1);
+  ASSERT_SUCCESS(offloadLaunchKernel(nullptr, Device, getKernel("ids"), &OutPtr,
+                                     sizeof(OutPtr), &L));
+  for (uint32_t B = 0; B < Blocks; ++B) {
+    ASSERT_EQ(Out[B * 12 + 0], B);
+    ASSERT_EQ(Out[B * 12 + 6], Blocks);
+  }
+}
+
+TEST_P(offloadLaunchKernelTest, SuccessSharedMemoryIsAligned) {
+  const uint32_t Blocks = 16;
+  DeviceBuffer<int64_t> Out(Device, Blocks * 2, OFFLOAD_ALLOC_TYPE_MANAGED);
+  int64_t *OutPtr = Out.get();
+  auto L = launch1D(Blocks, 8, /*DynShared=*/200);
+  ASSERT_SUCCESS(offloadLaunchKernel(nullptr, Device, getKernel("alignment"),
+                                     &OutPtr, sizeof(OutPtr), &L));
+  for (uint32_t I = 0; I < Blocks * 2; ++I)
+    EXPECT_EQ(Out[I], 0) << "slot " << I;
+}
+
+TEST_P(offloadLaunchKernelTest, SuccessCallsIntoLibm) {
+  const int64_t N = 257;
+  std::vector<float> X(N), Y(N, 0.0f);
+  for (int64_t I = 0; I < N; ++I)
+    X[I] = float(I) / 64.0f - 2.0f;
+  struct {
+    float *X;
+    float *Y;
+    int64_t N;
+  } Args{X.data(), Y.data(), N};
+  auto L = launch1D(3, 128);
+  ASSERT_SUCCESS(offloadLaunchKernel(nullptr, Device, getKernel("expf"), &Args,
+                                     sizeof(Args), &L));
+  for (int64_t I = 0; I < N; ++I)
+    ASSERT_EQ(Y[I], std::exp(X[I])) << "element " << I;
+}
+
+TEST_P(offloadLaunchKernelTest, SuccessReadsGlobalVariable) {
+  int32_t Out = 0;
+  int32_t *OutPtr = &Out;
+  auto L = launch1D(1, 1);
+  ASSERT_SUCCESS(offloadLaunchKernel(nullptr, Device, getKernel("read_global"),
+                                     &OutPtr, sizeof(OutPtr), &L));
+  EXPECT_EQ(Out, 42);
+}
+
+TEST_P(offloadLaunchKernelTest, SuccessThreadCountOverride) {
+  // Re-initialize with 1 and then 3 block workers.
+  for (const char *Threads : {"1", "3"}) {
+    ASSERT_SUCCESS(offloadDestroyProgram(Program));
+    Program = nullptr;
+    ASSERT_SUCCESS(offloadDestroyQueue(Queue));
+    Queue = nullptr;
+    ASSERT_SUCCESS(offloadShutDown());
+    Initialized = false;
+    ScopedEnv Env("OFFLOAD_HOST_THREADS", Threads);
+    SetUp();
+    ASSERT_FALSE(HasFatalFailure());
+    checkSaxpy(Device, Host, Queue, getKernel("saxpy"), 4099, 32);
+  }
+}
+
+TEST_P(offloadLaunchKernelTest, ErrorBarrierInNonCooperativeKernel) {
+  auto L = launch1D(2, 4);
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_BINARY, "OFFLOAD_HOST_KERNEL_COOPERATIVE",
+      offloadLaunchKernel(nullptr, Device, getKernel("barrier_misuse"), nullptr,
+                          0, &L));
+}
+
+TEST_P(offloadLaunchKernelTest, InvalidNullKernel) {
+  SaxpyArgs Args{};
+  auto L = launch1D(1, 1);
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Kernel is null",
+      offloadLaunchKernel(nullptr, Device, nullptr, &Args, sizeof(Args), &L));
+}
+
+TEST_P(offloadLaunchKernelTest, InvalidKernel) {
+  SaxpyArgs Args{};
+  auto L = launch1D(1, 1);
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SYMBOL, "Kernel (0x40) is not a live",
+                   offloadLaunchKernel(nullptr, Device,
+                                       garbageHandle<offload_symbol_handle_t>(),
+                                       &Args, sizeof(Args), &L));
+}
+
+TEST_P(offloadLaunchKernelTest, InvalidNullDevice) {
+  SaxpyArgs Args{};
+  auto L = launch1D(1, 1);
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Device is null",
+                   offloadLaunchKernel(nullptr, nullptr, getKernel("saxpy"),
+                                       &Args, sizeof(Args), &L));
+}
+
+TEST_P(offloadLaunchKernelTest, InvalidQueue) {
+  SaxpyArgs Args{};
+  auto L = launch1D(1, 1);
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_QUEUE, "Queue (0x40) is not a live",
+                   offloadLaunchKernel(garbageHandle<offload_queue_handle_t>(),
+                                       Device, getKernel("saxpy"), &Args,
+                                       sizeof(Args), &L));
+}
+
+TEST_P(offloadLaunchKernelTest, ErrorSymbolKindGlobalVariable) {
+  auto L = launch1D(1, 1);
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_SYMBOL_KIND,
+                   "Kernel ('offload_test_global') is a global variable, not "
+                   "a kernel",
+                   offloadLaunchKernel(nullptr, Device,
+                                       getGlobal("offload_test_global"),
+                                       nullptr, 0, &L));
+}
+
+TEST_P(offloadLaunchKernelTest, InvalidGeometry) {
+  SaxpyArgs Args{};
+  offload_symbol_handle_t Saxpy = getKernel("saxpy");
+  auto Launch = [&](offload_kernel_launch_size_args_t L) {
+    return offloadLaunchKernel(nullptr, Device, Saxpy, &Args, sizeof(Args), &L);
+  };
+  auto L = launch1D(0, 1);
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE,
+                   "LaunchSizeArgs->NumGroups.x is zero", Launch(L));
+  L = launch1D(1, 1);
+  L.GroupSize.y = 0;
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE,
+                   "LaunchSizeArgs->GroupSize.y is zero", Launch(L));
+  L = launch1D(1, 1025);
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE,
+                   "GroupSize.x (1025) exceeds the device's maximum of 1024",
+                   Launch(L));
+  L = launch1D(1, 64);
+  L.GroupSize.y = 32;
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE,
+                   "a block of 2048 threads exceeds the device's maximum",
+                   Launch(L));
+  L = launch1D(1, 1);
+  L.GroupSize.z = 65;
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE, "GroupSize.z (65)", Launch(L));
+}
+
+TEST_P(offloadLaunchKernelTest, InvalidDimensions) {
+  SaxpyArgs Args{};
+  auto L = launch1D(1, 1);
+  L.Dimensions = 4;
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_ARGUMENT,
+                   "LaunchSizeArgs->Dimensions (4) must be 1, 2 or 3",
+                   offloadLaunchKernel(nullptr, Device, getKernel("saxpy"),
+                                       &Args, sizeof(Args), &L));
+}
+
+TEST_P(offloadLaunchKernelTest, InvalidNullLaunchSizeArgs) {
+  SaxpyArgs Args{};
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_NULL_POINTER, "LaunchSizeArgs is null",
+                   offloadLaunchKernel(nullptr, Device, getKernel("saxpy"),
+                                       &Args, sizeof(Args), nullptr));
+}
+
+TEST_P(offloadLaunchKernelTest, InvalidArgumentsSize) {
+  SaxpyArgs Args{};
+  auto L = launch1D(1, 1);
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_ARGUMENT,
+      "ArgumentsSize (16) does not match the size of the "
+      "argument buffer of kernel 'saxpy' (32)",
+      offloadLaunchKernel(nullptr, Device, getKernel("saxpy"), &Args, 16, &L));
+}
+
+TEST_P(offloadLaunchKernelTest, InvalidNullArgumentsData) {
+  // liboffload 22: ArgumentsSize > 0 with null ArgumentsData is
+  // INVALID_ARGUMENT.
+  auto L = launch1D(1, 1);
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_ARGUMENT,
+                   "ArgumentsData is null but ArgumentsSize is 32",
+                   offloadLaunchKernel(nullptr, Device, getKernel("saxpy"),
+                                       nullptr, sizeof(SaxpyArgs), &L));
+}
+
+} // namespace

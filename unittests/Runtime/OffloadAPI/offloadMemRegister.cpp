@@ -1,0 +1,85 @@
+//===- offloadMemRegister.cpp - Conformance tests of offloadMemRegister ---===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../Common.h"
+
+using namespace offload_test;
+
+namespace {
+
+using offloadMemRegisterTest = OffloadDeviceTest;
+OFFLOAD_INSTANTIATE_DEVICE_TEST(offloadMemRegisterTest);
+
+TEST_P(offloadMemRegisterTest, SuccessRegisterAndUse) {
+  std::vector<int> Data(256, 3);
+  void *Pinned = nullptr;
+  ASSERT_SUCCESS(offloadMemRegister(Device, Data.data(),
+                                    Data.size() * sizeof(int), 0, &Pinned));
+  ASSERT_NE(Pinned, nullptr);
+  if (isHost())
+    EXPECT_EQ(Pinned, Data.data());
+  // The pinned pointer is usable for copies on the device.
+  std::vector<int> Out(256, 0);
+  ASSERT_SUCCESS(offloadMemcpy(nullptr, Out.data(), Host, Pinned, Device,
+                               Out.size() * sizeof(int)));
+  EXPECT_EQ(Out, Data);
+  ASSERT_SUCCESS(offloadMemUnregister(Device, Data.data()));
+}
+
+TEST_P(offloadMemRegisterTest, SuccessRegisterTwice) {
+  std::vector<char> Data(64);
+  void *P1 = nullptr, *P2 = nullptr;
+  ASSERT_SUCCESS(offloadMemRegister(Device, Data.data(), 64, 0, &P1));
+  ASSERT_SUCCESS(offloadMemRegister(Device, Data.data(), 64, 0, &P2));
+  EXPECT_EQ(P1, P2);
+  ASSERT_SUCCESS(offloadMemUnregister(Device, Data.data()));
+  ASSERT_SUCCESS(offloadMemUnregister(Device, Data.data()));
+}
+
+TEST_P(offloadMemRegisterTest, InvalidNullDevice) {
+  int Data[4];
+  void *Pinned = nullptr;
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Device is null",
+                   offloadMemRegister(nullptr, Data, sizeof(Data), 0, &Pinned));
+}
+
+TEST_P(offloadMemRegisterTest, InvalidDevice) {
+  int Data[4];
+  void *Pinned = nullptr;
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_DEVICE, "not a live device",
+                   offloadMemRegister(garbageHandle<offload_device_handle_t>(),
+                                      Data, sizeof(Data), 0, &Pinned));
+}
+
+TEST_P(offloadMemRegisterTest, InvalidNullPtr) {
+  void *Pinned = nullptr;
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Ptr is null",
+                   offloadMemRegister(Device, nullptr, 16, 0, &Pinned));
+}
+
+TEST_P(offloadMemRegisterTest, InvalidNullPinnedPtr) {
+  int Data[4];
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_NULL_POINTER, "PinnedPtr is null",
+                   offloadMemRegister(Device, Data, sizeof(Data), 0, nullptr));
+}
+
+TEST_P(offloadMemRegisterTest, InvalidSizeZero) {
+  int Data[4];
+  void *Pinned = nullptr;
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE, "Size is zero",
+                   offloadMemRegister(Device, Data, 0, 0, &Pinned));
+}
+
+TEST_P(offloadMemRegisterTest, InvalidFlags) {
+  int Data[4];
+  void *Pinned = nullptr;
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_ARGUMENT,
+                   "Flags (0x1) is reserved and must be 0",
+                   offloadMemRegister(Device, Data, sizeof(Data), 1, &Pinned));
+}
+
+} // namespace
