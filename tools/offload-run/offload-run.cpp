@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OffloadDialect/InitAll.h"
+#include "OffloadJIT/OffloadJIT.h"
 #include "OffloadRuntime/OffloadAPI.h"
 
 #include "mlir/ExecutionEngine/JitRunner.h"
@@ -66,6 +67,13 @@ static llvm::cl::opt<std::string> featuresOption(
 static llvm::cl::opt<unsigned> deviceIndexOption(
     "device-index", llvm::cl::desc("Index of the device within its platform"),
     llvm::cl::init(0), llvm::cl::cat(offloadCategory));
+
+static llvm::cl::opt<bool> jitOption(
+    "jit",
+    llvm::cl::desc("Specialize kernels at launch on the values of their "
+                   "runtime constants and their block size (libOffloadJIT, "
+                   "host device); see OFFLOAD_JIT* variables"),
+    llvm::cl::init(false), llvm::cl::cat(offloadCategory));
 
 static llvm::cl::opt<bool> printPipelineOption(
     "print-lowered-ir",
@@ -121,8 +129,13 @@ static LogicalResult buildPipeline(OpPassManager &pm) {
     options.deviceIndex = deviceIndexOption;
     options.chip = chipOption;
     options.features = featuresOption;
+    options.jit = jitOption;
     offload::buildLowerToHostPipeline(pm, options);
     return success();
+  }
+  if (jitOption) {
+    llvm::errs() << "offload-run: --jit supports --device=host only\n";
+    return failure();
   }
   if (deviceOption == "cuda") {
     offload::NVVMPipelineOptions options;
@@ -242,6 +255,7 @@ int main(int argc, char **argv) {
   config.mlirTransformer = lowerForDevice;
   // Keep the runtime library loaded and its entry points resolvable.
   (void)&offloadInit;
+  (void)&offloadJITLaunchKernel;
   return JitRunnerMain(static_cast<int>(newArgv.size() - 1), newArgv.data(),
                        registry, config);
 }

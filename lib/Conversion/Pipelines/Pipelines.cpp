@@ -64,6 +64,13 @@ static void addHostEpilogue(OpPassManager &pm) {
 void mlir::offload::buildLowerToHostPipeline(
     OpPassManager &pm, const HostPipelineOptions &options) {
   addHostPrologue(pm, "host", options.deviceIndex);
+  if (options.jit) {
+    // Embed the kernels as MLIR: libOffloadJIT specializes and compiles them
+    // at launch.
+    pm.addPass(createOffloadEmbedMLIR());
+    addHostEpilogue(pm);
+    return;
+  }
   // Lower the kernels for the host CPU and serialize them into a host object.
   OffloadAttachHostTargetOptions target;
   target.optLevel = options.optLevel;

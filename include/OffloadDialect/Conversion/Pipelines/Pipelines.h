@@ -31,6 +31,11 @@ struct HostPipelineOptions
       *this, "features",
       llvm::cl::desc("target features of the kernels (empty: host)"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> jit{
+      *this, "jit",
+      llvm::cl::desc("embed kernels as MLIR and specialize them at launch on "
+                     "their runtime constants (link libOffloadJIT)"),
+      llvm::cl::init(false)};
 };
 
 /// Options of the `offload-lower-to-nvvm` pipeline. Empty strings select the

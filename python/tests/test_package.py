@@ -1,0 +1,58 @@
+"""Process-level behavior: tracing, the example, exit."""
+
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+import offload
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+
+def run_python(code, env_extra=None):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    env.update(env_extra or {})
+    return subprocess.run([sys.executable, "-c", code], env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_set_trace_before_init_traces():
+    result = run_python(
+        "import offload; offload.set_trace(True); "
+        "d = offload.host_device(); a = d.alloc(4, 'float32'); print('ok')")
+    assert result.returncode == 0, result.stderr
+    assert "ok" in result.stdout
+    assert "offloadMemAlloc" in result.stderr
+
+
+def test_set_trace_after_init_raises():
+    offload.init()
+    with pytest.raises(RuntimeError, match="before the offload runtime starts"):
+        offload.set_trace(True)
+
+
+def test_exit_with_live_objects_is_clean():
+    result = run_python(
+        "import numpy as np, offload\n"
+        "a = offload.asarray(np.arange(4.0))\n"
+        "v = a.numpy()\n"
+        "q = offload.host_device().queue()\n"
+        "a.fill(1.0, queue=q)\n"
+        "print('ok')\n")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
+    assert result.stderr == ""
+
+
+def test_python_saxpy_example():
+    example = REPO / "examples" / "python_saxpy.py"
+    result = subprocess.run([sys.executable, str(example)],
+                            env=dict(os.environ, PYTHONPATH=os.pathsep.join(
+                                p for p in sys.path if p)),
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "max |error| = 0" in result.stdout
