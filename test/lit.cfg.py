@@ -31,7 +31,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.offload_tools_dir, config.llvm_tools_dir]
-tools = ["offload-opt", "offload-run", "offload-cache", "mlir-opt", "mlir-runner", "split-file", "not"]
+tools = ["offload-opt", "offload-run", "offload-cache", "offload-device-info", "mlir-opt", "mlir-runner", "split-file", "not"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # The shared conformance corpus sits next to the project in a checkout

@@ -829,7 +829,9 @@ Engine::resolve(offload_device_handle_t Device,
                          " bytes but kernel '" + Kernel->KernelName +
                          "' takes " + std::to_string(Kernel->ArgumentsSize));
   if (ArgsSize && !Args)
-    return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "ArgumentsData is null");
+    return makeError(OFFLOAD_ERRC_INVALID_ARGUMENT,
+                     "ArgumentsData is null but ArgumentsSize is " +
+                         std::to_string(ArgsSize));
 
   // Fast path: hash what this launch's specialization depends on, as it lies
   // in the argument buffer (and, for contents, in host memory), and look the

@@ -865,6 +865,202 @@ Error getKernelFromImage(Runtime &RT, offload_device_handle_t Device,
   return Error::success();
 }
 
+//===----------------------------------------------------------------------===//
+// Entry points taking enum arguments
+//===----------------------------------------------------------------------===//
+//
+// Shared by the plain and WithCodeLoc entry points. Enum arguments arrive as
+// RawEnum: a C caller may pass any value, and passing or loading an enum
+// object outside its enumerators' range is undefined behaviour in C++.
+
+offload_result_t
+getPlatformInfoEntry(offload_platform_handle_t Platform,
+                     RawEnum<offload_platform_info_t> RawPropName,
+                     size_t PropSize, void *PropValue,
+                     const offload_code_location_t *CodeLocation) {
+  return runEntryPoint(
+      "offloadGetPlatformInfo", CodeLocation,
+      [&](Runtime &RT) {
+        return getPlatformInfo(RT, Platform, RawPropName,
+                               InfoOut::value(PropSize, PropValue));
+      },
+      "Platform", Platform, "PropName", RawPropName, "PropSize", PropSize,
+      "PropValue", PropValue);
+}
+
+offload_result_t
+getPlatformInfoSizeEntry(offload_platform_handle_t Platform,
+                         RawEnum<offload_platform_info_t> RawPropName,
+                         size_t *PropSizeRet,
+                         const offload_code_location_t *CodeLocation) {
+  return runEntryPoint(
+      "offloadGetPlatformInfoSize", CodeLocation,
+      [&](Runtime &RT) {
+        return getPlatformInfo(RT, Platform, RawPropName,
+                               InfoOut::size(PropSizeRet));
+      },
+      "Platform", Platform, "PropName", RawPropName, "PropSizeRet",
+      PropSizeRet);
+}
+
+offload_result_t
+getDeviceInfoEntry(offload_device_handle_t Device,
+                   RawEnum<offload_device_info_t> RawPropName, size_t PropSize,
+                   void *PropValue,
+                   const offload_code_location_t *CodeLocation) {
+  return runEntryPoint(
+      "offloadGetDeviceInfo", CodeLocation,
+      [&](Runtime &RT) {
+        return getDeviceInfo(RT, Device, RawPropName,
+                             InfoOut::value(PropSize, PropValue));
+      },
+      "Device", Device, "PropName", RawPropName, "PropSize", PropSize,
+      "PropValue", PropValue);
+}
+
+offload_result_t getDeviceInfoSizeEntry(
+    offload_device_handle_t Device, RawEnum<offload_device_info_t> RawPropName,
+    size_t *PropSizeRet, const offload_code_location_t *CodeLocation) {
+  return runEntryPoint(
+      "offloadGetDeviceInfoSize", CodeLocation,
+      [&](Runtime &RT) {
+        return getDeviceInfo(RT, Device, RawPropName,
+                             InfoOut::size(PropSizeRet));
+      },
+      "Device", Device, "PropName", RawPropName, "PropSizeRet", PropSizeRet);
+}
+
+offload_result_t memAllocEntry(offload_device_handle_t Device,
+                               RawEnum<offload_alloc_type_t> RawType,
+                               size_t Size, void **AllocationOut,
+                               const offload_code_location_t *CodeLocation) {
+  return runEntryPoint(
+      "offloadMemAlloc", CodeLocation,
+      [&](Runtime &RT) {
+        return memAlloc(RT, Device, RawType, Size, AllocationOut);
+      },
+      "Device", Device, "Type", RawType, "Size", Size, "AllocationOut",
+      AllocationOut);
+}
+
+offload_result_t getMemInfoEntry(const void *Ptr,
+                                 RawEnum<offload_mem_info_t> RawPropName,
+                                 size_t PropSize, void *PropValue,
+                                 const offload_code_location_t *CodeLocation) {
+  return runEntryPoint(
+      "offloadGetMemInfo", CodeLocation,
+      [&](Runtime &RT) {
+        return getMemInfo(RT, Ptr, RawPropName,
+                          InfoOut::value(PropSize, PropValue));
+      },
+      "Ptr", Ptr, "PropName", RawPropName, "PropSize", PropSize, "PropValue",
+      PropValue);
+}
+
+offload_result_t
+getMemInfoSizeEntry(const void *Ptr, RawEnum<offload_mem_info_t> RawPropName,
+                    size_t *PropSizeRet,
+                    const offload_code_location_t *CodeLocation) {
+  return runEntryPoint(
+      "offloadGetMemInfoSize", CodeLocation,
+      [&](Runtime &RT) {
+        return getMemInfo(RT, Ptr, RawPropName, InfoOut::size(PropSizeRet));
+      },
+      "Ptr", Ptr, "PropName", RawPropName, "PropSizeRet", PropSizeRet);
+}
+
+offload_result_t
+getQueueInfoEntry(offload_queue_handle_t Queue,
+                  RawEnum<offload_queue_info_t> RawPropName, size_t PropSize,
+                  void *PropValue,
+                  const offload_code_location_t *CodeLocation) {
+  return runEntryPoint(
+      "offloadGetQueueInfo", CodeLocation,
+      [&](Runtime &RT) {
+        return getQueueInfo(RT, Queue, RawPropName,
+                            InfoOut::value(PropSize, PropValue));
+      },
+      "Queue", Queue, "PropName", RawPropName, "PropSize", PropSize,
+      "PropValue", PropValue);
+}
+
+offload_result_t getQueueInfoSizeEntry(
+    offload_queue_handle_t Queue, RawEnum<offload_queue_info_t> RawPropName,
+    size_t *PropSizeRet, const offload_code_location_t *CodeLocation) {
+  return runEntryPoint(
+      "offloadGetQueueInfoSize", CodeLocation,
+      [&](Runtime &RT) {
+        return getQueueInfo(RT, Queue, RawPropName, InfoOut::size(PropSizeRet));
+      },
+      "Queue", Queue, "PropName", RawPropName, "PropSizeRet", PropSizeRet);
+}
+
+offload_result_t
+getEventInfoEntry(offload_event_handle_t Event,
+                  RawEnum<offload_event_info_t> RawPropName, size_t PropSize,
+                  void *PropValue,
+                  const offload_code_location_t *CodeLocation) {
+  return runEntryPoint(
+      "offloadGetEventInfo", CodeLocation,
+      [&](Runtime &RT) {
+        return getEventInfo(RT, Event, RawPropName,
+                            InfoOut::value(PropSize, PropValue));
+      },
+      "Event", Event, "PropName", RawPropName, "PropSize", PropSize,
+      "PropValue", PropValue);
+}
+
+offload_result_t getEventInfoSizeEntry(
+    offload_event_handle_t Event, RawEnum<offload_event_info_t> RawPropName,
+    size_t *PropSizeRet, const offload_code_location_t *CodeLocation) {
+  return runEntryPoint(
+      "offloadGetEventInfoSize", CodeLocation,
+      [&](Runtime &RT) {
+        return getEventInfo(RT, Event, RawPropName, InfoOut::size(PropSizeRet));
+      },
+      "Event", Event, "PropName", RawPropName, "PropSizeRet", PropSizeRet);
+}
+
+offload_result_t getSymbolEntry(offload_program_handle_t Program,
+                                const char *Name,
+                                RawEnum<offload_symbol_kind_t> RawKind,
+                                offload_symbol_handle_t *Symbol,
+                                const offload_code_location_t *CodeLocation) {
+  return runEntryPoint(
+      "offloadGetSymbol", CodeLocation,
+      [&](Runtime &RT) {
+        return getSymbol(RT, Program, Name, RawKind, Symbol);
+      },
+      "Program", Program, "Name", Name, "Kind", RawKind, "Symbol", Symbol);
+}
+
+offload_result_t
+getSymbolInfoEntry(offload_symbol_handle_t Symbol,
+                   RawEnum<offload_symbol_info_t> RawPropName, size_t PropSize,
+                   void *PropValue,
+                   const offload_code_location_t *CodeLocation) {
+  return runEntryPoint(
+      "offloadGetSymbolInfo", CodeLocation,
+      [&](Runtime &RT) {
+        return getSymbolInfo(RT, Symbol, RawPropName,
+                             InfoOut::value(PropSize, PropValue));
+      },
+      "Symbol", Symbol, "PropName", RawPropName, "PropSize", PropSize,
+      "PropValue", PropValue);
+}
+
+offload_result_t getSymbolInfoSizeEntry(
+    offload_symbol_handle_t Symbol, RawEnum<offload_symbol_info_t> RawPropName,
+    size_t *PropSizeRet, const offload_code_location_t *CodeLocation) {
+  return runEntryPoint(
+      "offloadGetSymbolInfoSize", CodeLocation,
+      [&](Runtime &RT) {
+        return getSymbolInfo(RT, Symbol, RawPropName,
+                             InfoOut::size(PropSizeRet));
+      },
+      "Symbol", Symbol, "PropName", RawPropName, "PropSizeRet", PropSizeRet);
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -928,43 +1124,29 @@ offloadShutDownWithCodeLoc(offload_code_location_t *CodeLocation) {
 offload_result_t offloadGetPlatformInfo(offload_platform_handle_t Platform,
                                         offload_platform_info_t PropName,
                                         size_t PropSize, void *PropValue) {
-  return offloadGetPlatformInfoWithCodeLoc(Platform, PropName, PropSize,
-                                           PropValue, nullptr);
+  return getPlatformInfoEntry(Platform, rawEnum(PropName), PropSize, PropValue,
+                              nullptr);
 }
 
 offload_result_t offloadGetPlatformInfoWithCodeLoc(
     offload_platform_handle_t Platform, offload_platform_info_t PropName,
     size_t PropSize, void *PropValue, offload_code_location_t *CodeLocation) {
-  auto RawPropName = rawEnum(PropName);
-  return runEntryPoint(
-      "offloadGetPlatformInfo", CodeLocation,
-      [&](Runtime &RT) {
-        return getPlatformInfo(RT, Platform, RawPropName,
-                               InfoOut::value(PropSize, PropValue));
-      },
-      "Platform", Platform, "PropName", RawPropName, "PropSize", PropSize,
-      "PropValue", PropValue);
+  return getPlatformInfoEntry(Platform, rawEnum(PropName), PropSize, PropValue,
+                              CodeLocation);
 }
 
 offload_result_t offloadGetPlatformInfoSize(offload_platform_handle_t Platform,
                                             offload_platform_info_t PropName,
                                             size_t *PropSizeRet) {
-  return offloadGetPlatformInfoSizeWithCodeLoc(Platform, PropName, PropSizeRet,
-                                               nullptr);
+  return getPlatformInfoSizeEntry(Platform, rawEnum(PropName), PropSizeRet,
+                                  nullptr);
 }
 
 offload_result_t offloadGetPlatformInfoSizeWithCodeLoc(
     offload_platform_handle_t Platform, offload_platform_info_t PropName,
     size_t *PropSizeRet, offload_code_location_t *CodeLocation) {
-  auto RawPropName = rawEnum(PropName);
-  return runEntryPoint(
-      "offloadGetPlatformInfoSize", CodeLocation,
-      [&](Runtime &RT) {
-        return getPlatformInfo(RT, Platform, RawPropName,
-                               InfoOut::size(PropSizeRet));
-      },
-      "Platform", Platform, "PropName", RawPropName, "PropSizeRet",
-      PropSizeRet);
+  return getPlatformInfoSizeEntry(Platform, rawEnum(PropName), PropSizeRet,
+                                  CodeLocation);
 }
 
 offload_result_t offloadIterateDevices(offload_device_iterate_cb_t Callback,
@@ -986,61 +1168,42 @@ offloadIterateDevicesWithCodeLoc(offload_device_iterate_cb_t Callback,
 offload_result_t offloadGetDeviceInfo(offload_device_handle_t Device,
                                       offload_device_info_t PropName,
                                       size_t PropSize, void *PropValue) {
-  return offloadGetDeviceInfoWithCodeLoc(Device, PropName, PropSize, PropValue,
-                                         nullptr);
+  return getDeviceInfoEntry(Device, rawEnum(PropName), PropSize, PropValue,
+                            nullptr);
 }
 
 offload_result_t offloadGetDeviceInfoWithCodeLoc(
     offload_device_handle_t Device, offload_device_info_t PropName,
     size_t PropSize, void *PropValue, offload_code_location_t *CodeLocation) {
-  auto RawPropName = rawEnum(PropName);
-  return runEntryPoint(
-      "offloadGetDeviceInfo", CodeLocation,
-      [&](Runtime &RT) {
-        return getDeviceInfo(RT, Device, RawPropName,
-                             InfoOut::value(PropSize, PropValue));
-      },
-      "Device", Device, "PropName", RawPropName, "PropSize", PropSize,
-      "PropValue", PropValue);
+  return getDeviceInfoEntry(Device, rawEnum(PropName), PropSize, PropValue,
+                            CodeLocation);
 }
 
 offload_result_t offloadGetDeviceInfoSize(offload_device_handle_t Device,
                                           offload_device_info_t PropName,
                                           size_t *PropSizeRet) {
-  return offloadGetDeviceInfoSizeWithCodeLoc(Device, PropName, PropSizeRet,
-                                             nullptr);
+  return getDeviceInfoSizeEntry(Device, rawEnum(PropName), PropSizeRet,
+                                nullptr);
 }
 
 offload_result_t offloadGetDeviceInfoSizeWithCodeLoc(
     offload_device_handle_t Device, offload_device_info_t PropName,
     size_t *PropSizeRet, offload_code_location_t *CodeLocation) {
-  auto RawPropName = rawEnum(PropName);
-  return runEntryPoint(
-      "offloadGetDeviceInfoSize", CodeLocation,
-      [&](Runtime &RT) {
-        return getDeviceInfo(RT, Device, RawPropName,
-                             InfoOut::size(PropSizeRet));
-      },
-      "Device", Device, "PropName", RawPropName, "PropSizeRet", PropSizeRet);
+  return getDeviceInfoSizeEntry(Device, rawEnum(PropName), PropSizeRet,
+                                CodeLocation);
 }
 
 offload_result_t offloadMemAlloc(offload_device_handle_t Device,
                                  offload_alloc_type_t Type, size_t Size,
                                  void **AllocationOut) {
-  return offloadMemAllocWithCodeLoc(Device, Type, Size, AllocationOut, nullptr);
+  return memAllocEntry(Device, rawEnum(Type), Size, AllocationOut, nullptr);
 }
 
 offload_result_t offloadMemAllocWithCodeLoc(
     offload_device_handle_t Device, offload_alloc_type_t Type, size_t Size,
     void **AllocationOut, offload_code_location_t *CodeLocation) {
-  auto RawType = rawEnum(Type);
-  return runEntryPoint(
-      "offloadMemAlloc", CodeLocation,
-      [&](Runtime &RT) {
-        return memAlloc(RT, Device, RawType, Size, AllocationOut);
-      },
-      "Device", Device, "Type", RawType, "Size", Size, "AllocationOut",
-      AllocationOut);
+  return memAllocEntry(Device, rawEnum(Type), Size, AllocationOut,
+                       CodeLocation);
 }
 
 offload_result_t offloadMemFree(void *Address) {
@@ -1057,42 +1220,28 @@ offloadMemFreeWithCodeLoc(void *Address,
 
 offload_result_t offloadGetMemInfo(const void *Ptr, offload_mem_info_t PropName,
                                    size_t PropSize, void *PropValue) {
-  return offloadGetMemInfoWithCodeLoc(Ptr, PropName, PropSize, PropValue,
-                                      nullptr);
+  return getMemInfoEntry(Ptr, rawEnum(PropName), PropSize, PropValue, nullptr);
 }
 
 offload_result_t
 offloadGetMemInfoWithCodeLoc(const void *Ptr, offload_mem_info_t PropName,
                              size_t PropSize, void *PropValue,
                              offload_code_location_t *CodeLocation) {
-  auto RawPropName = rawEnum(PropName);
-  return runEntryPoint(
-      "offloadGetMemInfo", CodeLocation,
-      [&](Runtime &RT) {
-        return getMemInfo(RT, Ptr, RawPropName,
-                          InfoOut::value(PropSize, PropValue));
-      },
-      "Ptr", Ptr, "PropName", RawPropName, "PropSize", PropSize, "PropValue",
-      PropValue);
+  return getMemInfoEntry(Ptr, rawEnum(PropName), PropSize, PropValue,
+                         CodeLocation);
 }
 
 offload_result_t offloadGetMemInfoSize(const void *Ptr,
                                        offload_mem_info_t PropName,
                                        size_t *PropSizeRet) {
-  return offloadGetMemInfoSizeWithCodeLoc(Ptr, PropName, PropSizeRet, nullptr);
+  return getMemInfoSizeEntry(Ptr, rawEnum(PropName), PropSizeRet, nullptr);
 }
 
 offload_result_t
 offloadGetMemInfoSizeWithCodeLoc(const void *Ptr, offload_mem_info_t PropName,
                                  size_t *PropSizeRet,
                                  offload_code_location_t *CodeLocation) {
-  auto RawPropName = rawEnum(PropName);
-  return runEntryPoint(
-      "offloadGetMemInfoSize", CodeLocation,
-      [&](Runtime &RT) {
-        return getMemInfo(RT, Ptr, RawPropName, InfoOut::size(PropSizeRet));
-      },
-      "Ptr", Ptr, "PropName", RawPropName, "PropSizeRet", PropSizeRet);
+  return getMemInfoSizeEntry(Ptr, rawEnum(PropName), PropSizeRet, CodeLocation);
 }
 
 offload_result_t offloadMemcpy(offload_queue_handle_t Queue, void *DstPtr,
@@ -1231,41 +1380,28 @@ offloadDestroyQueueWithCodeLoc(offload_queue_handle_t Queue,
 offload_result_t offloadGetQueueInfo(offload_queue_handle_t Queue,
                                      offload_queue_info_t PropName,
                                      size_t PropSize, void *PropValue) {
-  return offloadGetQueueInfoWithCodeLoc(Queue, PropName, PropSize, PropValue,
-                                        nullptr);
+  return getQueueInfoEntry(Queue, rawEnum(PropName), PropSize, PropValue,
+                           nullptr);
 }
 
 offload_result_t offloadGetQueueInfoWithCodeLoc(
     offload_queue_handle_t Queue, offload_queue_info_t PropName,
     size_t PropSize, void *PropValue, offload_code_location_t *CodeLocation) {
-  auto RawPropName = rawEnum(PropName);
-  return runEntryPoint(
-      "offloadGetQueueInfo", CodeLocation,
-      [&](Runtime &RT) {
-        return getQueueInfo(RT, Queue, RawPropName,
-                            InfoOut::value(PropSize, PropValue));
-      },
-      "Queue", Queue, "PropName", RawPropName, "PropSize", PropSize,
-      "PropValue", PropValue);
+  return getQueueInfoEntry(Queue, rawEnum(PropName), PropSize, PropValue,
+                           CodeLocation);
 }
 
 offload_result_t offloadGetQueueInfoSize(offload_queue_handle_t Queue,
                                          offload_queue_info_t PropName,
                                          size_t *PropSizeRet) {
-  return offloadGetQueueInfoSizeWithCodeLoc(Queue, PropName, PropSizeRet,
-                                            nullptr);
+  return getQueueInfoSizeEntry(Queue, rawEnum(PropName), PropSizeRet, nullptr);
 }
 
 offload_result_t offloadGetQueueInfoSizeWithCodeLoc(
     offload_queue_handle_t Queue, offload_queue_info_t PropName,
     size_t *PropSizeRet, offload_code_location_t *CodeLocation) {
-  auto RawPropName = rawEnum(PropName);
-  return runEntryPoint(
-      "offloadGetQueueInfoSize", CodeLocation,
-      [&](Runtime &RT) {
-        return getQueueInfo(RT, Queue, RawPropName, InfoOut::size(PropSizeRet));
-      },
-      "Queue", Queue, "PropName", RawPropName, "PropSizeRet", PropSizeRet);
+  return getQueueInfoSizeEntry(Queue, rawEnum(PropName), PropSizeRet,
+                               CodeLocation);
 }
 
 offload_result_t offloadLaunchHostFunction(offload_queue_handle_t Queue,
@@ -1329,41 +1465,28 @@ offloadDestroyEventWithCodeLoc(offload_event_handle_t Event,
 offload_result_t offloadGetEventInfo(offload_event_handle_t Event,
                                      offload_event_info_t PropName,
                                      size_t PropSize, void *PropValue) {
-  return offloadGetEventInfoWithCodeLoc(Event, PropName, PropSize, PropValue,
-                                        nullptr);
+  return getEventInfoEntry(Event, rawEnum(PropName), PropSize, PropValue,
+                           nullptr);
 }
 
 offload_result_t offloadGetEventInfoWithCodeLoc(
     offload_event_handle_t Event, offload_event_info_t PropName,
     size_t PropSize, void *PropValue, offload_code_location_t *CodeLocation) {
-  auto RawPropName = rawEnum(PropName);
-  return runEntryPoint(
-      "offloadGetEventInfo", CodeLocation,
-      [&](Runtime &RT) {
-        return getEventInfo(RT, Event, RawPropName,
-                            InfoOut::value(PropSize, PropValue));
-      },
-      "Event", Event, "PropName", RawPropName, "PropSize", PropSize,
-      "PropValue", PropValue);
+  return getEventInfoEntry(Event, rawEnum(PropName), PropSize, PropValue,
+                           CodeLocation);
 }
 
 offload_result_t offloadGetEventInfoSize(offload_event_handle_t Event,
                                          offload_event_info_t PropName,
                                          size_t *PropSizeRet) {
-  return offloadGetEventInfoSizeWithCodeLoc(Event, PropName, PropSizeRet,
-                                            nullptr);
+  return getEventInfoSizeEntry(Event, rawEnum(PropName), PropSizeRet, nullptr);
 }
 
 offload_result_t offloadGetEventInfoSizeWithCodeLoc(
     offload_event_handle_t Event, offload_event_info_t PropName,
     size_t *PropSizeRet, offload_code_location_t *CodeLocation) {
-  auto RawPropName = rawEnum(PropName);
-  return runEntryPoint(
-      "offloadGetEventInfoSize", CodeLocation,
-      [&](Runtime &RT) {
-        return getEventInfo(RT, Event, RawPropName, InfoOut::size(PropSizeRet));
-      },
-      "Event", Event, "PropName", RawPropName, "PropSizeRet", PropSizeRet);
+  return getEventInfoSizeEntry(Event, rawEnum(PropName), PropSizeRet,
+                               CodeLocation);
 }
 
 offload_result_t offloadCreateProgram(offload_device_handle_t Device,
@@ -1420,7 +1543,7 @@ offloadDestroyProgramWithCodeLoc(offload_program_handle_t Program,
 offload_result_t offloadGetSymbol(offload_program_handle_t Program,
                                   const char *Name, offload_symbol_kind_t Kind,
                                   offload_symbol_handle_t *Symbol) {
-  return offloadGetSymbolWithCodeLoc(Program, Name, Kind, Symbol, nullptr);
+  return getSymbolEntry(Program, Name, rawEnum(Kind), Symbol, nullptr);
 }
 
 offload_result_t
@@ -1428,54 +1551,35 @@ offloadGetSymbolWithCodeLoc(offload_program_handle_t Program, const char *Name,
                             offload_symbol_kind_t Kind,
                             offload_symbol_handle_t *Symbol,
                             offload_code_location_t *CodeLocation) {
-  auto RawKind = rawEnum(Kind);
-  return runEntryPoint(
-      "offloadGetSymbol", CodeLocation,
-      [&](Runtime &RT) {
-        return getSymbol(RT, Program, Name, RawKind, Symbol);
-      },
-      "Program", Program, "Name", Name, "Kind", RawKind, "Symbol", Symbol);
+  return getSymbolEntry(Program, Name, rawEnum(Kind), Symbol, CodeLocation);
 }
 
 offload_result_t offloadGetSymbolInfo(offload_symbol_handle_t Symbol,
                                       offload_symbol_info_t PropName,
                                       size_t PropSize, void *PropValue) {
-  return offloadGetSymbolInfoWithCodeLoc(Symbol, PropName, PropSize, PropValue,
-                                         nullptr);
+  return getSymbolInfoEntry(Symbol, rawEnum(PropName), PropSize, PropValue,
+                            nullptr);
 }
 
 offload_result_t offloadGetSymbolInfoWithCodeLoc(
     offload_symbol_handle_t Symbol, offload_symbol_info_t PropName,
     size_t PropSize, void *PropValue, offload_code_location_t *CodeLocation) {
-  auto RawPropName = rawEnum(PropName);
-  return runEntryPoint(
-      "offloadGetSymbolInfo", CodeLocation,
-      [&](Runtime &RT) {
-        return getSymbolInfo(RT, Symbol, RawPropName,
-                             InfoOut::value(PropSize, PropValue));
-      },
-      "Symbol", Symbol, "PropName", RawPropName, "PropSize", PropSize,
-      "PropValue", PropValue);
+  return getSymbolInfoEntry(Symbol, rawEnum(PropName), PropSize, PropValue,
+                            CodeLocation);
 }
 
 offload_result_t offloadGetSymbolInfoSize(offload_symbol_handle_t Symbol,
                                           offload_symbol_info_t PropName,
                                           size_t *PropSizeRet) {
-  return offloadGetSymbolInfoSizeWithCodeLoc(Symbol, PropName, PropSizeRet,
-                                             nullptr);
+  return getSymbolInfoSizeEntry(Symbol, rawEnum(PropName), PropSizeRet,
+                                nullptr);
 }
 
 offload_result_t offloadGetSymbolInfoSizeWithCodeLoc(
     offload_symbol_handle_t Symbol, offload_symbol_info_t PropName,
     size_t *PropSizeRet, offload_code_location_t *CodeLocation) {
-  auto RawPropName = rawEnum(PropName);
-  return runEntryPoint(
-      "offloadGetSymbolInfoSize", CodeLocation,
-      [&](Runtime &RT) {
-        return getSymbolInfo(RT, Symbol, RawPropName,
-                             InfoOut::size(PropSizeRet));
-      },
-      "Symbol", Symbol, "PropName", RawPropName, "PropSizeRet", PropSizeRet);
+  return getSymbolInfoSizeEntry(Symbol, rawEnum(PropName), PropSizeRet,
+                                CodeLocation);
 }
 
 offload_result_t

@@ -21,6 +21,7 @@
 #include "gtest/gtest.h"
 
 #include <cstdlib>
+#include <unistd.h>
 #include <cstring>
 #include <numeric>
 #include <thread>
@@ -34,9 +35,20 @@ protected:
   void SetUp() override {
     ASSERT_OK(offloadInit());
     ASSERT_OK(offloadGetHostDevice(&Device));
-    const char *Dir = std::getenv("OFFLOAD_CACHE_DIR");
-    ASSERT_TRUE(Dir && *Dir) << "the tests run with OFFLOAD_CACHE_DIR set";
-    CacheDir = Dir;
+    // ctest runs each test in its own process, possibly in parallel: give
+    // every process its own cache directory, fixed before the JIT reads its
+    // environment (on first use) and kept for the rest of the process.
+    static const std::string ProcessDir = [] {
+      const char *Base = std::getenv("OFFLOAD_CACHE_DIR");
+      std::string Dir = std::string(Base && *Base ? Base : "/tmp") + "/" +
+                        ::testing::UnitTest::GetInstance()
+                            ->current_test_info()
+                            ->name() +
+                        "." + std::to_string(getpid());
+      setenv("OFFLOAD_CACHE_DIR", Dir.c_str(), 1);
+      return Dir;
+    }();
+    CacheDir = ProcessDir;
     offloadjit::DiskCache(CacheDir, 0).clear();
     ASSERT_OK(offloadJITClearMemoryCache());
     ASSERT_OK(offloadJITResetStats());
@@ -45,6 +57,7 @@ protected:
         Device, KernelsSource, std::strlen(KernelsSource), &Program));
   }
   void TearDown() override {
+    offloadjit::DiskCache(CacheDir, 0).clear();
     if (Program)
       EXPECT_EQ(offloadJITDestroyProgram(Program), OFFLOAD_SUCCESS);
     EXPECT_EQ(offloadShutDown(), OFFLOAD_SUCCESS);

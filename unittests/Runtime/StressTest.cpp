@@ -198,6 +198,8 @@ TEST_P(StressTest, MixedCalls8Threads10000Each) {
     T.join();
   EXPECT_GE(TotalCalls.load(), NumThreads * CallsPerThread);
   EXPECT_GT(Launches.load(), 0u);
+  RecordProperty("Calls", std::to_string(TotalCalls.load()));
+  RecordProperty("Launches", std::to_string(Launches.load()));
   for (int I = 1; I < NumQueues; ++I)
     ASSERT_SUCCESS(offloadDestroyQueue(Queues[I]));
 }

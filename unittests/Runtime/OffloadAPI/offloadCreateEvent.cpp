@@ -41,12 +41,17 @@ TEST_P(offloadCreateEventTest, SuccessBusyQueue) {
 
 TEST_P(offloadCreateEventTest, SuccessManyEvents) {
   std::vector<offload_event_handle_t> Events(32, nullptr);
-  for (offload_event_handle_t &E : Events) {
-    int Src = 1, Dst = 0;
-    ASSERT_SUCCESS(offloadMemcpy(Queue, &Dst, Host, &Src, Host, sizeof(int)));
-    ASSERT_SUCCESS(offloadCreateEvent(Queue, &E));
+  // The copies read their source when they run: it must outlive them.
+  std::vector<int> Src(Events.size()), Dst(Events.size(), 0);
+  for (size_t I = 0; I < Events.size(); ++I) {
+    Src[I] = int(I);
+    ASSERT_SUCCESS(
+        offloadMemcpy(Queue, &Dst[I], Host, &Src[I], Host, sizeof(int)));
+    ASSERT_SUCCESS(offloadCreateEvent(Queue, &Events[I]));
   }
+  // The last event completes after every copy before it.
   ASSERT_SUCCESS(offloadSyncEvent(Events.back()));
+  EXPECT_EQ(Dst, Src);
   for (offload_event_handle_t E : Events)
     ASSERT_SUCCESS(offloadDestroyEvent(E));
 }

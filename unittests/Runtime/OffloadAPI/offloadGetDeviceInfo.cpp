@@ -249,9 +249,10 @@ TEST_P(offloadGetDeviceInfoTest, SuccessNativeVectorWidthChar) {
 TEST_P(offloadGetDeviceInfoTest, SuccessNativeVectorWidthShort) {
   uint32_t W = get<uint32_t>(OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_SHORT);
   EXPECT_GE(W, 1u);
-  if (isHost())
-    EXPECT_EQ(W * 2,
-              get<uint32_t>(OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_CHAR));
+  // Both come from the same vector registers, when there are any.
+  uint32_t Char = get<uint32_t>(OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_CHAR);
+  if (isHost() && Char >= 2)
+    EXPECT_EQ(W * 2, Char);
 }
 
 TEST_P(offloadGetDeviceInfoTest, SuccessNativeVectorWidthInt) {
@@ -264,9 +265,10 @@ TEST_P(offloadGetDeviceInfoTest, SuccessNativeVectorWidthInt) {
 TEST_P(offloadGetDeviceInfoTest, SuccessNativeVectorWidthLong) {
   uint32_t W = get<uint32_t>(OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_LONG);
   EXPECT_GE(W, 1u);
-  if (isHost())
-    EXPECT_EQ(W * 2,
-              get<uint32_t>(OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_INT));
+  // Both come from the same vector registers, when there are any.
+  uint32_t Int = get<uint32_t>(OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_INT);
+  if (isHost() && Int >= 2)
+    EXPECT_EQ(W * 2, Int);
 }
 
 TEST_P(offloadGetDeviceInfoTest, SuccessNativeVectorWidthFloat) {
@@ -281,9 +283,10 @@ TEST_P(offloadGetDeviceInfoTest, SuccessNativeVectorWidthFloat) {
 TEST_P(offloadGetDeviceInfoTest, SuccessNativeVectorWidthDouble) {
   uint32_t W = get<uint32_t>(OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_DOUBLE);
   EXPECT_GE(W, 1u);
-  if (isHost())
-    EXPECT_EQ(W * 2,
-              get<uint32_t>(OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_FLOAT));
+  // Both come from the same vector registers, when there are any.
+  uint32_t Float = get<uint32_t>(OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_FLOAT);
+  if (isHost() && Float >= 2)
+    EXPECT_EQ(W * 2, Float);
 }
 
 TEST_P(offloadGetDeviceInfoTest, SuccessNativeVectorWidthHalf) {
