@@ -853,6 +853,25 @@ offloadMemUnregisterMemRef(offload_device_handle_t Device, int64_t Rank,
 OFFLOAD_API void offloadAbortOnError(offload_result_t Result,
                                      const char *Context);
 
+//===----------------------------------------------------------------------===//
+// Timeline tracing (OFFLOAD_TRACE_FILE)
+//===----------------------------------------------------------------------===//
+
+/// Whether OFFLOAD_TRACE_FILE=path.json is set: the runtime then records its
+/// copies, fills and launches as Chrome trace events, one track per queue,
+/// and writes the file when the last offloadShutDown returns or at exit.
+OFFLOAD_API bool offloadTraceEnabled(void);
+/// Microseconds on the trace's clock (0 when tracing is off).
+OFFLOAD_API uint64_t offloadTraceNow(void);
+/// Adds an event of \p DurationMicros starting at \p StartMicros (trace
+/// clock) on the track named \p Track (null: synchronous calls), e.g. the
+/// JIT's compiles. \p Details (optional) is shown with the event. Does
+/// nothing when tracing is off.
+OFFLOAD_API void offloadTraceRecord(const char *Name, const char *Category,
+                                    const char *Track, uint64_t StartMicros,
+                                    uint64_t DurationMicros,
+                                    const char *Details);
+
 #ifdef __cplusplus
 } // extern "C"
 #endif

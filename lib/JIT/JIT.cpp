@@ -276,6 +276,9 @@ private:
 
   Config Options;
   std::atomic<bool> Enabled{true};
+  /// OFFLOAD_TRACE_FILE is set: cache lookups and compiles go on the
+  /// runtime's timeline.
+  bool Timeline = false;
   std::string TargetKey;
 
   std::mutex MlirMutex; // serializes everything that touches the context
@@ -342,6 +345,7 @@ Engine::Engine()
 
   if (std::optional<std::string> Dir = DiskCache::getDefaultDirectory())
     Disk.emplace(*Dir, DiskCache::getDefaultMaxBytes());
+  Timeline = offloadTraceEnabled();
   if (const char *Print = std::getenv("OFFLOAD_JIT_STATS"); Print &&
       StringRef(Print) == "1")
     std::atexit(printStatsAtExit);
@@ -708,6 +712,7 @@ void Engine::compileEntry(CacheEntry &Entry, const std::string &Key,
   }
   offload_result_t Error = OFFLOAD_SUCCESS;
   if (!Payload) {
+    uint64_t TraceStart = Timeline ? offloadTraceNow() : 0;
     auto Start = std::chrono::steady_clock::now();
     llvm::Expected<std::vector<char>> Compiled =
         compile(*Program, Kernel, Request);
@@ -716,6 +721,11 @@ void Engine::compileEntry(CacheEntry &Entry, const std::string &Key,
                       .count();
     Counters.CompileMicroseconds += Micros;
     ++Counters.Compiles;
+    if (Timeline)
+      offloadTraceRecord(("compile " + Kernel.KernelName).c_str(), "jit",
+                         "jit compiles", TraceStart,
+                         offloadTraceNow() - TraceStart,
+                         ("key " + Key).c_str());
     if (!Compiled) {
       Error = makeError(OFFLOAD_ERRC_COMPILE_FAILURE,
                         "cannot compile kernel '" + Kernel.KernelName +
@@ -871,6 +881,13 @@ Engine::resolve(offload_device_handle_t Device,
     if (Options.FoldGrid)
       Append(&Sizes->NumGroups, sizeof(Sizes->NumGroups));
   }
+  uint64_t LookupStart = Timeline ? offloadTraceNow() : 0;
+  auto TraceLookup = [&](const char *Outcome) {
+    if (Timeline)
+      offloadTraceRecord(("jit lookup " + Kernel->KernelName).c_str(), "jit",
+                         "jit lookups", LookupStart,
+                         offloadTraceNow() - LookupStart, Outcome);
+  };
   llvm::XXH128_hash_t Hash = llvm::xxh3_128bits(Bytes);
   std::pair<uint64_t, uint64_t> FastKey{Hash.high64, Hash.low64};
   if (FastPath) {
@@ -883,6 +900,8 @@ Engine::resolve(offload_device_handle_t Device,
       if (!Specialize)
         ++Counters.GenericLaunches;
       Symbol = It->second->Symbol;
+      Lock.unlock();
+      TraceLookup("memory hit");
       return OFFLOAD_SUCCESS;
     }
   }
@@ -963,6 +982,8 @@ Engine::resolve(offload_device_handle_t Device,
     std::unique_lock<std::shared_mutex> Lock(FastMutex);
     Fast[FastKey] = Entry;
   }
+  TraceLookup(GenericStandIn ? "miss: generic kernel while compiling"
+                             : "miss: found on disk or compiled");
   return OFFLOAD_SUCCESS;
 }
 

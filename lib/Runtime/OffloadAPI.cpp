@@ -18,6 +18,7 @@
 #include "Error.h"
 #include "Plugin.h"
 #include "Runtime.h"
+#include "ChromeTrace.h"
 #include "Trace.h"
 #include "Validation.h"
 
@@ -465,6 +466,54 @@ offload::Queue *getImpl(offload_queue_handle_t Queue) {
   return Queue ? Queue->Impl.get() : nullptr;
 }
 
+/// Runs \p Operation, a copy, fill or launch on \p Queue (null: synchronous),
+/// and records it on the OFFLOAD_TRACE_FILE timeline. On a queue it is timed
+/// by host functions enqueued before and after it, which read the clock when
+/// the queue reaches them.
+template <typename OperationT>
+static Error traced(StringRef Name, StringRef Category,
+                    offload_queue_handle_t Queue,
+                    function_ref<std::string()> Details,
+                    OperationT &&Operation) {
+  ChromeTrace *Trace = ChromeTrace::get();
+  if (!Trace)
+    return Operation();
+  uint64_t Track = Trace->getTrack(Queue);
+  if (!Queue) {
+    uint64_t Start = Trace->now();
+    Error E = Operation();
+    Trace->record(Name, Category, Track, Start, Trace->now() - Start,
+                  Details());
+    return E;
+  }
+  struct Marker {
+    ChromeTrace *Trace;
+    std::string Name, Category, Details;
+    uint64_t Track, Start = 0;
+  };
+  auto *M = new Marker{Trace, Name.str(), Category.str(), Details(), Track};
+  if (Error E = Queue->Impl->enqueueHostFunction(
+          [](void *P) {
+            auto *M = static_cast<Marker *>(P);
+            M->Start = M->Trace->now();
+          },
+          M)) {
+    delete M;
+    return E;
+  }
+  Error E = Operation();
+  if (Error End = Queue->Impl->enqueueHostFunction(
+          [](void *P) {
+            std::unique_ptr<Marker> M(static_cast<Marker *>(P));
+            M->Trace->record(M->Name, M->Category, M->Track, M->Start,
+                             M->Trace->now() - M->Start,
+                             std::move(M->Details));
+          },
+          M))
+    return joinErrors(std::move(E), std::move(End));
+  return E;
+}
+
 Error memcpy(Runtime &RT, offload_queue_handle_t Queue, void *DstPtr,
              offload_device_handle_t DstDevice, const void *SrcPtr,
              offload_device_handle_t SrcDevice, size_t Size) {
@@ -496,7 +545,10 @@ Error memcpy(Runtime &RT, offload_queue_handle_t Queue, void *DstPtr,
                                      : DstDevice != RT.getHostDevice()
                                          ? DstDevice
                                          : SrcDevice;
-  return Executor->Impl->memcpy(getImpl(Queue), DstPtr, SrcPtr, Size);
+  return traced(
+      "memcpy", "copy", Queue,
+      [&] { return std::to_string(Size) + " bytes"; },
+      [&] { return Executor->Impl->memcpy(getImpl(Queue), DstPtr, SrcPtr, Size); });
 }
 
 Error memFill(Runtime &RT, offload_queue_handle_t Queue, void *Ptr,
@@ -531,7 +583,10 @@ Error memFill(Runtime &RT, offload_queue_handle_t Queue, void *Ptr,
     Device = RT.getHostDevice();
   ArrayRef<uint8_t> Pattern(static_cast<const uint8_t *>(PatternPtr),
                             PatternSize);
-  return Device->Impl->fill(getImpl(Queue), Ptr, Pattern, FillSize);
+  return traced(
+      "memfill", "copy", Queue,
+      [&] { return std::to_string(FillSize) + " bytes"; },
+      [&] { return Device->Impl->fill(getImpl(Queue), Ptr, Pattern, FillSize); });
 }
 
 Error memRegister(Runtime &RT, offload_device_handle_t Device, void *Ptr,
@@ -836,7 +891,19 @@ Error launchKernel(Runtime &RT, offload_queue_handle_t Queue,
   }
   ArrayRef<uint8_t> Args(static_cast<const uint8_t *>(ArgumentsData),
                          ArgumentsSize);
-  return Device->Impl->launchKernel(getImpl(Queue), Sym, Args, *LaunchSizeArgs);
+  return traced(
+      ("launch " + Sym.getName()).str(), "launch", Queue,
+      [&] {
+        const offload_kernel_launch_size_args_t &L = *LaunchSizeArgs;
+        return llvm::formatv("grid ({0},{1},{2}) block ({3},{4},{5})",
+                             L.NumGroups.x, L.NumGroups.y, L.NumGroups.z,
+                             L.GroupSize.x, L.GroupSize.y, L.GroupSize.z)
+            .str();
+      },
+      [&] {
+        return Device->Impl->launchKernel(getImpl(Queue), Sym, Args,
+                                          *LaunchSizeArgs);
+      });
 }
 
 Error getKernelFromImage(Runtime &RT, offload_device_handle_t Device,

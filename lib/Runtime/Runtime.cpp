@@ -7,6 +7,8 @@
 
 #include "Runtime.h"
 
+#include "ChromeTrace.h"
+
 #include "llvm/ADT/StringExtras.h"
 
 #include <atomic>
@@ -87,7 +89,11 @@ Error Runtime::shutDown() {
   if (--RefCount > 0)
     return Error::success();
   std::unique_ptr<Runtime> RT(Current.exchange(nullptr));
-  return RT->release();
+  Error E = RT->release();
+  // Queues are drained: the timeline is complete.
+  if (ChromeTrace *Trace = ChromeTrace::get())
+    Trace->write();
+  return E;
 }
 
 Runtime::~Runtime() = default;
