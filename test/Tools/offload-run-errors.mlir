@@ -9,6 +9,7 @@
 // RUN: not offload-run %t/does-not-exist.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not offload-run %t/bad-kernel.mlir 2>&1 | FileCheck %s --check-prefix=KERNEL
 // RUN: not offload-run %t/copy-too-large.mlir 2>&1 | FileCheck %s --check-prefix=BOUNDS
+// RUN: not offload-run %t/free-host-memory.mlir 2>&1 | FileCheck %s --check-prefix=FOREIGN
 // RUN: offload-run --help | FileCheck %s --check-prefix=HELP
 
 // MALFORMED: malformed.mlir:2:{{[0-9]+}}: error:
@@ -19,6 +20,7 @@
 // MISSING: does-not-exist.mlir
 // KERNEL: bad-kernel.mlir:6:10: error: 'gpu.cluster_id' op thread block clusters are not supported by the host target
 // BOUNDS: offload error: offload.memcpy: OFFLOAD_ERRC_INVALID_SIZE: DstPtr + Size (80 bytes) runs past the end of its allocation: 40 bytes
+// FOREIGN: offload error: offload.free: OFFLOAD_ERRC_INVALID_ARGUMENT: Address ({{.*}}) was not allocated by offloadMemAlloc or was already freed
 // HELP-DAG: --device=<host|cuda|hip>
 // HELP-DAG: --entry-point-result
 
@@ -60,5 +62,12 @@ func.func @main() {
   %h = memref.alloc(%c20) : memref<?xf32>
   %d = gpu.alloc (%c10) : memref<?xf32>
   gpu.memcpy %d, %h : memref<?xf32>, memref<?xf32>
+  return
+}
+
+//--- free-host-memory.mlir
+func.func @main() {
+  %h = memref.alloc() : memref<4xf32>
+  gpu.dealloc %h : memref<4xf32>
   return
 }

@@ -620,7 +620,12 @@ struct FreeOpLowering : OffloadOpLowering<FreeOp> {
     Location loc = op.getLoc();
     Value ptr =
         MemRefDescriptor(adaptor.getMemref()).allocatedPtr(rewriter, loc);
-    if (failed(callChecked(rewriter, loc, op, RuntimeFunction::MemFree, {ptr},
+    // A free needs no device, so nothing else may have initialized the
+    // runtime in this program: make sure it is (reference counted), so that
+    // freeing foreign memory reports that, not "uninitialized".
+    if (failed(callChecked(rewriter, loc, op, RuntimeFunction::Init, {},
+                           op->getName().getStringRef())) ||
+        failed(callChecked(rewriter, loc, op, RuntimeFunction::MemFree, {ptr},
                            op->getName().getStringRef())))
       return rewriter.notifyMatchFailure(op, "conflicting runtime declaration");
     rewriter.eraseOp(op);
