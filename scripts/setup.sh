@@ -3,10 +3,14 @@
 #
 #   scripts/setup.sh [BUILD_DIR]     (default BUILD_DIR: build)
 #
-# Dependencies come from Debian's packages only: LLVM/MLIR 22, clang-22, lld,
-# Ninja, ccache, CMake, GoogleTest and Google Benchmark. Runs apt-get through
+# Dependencies come from Debian's packages (LLVM/MLIR 22, clang-22, lld,
+# Ninja, ccache, CMake, GoogleTest, Google Benchmark, Python 3 headers and
+# venv) and, for the Python package, PyPI (nanobind, numpy, pytest, into the
+# virtual environment .venv at the checkout's root). Runs apt-get through
 # sudo when not root. Environment: OFFLOAD_BUILD_TYPE (default Release),
-# OFFLOAD_CMAKE_ARGS (extra CMake arguments, e.g. -DOFFLOAD_SANITIZE=address).
+# OFFLOAD_CMAKE_ARGS (extra CMake arguments, e.g. -DOFFLOAD_SANITIZE=address
+# or -DOFFLOAD_ENABLE_PYTHON=OFF), OFFLOAD_PYTHON (the interpreter the venv is
+# made from, default python3).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,6 +21,7 @@ packages=(
   cmake ninja-build ccache
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
   libgtest-dev libbenchmark-dev rocm-device-libs
+  python3-dev python3-venv
 )
 
 missing=()
@@ -34,6 +39,14 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 fi
 
+# The Python package's build and test dependencies, in the project's venv.
+venv=$root/.venv
+if [ ! -x "$venv/bin/python" ]; then
+  "${OFFLOAD_PYTHON:-python3}" -m venv "$venv"
+fi
+"$venv/bin/python" -m pip install -q --disable-pip-version-check \
+  nanobind numpy pytest setuptools wheel
+
 # shellcheck disable=SC2086
 cmake -S "$root" -B "$build_dir" -G Ninja \
   -DCMAKE_BUILD_TYPE="$build_type" \
@@ -42,6 +55,13 @@ cmake -S "$root" -B "$build_dir" -G Ninja \
   -DMLIR_LINK_MLIR_DYLIB=ON \
   -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
   -DLLVM_USE_LINKER=lld \
+  -DPython3_EXECUTABLE="$venv/bin/python" \
   ${OFFLOAD_CMAKE_ARGS:-}
 cmake --build "$build_dir"
+# Install the `offload` package (the extension just built) into the venv.
+if ls "$build_dir"/python/offload/_offload*.so >/dev/null 2>&1; then
+  OFFLOAD_BUILD_DIR=$build_dir "$venv/bin/python" -m pip install -q \
+    --disable-pip-version-check --no-build-isolation --force-reinstall \
+    --no-deps "$root/python"
+fi
 echo "setup: built into $build_dir"

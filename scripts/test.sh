@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: the lit suite (check-offload: dialect, conversions, target,
-# examples, and the shared MLIR GPU corpus when ../shared is present) and the
-# GoogleTest suites through ctest. Fails if either fails.
+# examples, and the shared MLIR GPU corpus when ../shared is present) and,
+# through ctest, the GoogleTest suites and the Python package's pytest suite
+# (python-tests, when the package is built). Fails if either fails.
 #
 #   scripts/test.sh [BUILD_DIR]      (default BUILD_DIR: build)
 set -uo pipefail
@@ -13,7 +14,7 @@ build_dir=${1:-$root/build}
 status=0
 echo "== lit (check-offload)"
 cmake --build "$build_dir" --target check-offload || status=1
-echo "== GoogleTest (ctest)"
+echo "== GoogleTest and pytest (ctest)"
 ctest --test-dir "$build_dir" --output-on-failure -j2 || status=1
 if [ "$status" -ne 0 ]; then
   echo "test: FAILED"

@@ -98,6 +98,20 @@ OFFLOAD_API offload_result_t offloadJITGetSpecializedKernel(
     const offload_kernel_launch_size_args_t *LaunchSizeArgs,
     offload_symbol_handle_t *Symbol);
 
+/// The arguments of \p Kernel as text, one line per argument (each ending in
+/// '\n'): its MLIR type as MLIR prints it ("memref<?xf32>", "f32", "index"),
+/// followed by " runtime_constant" when the kernel marks it with
+/// offload.runtime_constant, or " runtime_constant contents" when it marks an
+/// array by its contents. Writes the NUL-terminated text to \p Signature
+/// (\p Size bytes) unless \p Signature is NULL, and its size in bytes with
+/// the NUL to \p SizeRet unless \p SizeRet is NULL. Lets bindings check and
+/// pack launch arguments. Errors: INVALID_NULL_HANDLE, INVALID_SYMBOL (not a
+/// live kernel), INVALID_NULL_POINTER (both pointers NULL), INVALID_SIZE
+/// (\p Size too small).
+OFFLOAD_API offload_result_t
+offloadJITGetKernelSignature(offload_jit_kernel_handle_t Kernel, size_t Size,
+                             char *Signature, size_t *SizeRet);
+
 /// Counters of this process's JIT activity.
 typedef struct offload_jit_stats_t {
   uint64_t Launches;        ///< offloadJITLaunchKernel calls

@@ -159,6 +159,8 @@ struct offload_jit_kernel_impl_t {
   std::vector<Field> Fields;
   uint64_t ArgumentsSize = 0;
   bool HasRuntimeConstants = false;
+  /// What offloadJITGetKernelSignature returns: one line per argument.
+  std::string Signature;
 };
 
 namespace {
@@ -228,6 +230,8 @@ public:
                           offload_jit_kernel_handle_t Kernel, const void *Args,
                           size_t ArgsSize,
                           const offload_kernel_launch_size_args_t *Sizes);
+  offload_result_t getSignature(offload_jit_kernel_handle_t Kernel, size_t Size,
+                                char *Signature, size_t *SizeRet);
   /// The symbol to launch for these arguments (the heart of launch).
   offload_result_t resolve(offload_device_handle_t Device,
                            offload_jit_kernel_handle_t Kernel,
@@ -522,6 +526,12 @@ offload_result_t Engine::getKernel(offload_jit_program_handle_t Program,
           Info.Contents = Mark.getContents();
           Kernel->HasRuntimeConstants = true;
         }
+      llvm::raw_string_ostream Line(Kernel->Signature);
+      Line << Info.ArgType;
+      if (Info.RuntimeConstant)
+        Line << (Info.Contents ? " runtime_constant contents"
+                               : " runtime_constant");
+      Line << "\n";
       Kernel->Arguments.push_back(Info);
     }
     Kernel->ArgumentsSize = llvm::alignTo(Kernel->ArgumentsSize, MaxAlign);
@@ -538,6 +548,32 @@ offload_result_t Engine::getKernel(offload_jit_program_handle_t Program,
   std::unique_lock<std::shared_mutex> Lock(LiveKernelsMutex);
   LiveKernels.insert(Handle);
   *Out = Handle;
+  return OFFLOAD_SUCCESS;
+}
+
+offload_result_t Engine::getSignature(offload_jit_kernel_handle_t Kernel,
+                                      size_t Size, char *Signature,
+                                      size_t *SizeRet) {
+  if (!Kernel)
+    return makeError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Kernel is null");
+  if (!isLive(Kernel))
+    return makeError(OFFLOAD_ERRC_INVALID_SYMBOL,
+                     "Kernel is not a live JIT kernel");
+  size_t Needed = Kernel->Signature.size() + 1;
+  if (SizeRet)
+    *SizeRet = Needed;
+  if (!Signature) {
+    if (!SizeRet)
+      return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER,
+                       "Signature and SizeRet are both null");
+    return OFFLOAD_SUCCESS;
+  }
+  if (Size < Needed)
+    return makeError(OFFLOAD_ERRC_INVALID_SIZE,
+                     "Size is " + std::to_string(Size) +
+                         " bytes but the signature takes " +
+                         std::to_string(Needed));
+  std::memcpy(Signature, Kernel->Signature.c_str(), Needed);
   return OFFLOAD_SUCCESS;
 }
 
@@ -1034,6 +1070,12 @@ offload_result_t offloadJITGetSpecializedKernel(
     return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Symbol is null");
   return Engine::get().resolve(Device, Kernel, ArgumentsData, ArgumentsSize,
                                LaunchSizeArgs, *Symbol);
+}
+
+offload_result_t
+offloadJITGetKernelSignature(offload_jit_kernel_handle_t Kernel, size_t Size,
+                             char *Signature, size_t *SizeRet) {
+  return Engine::get().getSignature(Kernel, Size, Signature, SizeRet);
 }
 
 offload_result_t offloadJITGetStats(offload_jit_stats_t *Stats) {

@@ -310,3 +310,36 @@ TEST_F(JITTest, Errors) {
   EXPECT_EQ(R->Code, OFFLOAD_ERRC_INVALID_SYMBOL);
   EXPECT_EQ(stats().Compiles, 0u);
 }
+
+//===----------------------------------------------------------------------===//
+// offloadJITGetKernelSignature
+//===----------------------------------------------------------------------===//
+
+TEST_F(JITTest, KernelSignature) {
+  size_t Size = 0;
+  ASSERT_OK(offloadJITGetKernelSignature(kernel("poly"), 0, nullptr, &Size));
+  std::string Expected =
+      "memref<?xf32>\nmemref<4xf32> runtime_constant contents\n";
+  ASSERT_EQ(Size, Expected.size() + 1);
+  std::vector<char> Text(Size);
+  ASSERT_OK(
+      offloadJITGetKernelSignature(kernel("poly"), Size, Text.data(), nullptr));
+  EXPECT_EQ(std::string(Text.data()), Expected);
+  ASSERT_OK(offloadJITGetKernelSignature(kernel("offset"), Text.size(),
+                                         Text.data(), nullptr));
+  EXPECT_EQ(std::string(Text.data()), "memref<?xf32>\ni32 runtime_constant\n");
+}
+
+TEST_F(JITTest, KernelSignatureErrors) {
+  char Small[4];
+  offload_result_t R = offloadJITGetKernelSignature(
+      kernel("scale"), sizeof(Small), Small, nullptr);
+  ASSERT_NE(R, OFFLOAD_SUCCESS);
+  EXPECT_EQ(R->Code, OFFLOAD_ERRC_INVALID_SIZE);
+  R = offloadJITGetKernelSignature(nullptr, 0, nullptr, nullptr);
+  ASSERT_NE(R, OFFLOAD_SUCCESS);
+  EXPECT_EQ(R->Code, OFFLOAD_ERRC_INVALID_NULL_HANDLE);
+  R = offloadJITGetKernelSignature(kernel("scale"), 0, nullptr, nullptr);
+  ASSERT_NE(R, OFFLOAD_SUCCESS);
+  EXPECT_EQ(R->Code, OFFLOAD_ERRC_INVALID_NULL_POINTER);
+}
