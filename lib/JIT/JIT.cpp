@@ -76,6 +76,11 @@ using mlir::offload::KernelSpecialization;
 using mlir::offload::SpecializationOptions;
 using namespace offloadjit;
 
+/// The compiler that produces the cached code: LLVM's version and this
+/// project's revision (set by CMake).
+static constexpr const char *kCompilerVersion =
+    "llvm-" LLVM_VERSION_STRING ";offload-" OFFLOAD_COMPILER_REVISION;
+
 //===----------------------------------------------------------------------===//
 // Errors
 //===----------------------------------------------------------------------===//
@@ -538,8 +543,8 @@ offload_result_t Engine::getKernel(offload_jit_program_handle_t Program,
   }
   // The constant part of every key of this kernel.
   std::string Prefix = Program->ModuleHash + ";" + Kernel->ModuleName +
-                       "::" + Kernel->KernelName + ";" + TargetKey +
-                       ";llvm-" LLVM_VERSION_STRING ";unroll=" +
+                       "::" + Kernel->KernelName + ";" + TargetKey + ";" +
+                       kCompilerVersion + ";unroll=" +
                        std::to_string(Options.Specialization.unrollMaxTripCount);
   Kernel->Prefix = llvm::xxh3_128bits(llvm::ArrayRef<uint8_t>(
       reinterpret_cast<const uint8_t *>(Prefix.data()), Prefix.size()));
@@ -615,7 +620,7 @@ std::string Engine::getKey(offload_jit_kernel_impl_t &Kernel,
   Inputs.ModuleHash = Kernel.Program->ModuleHash;
   Inputs.Kernel = Kernel.ModuleName + "::" + Kernel.KernelName;
   Inputs.Target = TargetKey;
-  Inputs.CompilerVersion = "llvm-" LLVM_VERSION_STRING;
+  Inputs.CompilerVersion = kCompilerVersion;
   Inputs.Options =
       "unroll=" + std::to_string(Options.Specialization.unrollMaxTripCount);
   Inputs.Specialized = Request.Specialize;

@@ -642,12 +642,18 @@ static LogicalResult emitEntryPoints(gpu::GPUModuleOp module,
   // The packed arguments and the block context are only read by the kernel,
   // and no memref of the kernel points into them: tell LLVM, so that loads of
   // arguments and block dimensions are hoisted out of the thread loops.
+  // They are also dereferenceable for their whole size and 8-byte aligned,
+  // which lets LLVM load memref descriptors before a thread's bounds check
+  // and vectorize guarded thread loops.
+  int64_t contextBytes = sizeof(offload_host_kernel_context_t);
   for (LLVM::LLVMFuncOp fn : {threadFn, blockFn})
     for (unsigned i = 0; i < 2; ++i) {
       fn.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(),
                     builder.getUnitAttr());
       fn.setArgAttr(i, LLVM::LLVMDialect::getReadonlyAttrName(),
                     builder.getUnitAttr());
+      fn.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                    builder.getI64IntegerAttr(8));
     }
   // Packed arguments: the body's lowered parameters before the ABI ones (ctx,
   // three thread ids, two expanded 1-D memref descriptors).
@@ -714,6 +720,13 @@ static LogicalResult emitEntryPoints(gpu::GPUModuleOp module,
     maxAlign = std::max(maxAlign, align);
   }
   argsSize = llvm::alignTo(argsSize, maxAlign);
+  for (LLVM::LLVMFuncOp fn : {threadFn, blockFn}) {
+    if (argsSize > 0)
+      fn.setArgAttr(0, LLVM::LLVMDialect::getDereferenceableAttrName(),
+                    builder.getI64IntegerAttr(argsSize));
+    fn.setArgAttr(1, LLVM::LLVMDialect::getDereferenceableAttrName(),
+                  builder.getI64IntegerAttr(contextBytes));
+  }
   auto emitArray = [&](StringRef suffix, ArrayRef<int64_t> values) {
     std::string symbol = ("__offload_kernel_args." + info.name + suffix).str();
     auto type = LLVM::LLVMArrayType::get(i64, values.size());
