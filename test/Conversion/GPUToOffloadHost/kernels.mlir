@@ -12,7 +12,7 @@ gpu.module @plain {
   // CHECK-DAG: %[[BID:.*]] = llvm.load %[[CTX]] : !llvm.ptr -> i64
   // CHECK:   %[[BASE:.*]] = llvm.mul %[[BID]], %[[BDIM]] : i64
   // CHECK:   llvm.add %[[BASE]], %[[TX]] : i64
-  // CHECK: llvm.func internal @__offload_thread.copy(%{{.*}}: !llvm.ptr {llvm.noalias, llvm.readonly}, %{{.*}}: !llvm.ptr {llvm.noalias, llvm.readonly}, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
+  // CHECK: llvm.func internal @__offload_thread.copy(%{{.*}}: !llvm.ptr {llvm.align = 8 : i64, llvm.dereferenceable = 80 : i64, llvm.noalias, llvm.readonly}, %{{.*}}: !llvm.ptr {llvm.align = 8 : i64, llvm.dereferenceable = 96 : i64, llvm.noalias, llvm.readonly}, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
   // CHECK:   llvm.call @copy
   // CHECK: llvm.func internal @__offload_block.copy(
   // CHECK:   llvm.call @__offload_thread.copy
