@@ -8,6 +8,8 @@
 #include "Runtime.h"
 
 #include "ChromeTrace.h"
+#include "plugins/cuda/CUDAPlugin.h"
+#include "plugins/hip/HIPPlugin.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -101,7 +103,8 @@ Runtime::~Runtime() = default;
 Error Runtime::initialize() {
   // Plugins in platform order; the host platform first, so the host device is
   // device 0. CUDA and HIP plugins go after it.
-  std::unique_ptr<Plugin> Plugins[] = {createHostPlugin()};
+  std::unique_ptr<Plugin> Plugins[] = {createHostPlugin(), createCUDAPlugin(),
+                                       createHIPPlugin()};
   for (std::unique_ptr<Plugin> &P : Plugins) {
     if (Error E = P->init())
       return E;

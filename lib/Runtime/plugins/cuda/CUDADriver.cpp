@@ -1,0 +1,798 @@
+//===- CUDADriver.cpp - The CUDA Driver API behind the CUDA plugin --------===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// gpu::Driver over the CUDA Driver API, resolved with dlsym from libcuda.so.1
+// (CUDASymbols.def). Every CUresult becomes an llvm::Error whose message has
+// the call, cuGetErrorName and cuGetErrorString.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CUDAPlugin.h"
+
+#include "CUDATypes.h"
+#include "GPUPlugin.h"
+
+#include "../../Error.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+
+using namespace llvm;
+using namespace offload;
+using namespace offload::gpu;
+using namespace offload::cuda;
+
+namespace {
+
+/// The resolved entry points.
+struct CUDASymbols {
+#define CUDA_SYMBOL(Member, Export, Fallback, Required, Ret, Params)           \
+  Ret(*Member) Params = nullptr;
+#include "CUDASymbols.def"
+};
+
+class CUDADriver final : public Driver {
+public:
+  StringRef getPlatformName() const override { return "cuda"; }
+  StringRef getAPIName() const override { return "CUDA"; }
+  StringRef getVendorName() const override { return "NVIDIA Corporation"; }
+  offload_platform_backend_t getBackend() const override {
+    return OFFLOAD_PLATFORM_BACKEND_CUDA;
+  }
+  std::string getVersion() const override {
+    return formatv("CUDA {0}.{1}", DriverVersion / 1000,
+                   (DriverVersion % 1000) / 10)
+        .str();
+  }
+
+  DriverStatus initialize() override;
+
+  Expected<void *> retainContext(int Ordinal) override;
+  Error releaseContext(int Ordinal, void *Context) override;
+  Error makeCurrent(int Ordinal, void *Context) override;
+  Expected<DeviceInfo> queryDeviceInfo(int Ordinal) override;
+  bool supportsStreamWaitValue(int Ordinal) override;
+
+  Expected<void *> allocate(size_t Size, offload_alloc_type_t Kind) override;
+  Error free(void *Ptr, offload_alloc_type_t Kind) override;
+  Error registerHost(void *Ptr, size_t Size) override;
+  Error unregisterHost(void *Ptr) override;
+  PointerKind classify(const void *Ptr) override;
+  Error memcpyAsync(void *Dst, const void *Src, size_t Size,
+                    void *Stream) override;
+  Error memsetAsync(void *Ptr, uint32_t Value, unsigned ElementSize,
+                    size_t Count, void *Stream) override;
+  Error memset2D32Async(void *Ptr, size_t Pitch, uint32_t Value, size_t Height,
+                        void *Stream) override;
+
+  Expected<void *> createStream() override;
+  Error destroyStream(void *Stream) override;
+  Error synchronizeStream(void *Stream) override;
+  Expected<bool> queryStream(void *Stream) override;
+  Expected<void *> createEvent() override;
+  Error destroyEvent(void *Event) override;
+  Error recordEvent(void *Event, void *Stream) override;
+  Error synchronizeEvent(void *Event) override;
+  Expected<bool> queryEvent(void *Event) override;
+  Error streamWaitEvent(void *Stream, void *Event) override;
+  Error streamWaitValue32(void *Stream, uint32_t *Address,
+                          uint32_t Value) override;
+  Error launchHostFunction(void *Stream, HostFn Fn, void *UserData) override;
+
+  bool isValidBinary(StringRef Image) const override;
+  Expected<void *> loadModule(StringRef Image) override;
+  Error unloadModule(void *Module) override;
+  Expected<void *> getFunction(void *Module, StringRef Name) override;
+  Expected<std::pair<void *, uint64_t>> getGlobal(void *Module,
+                                                  StringRef Name) override;
+  uint64_t getStaticSharedBytes(void *Function) override;
+  Error setMaxDynamicSharedBytes(void *Function, uint64_t Bytes) override;
+  std::optional<Expected<uint64_t>>
+  getOptimalBlockSize(void *Function, size_t SharedMemoryPerThread) override;
+  Error launchKernel(void *Function, const offload_kernel_launch_size_args_t &S,
+                     void *Stream, ArrayRef<uint8_t> Args) override;
+
+private:
+  /// "CUDA_ERROR_X" and its description, from the driver if it can tell.
+  std::pair<std::string, std::string> describe(CUresult R) const;
+  /// Success, or an error for call \p Call: \p Code, or the code that fits R
+  /// when \p Code is OFFLOAD_ERRC_SUCCESS.
+  Error check(CUresult R, StringRef Call,
+              offload_errc_t Code = OFFLOAD_ERRC_SUCCESS) const;
+
+  std::optional<DynamicLibrary> Library;
+  CUDASymbols Sym;
+  int DriverVersion = 0;
+  std::vector<CUdevice> Devices;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+std::pair<std::string, std::string> CUDADriver::describe(CUresult R) const {
+  const char *Name = nullptr, *Description = nullptr;
+  if (Sym.cuGetErrorName)
+    Sym.cuGetErrorName(R, &Name);
+  if (Sym.cuGetErrorString)
+    Sym.cuGetErrorString(R, &Description);
+  return {Name ? std::string(Name) : formatv("CUresult {0}", R).str(),
+          Description ? std::string(Description) : std::string()};
+}
+
+/// The offload code of a failed CUDA call.
+static offload_errc_t getCode(CUresult R) {
+  switch (R) {
+  case CUDA_ERROR_OUT_OF_MEMORY:
+  case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
+    return OFFLOAD_ERRC_OUT_OF_RESOURCES;
+  case CUDA_ERROR_INVALID_IMAGE:
+  case CUDA_ERROR_NO_BINARY_FOR_GPU:
+  case CUDA_ERROR_INVALID_PTX:
+  case CUDA_ERROR_UNSUPPORTED_PTX_VERSION:
+  case CUDA_ERROR_JIT_COMPILER_NOT_FOUND:
+    return OFFLOAD_ERRC_INVALID_BINARY;
+  case CUDA_ERROR_NOT_FOUND:
+    return OFFLOAD_ERRC_NOT_FOUND;
+  case CUDA_ERROR_NOT_SUPPORTED:
+    return OFFLOAD_ERRC_UNSUPPORTED;
+  case CUDA_ERROR_INVALID_VALUE:
+  case CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED:
+  case CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED:
+    return OFFLOAD_ERRC_INVALID_ARGUMENT;
+  default:
+    return OFFLOAD_ERRC_BACKEND_FAILURE;
+  }
+}
+
+Error CUDADriver::check(CUresult R, StringRef Call, offload_errc_t Code) const {
+  if (R == CUDA_SUCCESS)
+    return Error::success();
+  auto [Name, Description] = describe(R);
+  return makeDriverError(Code == OFFLOAD_ERRC_SUCCESS ? getCode(R) : Code, Call,
+                         Name, Description);
+}
+
+//===----------------------------------------------------------------------===//
+// Initialization and devices
+//===----------------------------------------------------------------------===//
+
+DriverStatus CUDADriver::initialize() {
+  DriverStatus Status;
+  Devices.clear();
+  std::optional<std::string> Override = getEnv("OFFLOAD_CUDA_LIBRARY");
+  std::string LibraryName = Override ? *Override : "libcuda.so.1";
+  if (!Library || Library->getPath() != LibraryName) {
+    std::string Why;
+    std::string Candidates[] = {LibraryName};
+    Library = DynamicLibrary::open(Candidates, Why);
+    if (!Library) {
+      Status.Message = (Override ? "OFFLOAD_CUDA_LIBRARY=" + LibraryName +
+                                       " cannot be loaded: " + Why
+                                 : LibraryName + " not found: " + Why);
+      return Status;
+    }
+  }
+  const std::string &Path = Library->getPath();
+
+  Sym = CUDASymbols();
+  std::string Missing;
+#define CUDA_SYMBOL(Member, Export, Fallback, Required, Ret, Params)           \
+  {                                                                            \
+    void *Address = Library->getSymbol(Export);                                \
+    const char *Fallback_ = Fallback;                                          \
+    if (!Address && Fallback_)                                                 \
+      Address = Library->getSymbol(Fallback_);                                 \
+    Sym.Member = reinterpret_cast<Ret(*) Params>(Address);                     \
+    if (!Address && Required)                                                  \
+      Missing += (Missing.empty() ? "" : ", ") + std::string(Export);          \
+  }
+#include "CUDASymbols.def"
+  if (!Missing.empty()) {
+    Status.Message = Path + " is not a usable CUDA driver: it lacks " + Missing;
+    Library.reset();
+    return Status;
+  }
+
+  CUresult R = Sym.cuInit(0);
+  if (R == CUDA_ERROR_STUB_LIBRARY) {
+    Status.Message =
+        Path + " is the CUDA toolkit's stub library (cuInit: "
+               "CUDA_ERROR_STUB_LIBRARY); the NVIDIA driver's libcuda.so.1 "
+               "must come first in the library path";
+    return Status;
+  }
+  if (R == CUDA_ERROR_NO_DEVICE) {
+    Status.Message = "cuInit: CUDA_ERROR_NO_DEVICE (" + Path + ")";
+    return Status;
+  }
+  if (R != CUDA_SUCCESS) {
+    auto [Name, Description] = describe(R);
+    Status.Message = "cuInit failed: " + Name +
+                     (Description.empty() ? "" : " (" + Description + ")") +
+                     " (" + Path + ")";
+    return Status;
+  }
+  if (Sym.cuDriverGetVersion(&DriverVersion) != CUDA_SUCCESS)
+    DriverVersion = 0;
+  int Count = 0;
+  if (Error E = check(Sym.cuDeviceGetCount(&Count), "cuDeviceGetCount")) {
+    Status.Message = toString(std::move(E)) + " (" + Path + ")";
+    return Status;
+  }
+  for (int I = 0; I < Count; ++I) {
+    CUdevice D = 0;
+    if (Error E = check(Sym.cuDeviceGet(&D, I), "cuDeviceGet")) {
+      Status.Message = toString(std::move(E)) + " (" + Path + ")";
+      Devices.clear();
+      return Status;
+    }
+    Devices.push_back(D);
+  }
+  Status.NumDevices = Devices.size();
+  Status.Message = getVersion() + " driver at " + Path;
+  if (!Count)
+    Status.Message += ": cuDeviceGetCount found no device";
+  return Status;
+}
+
+Expected<void *> CUDADriver::retainContext(int Ordinal) {
+  CUcontext Context = nullptr;
+  if (Error E = check(Sym.cuDevicePrimaryCtxRetain(&Context, Devices[Ordinal]),
+                      "cuDevicePrimaryCtxRetain"))
+    return std::move(E);
+  return Context;
+}
+
+Error CUDADriver::releaseContext(int Ordinal, void *Context) {
+  return check(Sym.cuDevicePrimaryCtxRelease(Devices[Ordinal]),
+               "cuDevicePrimaryCtxRelease_v2");
+}
+
+Error CUDADriver::makeCurrent(int Ordinal, void *Context) {
+  CUcontext Current = nullptr;
+  if (Sym.cuCtxGetCurrent(&Current) == CUDA_SUCCESS && Current == Context)
+    return Error::success();
+  return check(Sym.cuCtxSetCurrent(static_cast<CUcontext>(Context)),
+               "cuCtxSetCurrent");
+}
+
+/// "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi prints it.
+static std::string formatUUID(const CUuuid &U) {
+  std::string Hex;
+  for (int I = 0; I < 16; ++I) {
+    if (I == 4 || I == 6 || I == 8 || I == 10)
+      Hex += '-';
+    Hex += formatv("{0:x-2}", static_cast<unsigned char>(U.bytes[I])).str();
+  }
+  return "GPU-" + Hex;
+}
+
+Expected<DeviceInfo> CUDADriver::queryDeviceInfo(int Ordinal) {
+  CUdevice D = Devices[Ordinal];
+  auto Attribute = [&](int Attr) -> Expected<uint32_t> {
+    int Value = 0;
+    if (Error E = check(Sym.cuDeviceGetAttribute(&Value, Attr, D),
+                        formatv("cuDeviceGetAttribute({0})", Attr).str()))
+      return std::move(E);
+    return static_cast<uint32_t>(std::max(Value, 0));
+  };
+  DeviceInfo Info;
+  Info.Type = OFFLOAD_DEVICE_TYPE_GPU;
+  char Name[256] = {0};
+  if (Error E = check(Sym.cuDeviceGetName(Name, sizeof(Name) - 1, D),
+                      "cuDeviceGetName"))
+    return std::move(E);
+  Info.Name = Name;
+  Info.ProductName = Name;
+  Info.Vendor = "NVIDIA Corporation";
+  Info.VendorId = 0x10de;
+  Info.DriverVersion = getVersion();
+  CUuuid UUID;
+  if (Sym.cuDeviceGetUuid && Sym.cuDeviceGetUuid(&UUID, D) == CUDA_SUCCESS)
+    Info.UID = formatUUID(UUID);
+  else
+    Info.UID = formatv("cuda-{0}", Ordinal).str();
+
+  uint32_t Values[14];
+  const int Attrs[14] = {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                         CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,
+                         CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
+                         CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z,
+                         CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,
+                         CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
+                         CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z,
+                         CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                         CU_DEVICE_ATTRIBUTE_CLOCK_RATE,
+                         CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,
+                         CU_DEVICE_ATTRIBUTE_WARP_SIZE,
+                         CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
+                         CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                         CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR};
+  for (int I = 0; I < 14; ++I) {
+    Expected<uint32_t> V = Attribute(Attrs[I]);
+    if (!V)
+      return V.takeError();
+    Values[I] = *V;
+  }
+  Info.MaxWorkGroupSize = Values[0];
+  Info.MaxWorkGroupSizePerDimension = {Values[1], Values[2], Values[3]};
+  auto Saturate = [](uint64_t V) {
+    return static_cast<uint32_t>(std::min<uint64_t>(V, UINT32_MAX));
+  };
+  Info.MaxWorkSizePerDimension = {Saturate(uint64_t(Values[4]) * Values[1]),
+                                  Saturate(uint64_t(Values[5]) * Values[2]),
+                                  Saturate(uint64_t(Values[6]) * Values[3])};
+  Info.MaxWorkSize =
+      Saturate(uint64_t(Values[4]) * Values[5] * Values[6] * Values[0]);
+  Info.NumComputeUnits = Values[7];
+  // Attributes in kHz; the API in MHz.
+  Info.MaxClockFrequency = Values[8] / 1000;
+  Info.MemoryClockRate = Values[9] / 1000;
+  Info.SubgroupSize = Values[10];
+  // Kernels may use the opt-in maximum: launches above the default 48 KiB
+  // set the kernel's attribute first.
+  Info.WorkGroupLocalMemSize = Values[11];
+  int OptIn = 0;
+  if (Sym.cuDeviceGetAttribute(
+          &OptIn, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, D) ==
+          CUDA_SUCCESS &&
+      OptIn > 0)
+    Info.WorkGroupLocalMemSize =
+        std::max<uint64_t>(Info.WorkGroupLocalMemSize, uint32_t(OptIn));
+  Info.AddressBits = 64;
+  size_t Total = 0;
+  if (Error E = check(Sym.cuDeviceTotalMem(&Total, D), "cuDeviceTotalMem_v2"))
+    return std::move(E);
+  Info.GlobalMemSize = Total;
+  Info.MaxMemAllocSize = Total;
+
+  // IEEE 754 arithmetic with every rounding mode, denormals and FMA for
+  // single and double precision; half precision (compute capability 5.3+)
+  // rounds to nearest.
+  uint32_t CC = Values[12] * 10 + Values[13];
+  offload_device_fp_capability_flags_t Full =
+      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_CORRECTLY_ROUNDED_DIVIDE_SQRT |
+      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST |
+      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_ZERO |
+      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_INF |
+      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_INF_NAN |
+      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_DENORM |
+      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_FMA;
+  Info.SingleFPConfig = Full;
+  Info.DoubleFPConfig = Full;
+  Info.HalfFPConfig = CC >= 53
+                          ? OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST |
+                                OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_INF_NAN |
+                                OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_DENORM |
+                                OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_FMA
+                          : 0;
+  // Scalar threads (SIMT); half2 arithmetic pairs halves.
+  Info.NativeVectorWidthChar = 1;
+  Info.NativeVectorWidthShort = 1;
+  Info.NativeVectorWidthInt = 1;
+  Info.NativeVectorWidthLong = 1;
+  Info.NativeVectorWidthFloat = 1;
+  Info.NativeVectorWidthDouble = 1;
+  Info.NativeVectorWidthHalf = CC >= 53 ? 2 : 0;
+  return Info;
+}
+
+bool CUDADriver::supportsStreamWaitValue(int Ordinal) {
+  if (!Sym.cuStreamWaitValue32)
+    return false;
+  // Stream memory operations are always on since CUDA 12; before, only where
+  // the device says so.
+  if (DriverVersion >= 12000)
+    return true;
+  int MemOps = 0;
+  return Sym.cuDeviceGetAttribute(&MemOps,
+                                  CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1,
+                                  Devices[Ordinal]) == CUDA_SUCCESS &&
+         MemOps;
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+static CUdeviceptr toDevicePtr(const void *Ptr) {
+  return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(Ptr));
+}
+
+Expected<void *> CUDADriver::allocate(size_t Size, offload_alloc_type_t Kind) {
+  switch (Kind) {
+  case OFFLOAD_ALLOC_TYPE_DEVICE: {
+    CUdeviceptr Ptr = 0;
+    if (Error E = check(
+            Sym.cuMemAlloc(&Ptr, Size),
+            formatv("cannot allocate {0} bytes of device memory: cuMemAlloc_v2",
+                    Size)
+                .str()))
+      return std::move(E);
+    return reinterpret_cast<void *>(static_cast<uintptr_t>(Ptr));
+  }
+  case OFFLOAD_ALLOC_TYPE_HOST: {
+    void *Ptr = nullptr;
+    if (Error E = check(Sym.cuMemAllocHost(&Ptr, Size),
+                        formatv("cannot allocate {0} bytes of pinned host "
+                                "memory: cuMemAllocHost_v2",
+                                Size)
+                            .str()))
+      return std::move(E);
+    return Ptr;
+  }
+  case OFFLOAD_ALLOC_TYPE_MANAGED: {
+    CUdeviceptr Ptr = 0;
+    if (Error E = check(Sym.cuMemAllocManaged(&Ptr, Size, CU_MEM_ATTACH_GLOBAL),
+                        formatv("cannot allocate {0} bytes of managed memory: "
+                                "cuMemAllocManaged",
+                                Size)
+                            .str()))
+      return std::move(E);
+    return reinterpret_cast<void *>(static_cast<uintptr_t>(Ptr));
+  }
+  }
+  return createError(OFFLOAD_ERRC_INVALID_ENUMERATION,
+                     "unknown allocation kind {0}", int(Kind));
+}
+
+Error CUDADriver::free(void *Ptr, offload_alloc_type_t Kind) {
+  if (Kind == OFFLOAD_ALLOC_TYPE_HOST)
+    return check(Sym.cuMemFreeHost(Ptr), "cuMemFreeHost");
+  return check(Sym.cuMemFree(toDevicePtr(Ptr)), "cuMemFree_v2");
+}
+
+Error CUDADriver::registerHost(void *Ptr, size_t Size) {
+  return check(Sym.cuMemHostRegister(Ptr, Size, MemHostRegisterPortable),
+               "cuMemHostRegister_v2");
+}
+
+Error CUDADriver::unregisterHost(void *Ptr) {
+  return check(Sym.cuMemHostUnregister(Ptr), "cuMemHostUnregister");
+}
+
+PointerKind CUDADriver::classify(const void *Ptr) {
+  // cuPointerGetAttributes, unlike cuPointerGetAttribute, succeeds for memory
+  // the driver does not know and reports memory type 0.
+  unsigned MemoryType = 0;
+  int Attribute = CU_POINTER_ATTRIBUTE_MEMORY_TYPE;
+  void *Data[] = {&MemoryType};
+  if (Sym.cuPointerGetAttributes(1, &Attribute, Data, toDevicePtr(Ptr)) !=
+          CUDA_SUCCESS ||
+      MemoryType == 0)
+    return PointerKind::Pageable;
+  return PointerKind::DeviceAccessible;
+}
+
+Error CUDADriver::memcpyAsync(void *Dst, const void *Src, size_t Size,
+                              void *Stream) {
+  return check(Sym.cuMemcpyAsync(toDevicePtr(Dst), toDevicePtr(Src), Size,
+                                 static_cast<CUstream>(Stream)),
+               "cuMemcpyAsync");
+}
+
+Error CUDADriver::memsetAsync(void *Ptr, uint32_t Value, unsigned ElementSize,
+                              size_t Count, void *Stream) {
+  CUstream S = static_cast<CUstream>(Stream);
+  switch (ElementSize) {
+  case 1:
+    return check(Sym.cuMemsetD8Async(toDevicePtr(Ptr),
+                                     static_cast<unsigned char>(Value), Count,
+                                     S),
+                 "cuMemsetD8Async");
+  case 2:
+    return check(Sym.cuMemsetD16Async(toDevicePtr(Ptr),
+                                      static_cast<unsigned short>(Value), Count,
+                                      S),
+                 "cuMemsetD16Async");
+  default:
+    return check(Sym.cuMemsetD32Async(toDevicePtr(Ptr), Value, Count, S),
+                 "cuMemsetD32Async");
+  }
+}
+
+Error CUDADriver::memset2D32Async(void *Ptr, size_t Pitch, uint32_t Value,
+                                  size_t Height, void *Stream) {
+  if (!Sym.cuMemsetD2D32Async)
+    return createError(OFFLOAD_ERRC_UNSUPPORTED,
+                       "the driver has no cuMemsetD2D32Async");
+  return check(Sym.cuMemsetD2D32Async(toDevicePtr(Ptr), Pitch, Value, 1, Height,
+                                      static_cast<CUstream>(Stream)),
+               "cuMemsetD2D32Async");
+}
+
+//===----------------------------------------------------------------------===//
+// Streams and events
+//===----------------------------------------------------------------------===//
+
+Expected<void *> CUDADriver::createStream() {
+  CUstream S = nullptr;
+  if (Error E = check(Sym.cuStreamCreate(&S, CU_STREAM_NON_BLOCKING),
+                      "cuStreamCreate"))
+    return std::move(E);
+  return S;
+}
+
+Error CUDADriver::destroyStream(void *Stream) {
+  return check(Sym.cuStreamDestroy(static_cast<CUstream>(Stream)),
+               "cuStreamDestroy_v2");
+}
+
+Error CUDADriver::synchronizeStream(void *Stream) {
+  return check(Sym.cuStreamSynchronize(static_cast<CUstream>(Stream)),
+               "cuStreamSynchronize");
+}
+
+Expected<bool> CUDADriver::queryStream(void *Stream) {
+  CUresult R = Sym.cuStreamQuery(static_cast<CUstream>(Stream));
+  if (R == CUDA_ERROR_NOT_READY)
+    return false;
+  if (Error E = check(R, "cuStreamQuery"))
+    return std::move(E);
+  return true;
+}
+
+Expected<void *> CUDADriver::createEvent() {
+  CUevent E = nullptr;
+  if (Error Err = check(Sym.cuEventCreate(&E, CU_EVENT_DISABLE_TIMING),
+                        "cuEventCreate"))
+    return std::move(Err);
+  return E;
+}
+
+Error CUDADriver::destroyEvent(void *Event) {
+  return check(Sym.cuEventDestroy(static_cast<CUevent>(Event)),
+               "cuEventDestroy_v2");
+}
+
+Error CUDADriver::recordEvent(void *Event, void *Stream) {
+  return check(Sym.cuEventRecord(static_cast<CUevent>(Event),
+                                 static_cast<CUstream>(Stream)),
+               "cuEventRecord");
+}
+
+Error CUDADriver::synchronizeEvent(void *Event) {
+  return check(Sym.cuEventSynchronize(static_cast<CUevent>(Event)),
+               "cuEventSynchronize");
+}
+
+Expected<bool> CUDADriver::queryEvent(void *Event) {
+  CUresult R = Sym.cuEventQuery(static_cast<CUevent>(Event));
+  if (R == CUDA_ERROR_NOT_READY)
+    return false;
+  if (Error E = check(R, "cuEventQuery"))
+    return std::move(E);
+  return true;
+}
+
+Error CUDADriver::streamWaitEvent(void *Stream, void *Event) {
+  return check(Sym.cuStreamWaitEvent(static_cast<CUstream>(Stream),
+                                     static_cast<CUevent>(Event), 0),
+               "cuStreamWaitEvent");
+}
+
+Error CUDADriver::streamWaitValue32(void *Stream, uint32_t *Address,
+                                    uint32_t Value) {
+  return check(Sym.cuStreamWaitValue32(static_cast<CUstream>(Stream),
+                                       toDevicePtr(Address), Value,
+                                       CU_STREAM_WAIT_VALUE_GEQ),
+               "cuStreamWaitValue32_v2");
+}
+
+Error CUDADriver::launchHostFunction(void *Stream, HostFn Fn, void *UserData) {
+  return check(
+      Sym.cuLaunchHostFunc(static_cast<CUstream>(Stream), Fn, UserData),
+      "cuLaunchHostFunc");
+}
+
+//===----------------------------------------------------------------------===//
+// Modules and kernels
+//===----------------------------------------------------------------------===//
+
+namespace {
+enum class ImageFormat { Cubin, Fatbin, PTX, Unknown };
+} // namespace
+
+/// Identifies an image by its first bytes: an ELF file (a cubin), a fatbin,
+/// or PTX text.
+static ImageFormat getImageFormat(StringRef Image) {
+  if (Image.starts_with("\x7f"
+                        "ELF"))
+    return ImageFormat::Cubin;
+  if (Image.size() >= 4 && std::memcmp(Image.data(), FatbinMagic, 4) == 0)
+    return ImageFormat::Fatbin;
+  // PTX: text with a .version and a .target directive (and no NUL but,
+  // perhaps, a terminating one).
+  StringRef Text = Image;
+  if (Text.ends_with(StringRef("\0", 1)))
+    Text = Text.drop_back();
+  if (Text.contains('\0'))
+    return ImageFormat::Unknown;
+  if (Text.contains(".version") && Text.contains(".target"))
+    return ImageFormat::PTX;
+  return ImageFormat::Unknown;
+}
+
+bool CUDADriver::isValidBinary(StringRef Image) const {
+  switch (getImageFormat(Image)) {
+  case ImageFormat::Cubin: {
+    // A 64-bit ELF file for the CUDA machine.
+    if (Image.size() < 64 || Image[4] != 2)
+      return false;
+    uint16_t Machine;
+    std::memcpy(&Machine, Image.data() + 18, sizeof(Machine));
+    return Machine == ElfMachineCUDA;
+  }
+  case ImageFormat::Fatbin:
+  case ImageFormat::PTX:
+    return true;
+  case ImageFormat::Unknown:
+    return false;
+  }
+  return false;
+}
+
+Expected<void *> CUDADriver::loadModule(StringRef Image) {
+  ImageFormat Format = getImageFormat(Image);
+  if (Format == ImageFormat::Unknown)
+    return createError(OFFLOAD_ERRC_INVALID_BINARY,
+                       "the image is neither a cubin (ELF), a fatbin nor PTX "
+                       "text ({0} bytes)",
+                       Image.size());
+  // PTX is NUL-terminated text for the driver; our images are not.
+  std::string PTX;
+  const void *Data = Image.data();
+  if (Format == ImageFormat::PTX) {
+    PTX = Image.str();
+    PTX.push_back('\0');
+    Data = PTX.data();
+  }
+  char Log[8192] = {0};
+  int Options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *Values[] = {Log, reinterpret_cast<void *>(uintptr_t(sizeof(Log) - 1))};
+  CUmodule Module = nullptr;
+  CUresult R = Sym.cuModuleLoadDataEx(&Module, Data, 2, Options, Values);
+  if (R == CUDA_SUCCESS)
+    return Module;
+  auto [Name, Description] = describe(R);
+  const char *Kind = Format == ImageFormat::PTX     ? "PTX"
+                     : Format == ImageFormat::Cubin ? "cubin"
+                                                    : "fatbin";
+  std::string Message =
+      formatv("cuModuleLoadDataEx failed to load the {0} image: {1} ({2})",
+              Kind, Name, Description)
+          .str();
+  StringRef JITLog = StringRef(Log).trim();
+  if (!JITLog.empty())
+    Message += "; JIT log: " + JITLog.str();
+  // Whatever the driver says, the image is what failed, unless memory ran
+  // out.
+  offload_errc_t Code = getCode(R);
+  return createError(Code == OFFLOAD_ERRC_OUT_OF_RESOURCES
+                         ? Code
+                         : OFFLOAD_ERRC_INVALID_BINARY,
+                     Message);
+}
+
+Error CUDADriver::unloadModule(void *Module) {
+  return check(Sym.cuModuleUnload(static_cast<CUmodule>(Module)),
+               "cuModuleUnload");
+}
+
+Expected<void *> CUDADriver::getFunction(void *Module, StringRef Name) {
+  CUfunction Fn = nullptr;
+  CUresult R = Sym.cuModuleGetFunction(&Fn, static_cast<CUmodule>(Module),
+                                       Name.str().c_str());
+  if (R == CUDA_ERROR_NOT_FOUND)
+    return createError(OFFLOAD_ERRC_NOT_FOUND,
+                       "kernel '{0}' is not in the program (CUDA module)",
+                       Name);
+  if (Error E = check(R, "cuModuleGetFunction"))
+    return std::move(E);
+  return Fn;
+}
+
+Expected<std::pair<void *, uint64_t>> CUDADriver::getGlobal(void *Module,
+                                                            StringRef Name) {
+  CUdeviceptr Ptr = 0;
+  size_t Size = 0;
+  CUresult R = Sym.cuModuleGetGlobal(&Ptr, &Size, static_cast<CUmodule>(Module),
+                                     Name.str().c_str());
+  if (R == CUDA_ERROR_NOT_FOUND)
+    return createError(OFFLOAD_ERRC_NOT_FOUND,
+                       "global variable '{0}' is not in the program (CUDA "
+                       "module)",
+                       Name);
+  if (Error E = check(R, "cuModuleGetGlobal_v2"))
+    return std::move(E);
+  return std::make_pair(reinterpret_cast<void *>(static_cast<uintptr_t>(Ptr)),
+                        static_cast<uint64_t>(Size));
+}
+
+uint64_t CUDADriver::getStaticSharedBytes(void *Function) {
+  int Bytes = 0;
+  if (Sym.cuFuncGetAttribute(&Bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                             static_cast<CUfunction>(Function)) != CUDA_SUCCESS)
+    return 0;
+  return static_cast<uint64_t>(std::max(Bytes, 0));
+}
+
+Error CUDADriver::setMaxDynamicSharedBytes(void *Function, uint64_t Bytes) {
+  if (Bytes > INT_MAX)
+    return createError(OFFLOAD_ERRC_OUT_OF_RESOURCES,
+                       "{0} bytes of dynamic shared memory", Bytes);
+  CUresult R = Sym.cuFuncSetAttribute(
+      static_cast<CUfunction>(Function),
+      CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(Bytes));
+  if (R == CUDA_ERROR_INVALID_VALUE)
+    return createError(
+        OFFLOAD_ERRC_OUT_OF_RESOURCES,
+        "cuFuncSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, "
+        "{0}) failed: CUDA_ERROR_INVALID_VALUE (more dynamic shared memory "
+        "than the device allows next to the kernel's static shared memory)",
+        Bytes);
+  return check(R, "cuFuncSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_"
+                  "SIZE_BYTES)");
+}
+
+/// Dynamic shared memory per thread, for the occupancy callback (which has
+/// no user data).
+static thread_local size_t OccupancySharedPerThread = 0;
+
+static size_t occupancySharedBytes(int BlockSize) {
+  return OccupancySharedPerThread * static_cast<size_t>(BlockSize);
+}
+
+std::optional<Expected<uint64_t>>
+CUDADriver::getOptimalBlockSize(void *Function, size_t SharedMemoryPerThread) {
+  if (!Sym.cuOccupancyMaxPotentialBlockSize)
+    return std::nullopt;
+  OccupancySharedPerThread = SharedMemoryPerThread;
+  int MinGrid = 0, Block = 0;
+  CUresult R = Sym.cuOccupancyMaxPotentialBlockSize(
+      &MinGrid, &Block, static_cast<CUfunction>(Function),
+      SharedMemoryPerThread ? occupancySharedBytes : nullptr, 0, 0);
+  if (Error E = check(R, "cuOccupancyMaxPotentialBlockSize"))
+    return Expected<uint64_t>(std::move(E));
+  if (Block <= 0)
+    return Expected<uint64_t>(createError(
+        OFFLOAD_ERRC_OUT_OF_RESOURCES,
+        "no block size fits {0} bytes of dynamic shared memory per thread",
+        SharedMemoryPerThread));
+  return Expected<uint64_t>(static_cast<uint64_t>(Block));
+}
+
+Error CUDADriver::launchKernel(void *Function,
+                               const offload_kernel_launch_size_args_t &S,
+                               void *Stream, ArrayRef<uint8_t> Args) {
+  size_t ArgSize = Args.size();
+  void *Extra[] = {reinterpret_cast<void *>(LaunchParamBufferPointer),
+                   const_cast<uint8_t *>(Args.data()),
+                   reinterpret_cast<void *>(LaunchParamBufferSize), &ArgSize,
+                   reinterpret_cast<void *>(LaunchParamEnd)};
+  if (S.DynSharedMemory > UINT_MAX)
+    return createError(OFFLOAD_ERRC_OUT_OF_RESOURCES,
+                       "{0} bytes of dynamic shared memory", S.DynSharedMemory);
+  return check(Sym.cuLaunchKernel(static_cast<CUfunction>(Function),
+                                  S.NumGroups.x, S.NumGroups.y, S.NumGroups.z,
+                                  S.GroupSize.x, S.GroupSize.y, S.GroupSize.z,
+                                  static_cast<unsigned>(S.DynSharedMemory),
+                                  static_cast<CUstream>(Stream), nullptr,
+                                  ArgSize ? Extra : nullptr),
+               "cuLaunchKernel");
+}
+
+std::unique_ptr<Plugin> offload::createCUDAPlugin() {
+  return std::make_unique<GPUPlugin>(std::make_unique<CUDADriver>());
+}

@@ -1,0 +1,752 @@
+//===- GPUPlugin.cpp - Plugins of stream-based GPU APIs -------------------===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GPUPlugin.h"
+
+#include "../../Error.h"
+#include "../../Runtime.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <link.h>
+
+using namespace llvm;
+using namespace offload;
+using namespace offload::gpu;
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+Driver::~Driver() = default;
+
+std::optional<DynamicLibrary>
+DynamicLibrary::open(ArrayRef<std::string> Candidates, std::string &Why) {
+  Why.clear();
+  for (const std::string &Name : Candidates) {
+    // Clear a stale error first: dlerror reports the last failure.
+    (void)dlerror();
+    void *Handle = dlopen(Name.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!Handle) {
+      const char *Error = dlerror();
+      if (!Why.empty())
+        Why += "; ";
+      Why += Error ? Error : (Name + ": cannot be opened").c_str();
+      continue;
+    }
+    DynamicLibrary Lib;
+    Lib.Handle = Handle;
+    Lib.Path = Name;
+    struct link_map *Map = nullptr;
+    if (dlinfo(Handle, RTLD_DI_LINKMAP, &Map) == 0 && Map && Map->l_name &&
+        *Map->l_name)
+      Lib.Path = Map->l_name;
+    return Lib;
+  }
+  return std::nullopt;
+}
+
+void *DynamicLibrary::getSymbol(const char *Name) const {
+  return Handle ? dlsym(Handle, Name) : nullptr;
+}
+
+Error gpu::makeDriverError(offload_errc_t Code, StringRef Call, StringRef Name,
+                           StringRef Description) {
+  if (Description.empty() || Description == Name)
+    return createError(Code, "{0} failed: {1}", Call, Name);
+  return createError(Code, "{0} failed: {1} ({2})", Call, Name, Description);
+}
+
+void gpu::traceLine(const Twine &Line) {
+  if (!isTraceEnabled())
+    return;
+  // One write, so that lines of concurrent threads do not interleave.
+  std::string Text = ("offload: " + Line + "\n").str();
+  errs() << Text;
+  errs().flush();
+}
+
+std::optional<std::string> gpu::getEnv(const char *Name) {
+  const char *Value = std::getenv(Name);
+  if (!Value || !*Value)
+    return std::nullopt;
+  return std::string(Value);
+}
+
+/// Writes \p Size bytes of \p Pattern repeated at \p Ptr (host memory). A
+/// trailing partial pattern is truncated.
+static void fillHostMemory(void *Ptr, ArrayRef<uint8_t> Pattern, size_t Size) {
+  auto *Dst = static_cast<uint8_t *>(Ptr);
+  if (Pattern.size() == 1) {
+    std::memset(Dst, Pattern[0], Size);
+    return;
+  }
+  size_t Done = std::min(Size, Pattern.size());
+  std::memcpy(Dst, Pattern.data(), Done);
+  while (Done < Size) {
+    size_t Chunk = std::min(Done, Size - Done);
+    std::memcpy(Dst + Done, Dst, Chunk);
+    Done += Chunk;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Events
+//===----------------------------------------------------------------------===//
+
+GPUEvent::~GPUEvent() {
+  Dev.getGPUPlugin().removeEvent(this);
+  if (Error E = Dev.makeCurrent()) {
+    consumeError(std::move(E));
+    return;
+  }
+  consumeError(Dev.getDriver().destroyEvent(Native));
+}
+
+Error GPUEvent::synchronize() {
+  if (Error E = Dev.makeCurrent())
+    return E;
+  return Dev.getDriver().synchronizeEvent(Native);
+}
+
+bool GPUEvent::isComplete() const {
+  if (KnownComplete.load(std::memory_order_acquire))
+    return true;
+  if (Error E = Dev.makeCurrent()) {
+    consumeError(std::move(E));
+    return false;
+  }
+  Expected<bool> Done = Dev.getDriver().queryEvent(Native);
+  if (!Done) {
+    // A failed query (a faulted context) cannot become complete; the error
+    // is reported by the queue or by synchronize.
+    consumeError(Done.takeError());
+    return false;
+  }
+  if (*Done)
+    KnownComplete.store(true, std::memory_order_release);
+  return *Done;
+}
+
+//===----------------------------------------------------------------------===//
+// Queues
+//===----------------------------------------------------------------------===//
+
+GPUQueue::GPUQueue(GPUDevice &D, void *Stream)
+    : Queue(D), Dev(D), Stream(Stream) {}
+
+GPUQueue::~GPUQueue() {
+  Driver &Drv = Dev.getDriver();
+  if (Error E = Dev.makeCurrent()) {
+    consumeError(std::move(E));
+    return;
+  }
+  consumeError(Drv.synchronizeStream(Stream));
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Stopping = true;
+  }
+  WorkAvailable.notify_all();
+  if (Worker.joinable())
+    Worker.join();
+  if (Error E = Dev.makeCurrent()) {
+    consumeError(std::move(E));
+    return;
+  }
+  if (Flag)
+    consumeError(Drv.free(Flag, OFFLOAD_ALLOC_TYPE_HOST));
+  consumeError(Drv.destroyStream(Stream));
+  if (FirstError)
+    consumeError(std::move(*FirstError));
+}
+
+void GPUQueue::recordError(Error E) {
+  if (!E)
+    return;
+  std::lock_guard<std::mutex> Lock(ErrorMutex);
+  if (FirstError)
+    consumeError(std::move(E));
+  else
+    FirstError.emplace(std::move(E));
+}
+
+Error GPUQueue::takeError() {
+  std::lock_guard<std::mutex> Lock(ErrorMutex);
+  if (!FirstError)
+    return Error::success();
+  Error E = std::move(*FirstError);
+  FirstError.reset();
+  return E;
+}
+
+Error GPUQueue::synchronize() {
+  if (Error E = Dev.makeCurrent())
+    return E;
+  Error StreamError = Dev.getDriver().synchronizeStream(Stream);
+  // Host work reports first: it ran (and failed) before the stream finished.
+  if (Error HostError = takeError()) {
+    consumeError(std::move(StreamError));
+    return HostError;
+  }
+  return StreamError;
+}
+
+Expected<bool> GPUQueue::isEmpty() {
+  if (Error E = Dev.makeCurrent())
+    return std::move(E);
+  return Dev.getDriver().queryStream(Stream);
+}
+
+Expected<std::shared_ptr<Event>> GPUQueue::recordEvent() {
+  if (Error E = Dev.makeCurrent())
+    return std::move(E);
+  Driver &Drv = Dev.getDriver();
+  Expected<void *> Native = Drv.createEvent();
+  if (!Native)
+    return Native.takeError();
+  // An event of an idle queue is complete at once (the native one completes
+  // when the driver gets to it).
+  Expected<bool> Idle = Drv.queryStream(Stream);
+  if (!Idle) {
+    consumeError(Idle.takeError());
+    Idle = false;
+  }
+  if (Error E = Drv.recordEvent(*Native, Stream)) {
+    consumeError(Drv.destroyEvent(*Native));
+    return std::move(E);
+  }
+  auto Ev = std::make_shared<GPUEvent>(Dev, *Native, *Idle);
+  Dev.getGPUPlugin().addEvent(Ev.get());
+  return Ev;
+}
+
+Error GPUQueue::waitEvents(ArrayRef<std::shared_ptr<Event>> Events) {
+  if (Error E = Dev.makeCurrent())
+    return E;
+  for (const std::shared_ptr<Event> &Ev : Events) {
+    if (Dev.getGPUPlugin().ownsEvent(Ev.get())) {
+      // The stream waits on the device, also for an event of another device
+      // of the platform.
+      auto *GE = static_cast<GPUEvent *>(Ev.get());
+      if (Error E = Dev.getDriver().streamWaitEvent(Stream, GE->getNative()))
+        return E;
+      continue;
+    }
+    // An event of another platform: the host thread waits for it. The op
+    // keeps the event alive.
+    if (Error E = enqueueHostOp([Ev] { return Ev->synchronize(); }))
+      return E;
+  }
+  return Error::success();
+}
+
+Error GPUQueue::enqueueHostFunction(offload_host_function_cb_t Callback,
+                                    void *UserData) {
+  return enqueueHostOp([Callback, UserData] {
+    Callback(UserData);
+    return Error::success();
+  });
+}
+
+namespace {
+/// A host op handed to the driver's callback thread (fallback mode).
+struct FallbackOp {
+  GPUQueue::HostOp Op;
+  GPUQueue *Queue;
+};
+} // namespace
+
+void GPUQueue::runFallbackOp(void *Data) {
+  std::unique_ptr<FallbackOp> F(static_cast<FallbackOp *>(Data));
+  F->Queue->recordError(F->Op());
+}
+
+Error GPUQueue::enqueueHostOp(HostOp Op) {
+  if (Error E = Dev.makeCurrent())
+    return E;
+  Driver &Drv = Dev.getDriver();
+  if (Dev.hasStreamWaitValue()) {
+    std::optional<HostOp> Rejected;
+    if (Error E = enqueueOnHostThread(std::move(Op), Rejected))
+      return E;
+    if (!Rejected)
+      return Error::success();
+    // The stream could not wait on host memory: the driver's callbacks.
+    Op = std::move(*Rejected);
+  }
+  auto *F = new FallbackOp{std::move(Op), this};
+  if (Error E = Drv.launchHostFunction(Stream, runFallbackOp, F)) {
+    delete F;
+    return E;
+  }
+  return Error::success();
+}
+
+Error GPUQueue::enqueueOnHostThread(HostOp Op,
+                                    std::optional<HostOp> &Rejected) {
+  Driver &Drv = Dev.getDriver();
+  // One submission at a time, so that sequence numbers follow stream order.
+  std::lock_guard<std::mutex> Lock(Mutex);
+  if (!Flag) {
+    Expected<void *> Word =
+        Drv.allocate(sizeof(uint32_t), OFFLOAD_ALLOC_TYPE_HOST);
+    if (!Word)
+      return Word.takeError();
+    Flag = static_cast<uint32_t *>(*Word);
+    __atomic_store_n(Flag, 0u, __ATOMIC_RELEASE);
+    Worker = std::thread([this] { runWorker(); });
+  }
+  Expected<void *> Ev = Drv.createEvent();
+  if (!Ev)
+    return Ev.takeError();
+  if (Error E = Drv.recordEvent(*Ev, Stream)) {
+    consumeError(Drv.destroyEvent(*Ev));
+    return E;
+  }
+  uint32_t Sequence = NextSequence + 1;
+  if (Error E = Drv.streamWaitValue32(Stream, Flag, Sequence)) {
+    // The event marks nothing the thread will wait for; the op goes back.
+    consumeError(Drv.destroyEvent(*Ev));
+    Dev.disableStreamWaitValue(std::move(E));
+    Rejected.emplace(std::move(Op));
+    return Error::success();
+  }
+  NextSequence = Sequence;
+  Pending.push_back({std::move(Op), *Ev, Sequence});
+  WorkAvailable.notify_one();
+  return Error::success();
+}
+
+void GPUQueue::runWorker() {
+  Driver &Drv = Dev.getDriver();
+  while (true) {
+    PendingOp Next;
+    {
+      std::unique_lock<std::mutex> Lock(Mutex);
+      WorkAvailable.wait(Lock, [&] { return Stopping || !Pending.empty(); });
+      if (Pending.empty())
+        return;
+      Next = std::move(Pending.front());
+      Pending.pop_front();
+    }
+    Error E = Dev.makeCurrent();
+    if (!E) {
+      // The work before the op, then the op, even if that work failed: the
+      // stream waits for the flag either way.
+      E = Drv.synchronizeEvent(Next.Event);
+      consumeError(Drv.destroyEvent(Next.Event));
+      if (!E)
+        E = Next.Op();
+    }
+    recordError(std::move(E));
+    // Destroy the op (and what it captured) before the stream moves on.
+    Next.Op = nullptr;
+    __atomic_store_n(Flag, Next.Sequence, __ATOMIC_RELEASE);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Programs
+//===----------------------------------------------------------------------===//
+
+GPUProgram::GPUProgram(GPUDevice &D, void *Module)
+    : Program(D), Dev(D), Module(Module) {}
+
+GPUProgram::~GPUProgram() {
+  if (Error E = Dev.makeCurrent()) {
+    consumeError(std::move(E));
+    return;
+  }
+  consumeError(Dev.getDriver().unloadModule(Module));
+}
+
+Expected<std::unique_ptr<Symbol>>
+GPUProgram::getSymbol(StringRef Name, offload_symbol_kind_t Kind) {
+  if (Error E = Dev.makeCurrent())
+    return std::move(E);
+  Driver &Drv = Dev.getDriver();
+  if (Kind == OFFLOAD_SYMBOL_KIND_KERNEL) {
+    Expected<void *> Fn = Drv.getFunction(Module, Name);
+    if (!Fn)
+      return Fn.takeError();
+    return std::make_unique<GPUSymbol>(*this, Name.str(), Kind, *Fn, 0,
+                                       Drv.getStaticSharedBytes(*Fn));
+  }
+  Expected<std::pair<void *, uint64_t>> Global = Drv.getGlobal(Module, Name);
+  if (!Global)
+    return Global.takeError();
+  return std::make_unique<GPUSymbol>(*this, Name.str(), Kind, Global->first,
+                                     Global->second, 0);
+}
+
+//===----------------------------------------------------------------------===//
+// Devices
+//===----------------------------------------------------------------------===//
+
+GPUDevice::GPUDevice(GPUPlugin &P, int Ordinal, void *Context, DeviceInfo Info,
+                     bool WaitValue)
+    : Device(P), ThePlugin(P), TheDriver(P.getDriver()), Ordinal(Ordinal),
+      Context(Context), Info(std::move(Info)), WaitValue(WaitValue) {}
+
+GPUDevice::~GPUDevice() { consumeError(release()); }
+
+void GPUDevice::disableStreamWaitValue(Error Why) {
+  if (WaitValue.exchange(false))
+    traceLine(formatv("{0} device {1}: host work falls back to the driver's "
+                      "host callbacks: {2}",
+                      TheDriver.getAPIName(), Ordinal,
+                      toString(std::move(Why))));
+  else
+    consumeError(std::move(Why));
+}
+
+Error GPUDevice::makeCurrent() const {
+  return TheDriver.makeCurrent(Ordinal, Context);
+}
+
+Error GPUDevice::release() {
+  if (!Context)
+    return Error::success();
+  Error Result = makeCurrent();
+  if (!Result && SyncStream) {
+    Result = TheDriver.destroyStream(SyncStream);
+    SyncStream = nullptr;
+  }
+  Result =
+      joinErrors(std::move(Result), TheDriver.releaseContext(Ordinal, Context));
+  Context = nullptr;
+  return Result;
+}
+
+Expected<void *> GPUDevice::getSyncStream() {
+  std::lock_guard<std::mutex> Lock(SyncStreamMutex);
+  if (!SyncStream) {
+    Expected<void *> S = TheDriver.createStream();
+    if (!S)
+      return S.takeError();
+    SyncStream = *S;
+  }
+  return SyncStream;
+}
+
+Error GPUDevice::submit(Queue *Q, function_ref<Error(void *Stream)> Submit) {
+  if (Q)
+    return Submit(static_cast<GPUQueue *>(Q)->getStream());
+  Expected<void *> S = getSyncStream();
+  if (!S)
+    return S.takeError();
+  if (Error E = Submit(*S)) {
+    // Work submitted before the failure may still run.
+    consumeError(TheDriver.synchronizeStream(*S));
+    return E;
+  }
+  return TheDriver.synchronizeStream(*S);
+}
+
+Error GPUDevice::runOnHost(Queue *Q, GPUQueue::HostOp Op) {
+  if (!Q)
+    return Op();
+  return static_cast<GPUQueue *>(Q)->enqueueHostOp(std::move(Op));
+}
+
+Error GPUDevice::copyNow(void *Dst, const void *Src, size_t Size) {
+  if (Error E = makeCurrent())
+    return E;
+  if (TheDriver.classify(Dst) == PointerKind::Pageable &&
+      TheDriver.classify(Src) == PointerKind::Pageable) {
+    std::memmove(Dst, Src, Size);
+    return Error::success();
+  }
+  return submit(nullptr, [&](void *S) {
+    return TheDriver.memcpyAsync(Dst, Src, Size, S);
+  });
+}
+
+Expected<void *> GPUDevice::allocate(size_t Size, offload_alloc_type_t Kind) {
+  if (Error E = makeCurrent())
+    return std::move(E);
+  return TheDriver.allocate(Size, Kind);
+}
+
+Error GPUDevice::free(void *Ptr, offload_alloc_type_t Kind) {
+  if (Error E = makeCurrent())
+    return E;
+  return TheDriver.free(Ptr, Kind);
+}
+
+Error GPUDevice::memcpy(Queue *Q, void *Dst, const void *Src, size_t Size) {
+  if (!Q)
+    return copyNow(Dst, Src, Size);
+  if (Error E = makeCurrent())
+    return E;
+  bool Pageable = TheDriver.classify(Dst) == PointerKind::Pageable ||
+                  TheDriver.classify(Src) == PointerKind::Pageable;
+  // An asynchronous copy from or to pageable memory blocks the caller until
+  // the stream reaches it (the driver stages it): the host thread does it.
+  if (Pageable && WaitValue)
+    return runOnHost(
+        Q, [this, Dst, Src, Size] { return copyNow(Dst, Src, Size); });
+  return TheDriver.memcpyAsync(Dst, Src, Size,
+                               static_cast<GPUQueue *>(Q)->getStream());
+}
+
+Error GPUDevice::fill(Queue *Q, void *Ptr, ArrayRef<uint8_t> Pattern,
+                      size_t Size) {
+  if (Error E = makeCurrent())
+    return E;
+  size_t P = Pattern.size();
+  SmallVector<uint8_t, 16> Copy(Pattern.begin(), Pattern.end());
+
+  // Pageable host memory: the host fills it, in queue order.
+  if (TheDriver.classify(Ptr) == PointerKind::Pageable)
+    return runOnHost(Q, [Ptr, Size, Copy = std::move(Copy)] {
+      fillHostMemory(Ptr, Copy, Size);
+      return Error::success();
+    });
+
+  uintptr_t Address = reinterpret_cast<uintptr_t>(Ptr);
+  bool Uniform = std::all_of(Pattern.begin(), Pattern.end(),
+                             [&](uint8_t B) { return B == Pattern[0]; });
+  if (Size % P == 0) {
+    // One byte repeated, whatever the pattern size.
+    if (Uniform)
+      return submit(Q, [&](void *S) {
+        return TheDriver.memsetAsync(Ptr, Pattern[0], 1, Size, S);
+      });
+    if ((P == 2 || P == 4) && Address % P == 0) {
+      uint32_t Value = 0;
+      std::memcpy(&Value, Pattern.data(), P);
+      return submit(Q, [&](void *S) {
+        return TheDriver.memsetAsync(Ptr, Value, P, Size / P, S);
+      });
+    }
+    // Small multiples of 4 bytes: one strided 32-bit memset per word.
+    if (P % 4 == 0 && P <= 32 && Address % 4 == 0) {
+      Error E = submit(Q, [&](void *S) -> Error {
+        for (size_t Word = 0; Word < P / 4; ++Word) {
+          uint32_t Value;
+          std::memcpy(&Value, Pattern.data() + 4 * Word, 4);
+          if (Error E = TheDriver.memset2D32Async(static_cast<uint8_t *>(Ptr) +
+                                                      4 * Word,
+                                                  P, Value, Size / P, S))
+            return E;
+        }
+        return Error::success();
+      });
+      if (!E)
+        return Error::success();
+      // An API without strided memsets: stage on the host below. Other
+      // failures are real.
+      Error Rest = handleErrors(std::move(E), [](const OffloadError &OE) {
+        return OE.getCode() == OFFLOAD_ERRC_UNSUPPORTED
+                   ? Error::success()
+                   : createError(OE.getCode(), OE.getMessage());
+      });
+      if (Rest)
+        return Rest;
+    }
+  }
+
+  // Any other pattern: fill a host buffer and copy it.
+  std::vector<uint8_t> Staged(Size);
+  fillHostMemory(Staged.data(), Copy, Size);
+  if (!Q)
+    return copyNow(Ptr, Staged.data(), Size);
+  if (!WaitValue)
+    // The driver stages pageable memory before the call returns.
+    return TheDriver.memcpyAsync(Ptr, Staged.data(), Size,
+                                 static_cast<GPUQueue *>(Q)->getStream());
+  return runOnHost(Q, [this, Ptr, Staged = std::move(Staged)] {
+    return copyNow(Ptr, Staged.data(), Staged.size());
+  });
+}
+
+Expected<void *> GPUDevice::registerHostMemory(void *HostPtr, size_t Size) {
+  if (Error E = makeCurrent())
+    return std::move(E);
+  if (Error E = ThePlugin.registerHost(*this, HostPtr, Size))
+    return std::move(E);
+  // Unified addressing: the device uses the host address.
+  return HostPtr;
+}
+
+Error GPUDevice::unregisterHostMemory(void *HostPtr) {
+  if (Error E = makeCurrent())
+    return E;
+  return ThePlugin.unregisterHost(*this, HostPtr);
+}
+
+Expected<std::unique_ptr<Queue>> GPUDevice::createQueue() {
+  if (Error E = makeCurrent())
+    return std::move(E);
+  Expected<void *> S = TheDriver.createStream();
+  if (!S)
+    return S.takeError();
+  return std::make_unique<GPUQueue>(*this, *S);
+}
+
+bool GPUDevice::isValidBinary(StringRef Image) const {
+  return TheDriver.isValidBinary(Image);
+}
+
+Expected<std::unique_ptr<Program>> GPUDevice::loadProgram(StringRef Image) {
+  if (Error E = makeCurrent())
+    return std::move(E);
+  Expected<void *> Module = TheDriver.loadModule(Image);
+  if (!Module)
+    return Module.takeError();
+  return std::make_unique<GPUProgram>(*this, *Module);
+}
+
+Error GPUDevice::launchKernel(Queue *Q, Symbol &Kernel, ArrayRef<uint8_t> Args,
+                              const offload_kernel_launch_size_args_t &Size) {
+  if (Error E = makeCurrent())
+    return E;
+  auto &Sym = static_cast<GPUSymbol &>(Kernel);
+  void *Fn = Sym.getFunction();
+  // Dynamic shared memory above the default needs the kernel's opt-in.
+  uint64_t Allowed = Sym.MaxDynamicShared.load(std::memory_order_relaxed);
+  if (Size.DynSharedMemory > Allowed) {
+    if (Error E = TheDriver.setMaxDynamicSharedBytes(Fn, Size.DynSharedMemory))
+      return E;
+    Sym.MaxDynamicShared.store(Size.DynSharedMemory, std::memory_order_relaxed);
+  }
+  return submit(
+      Q, [&](void *S) { return TheDriver.launchKernel(Fn, Size, S, Args); });
+}
+
+Expected<uint64_t>
+GPUDevice::getOptimalGroupSize(Symbol &Kernel, size_t SharedMemoryPerThread) {
+  if (Error E = makeCurrent())
+    return std::move(E);
+  auto &Sym = static_cast<GPUSymbol &>(Kernel);
+  if (std::optional<Expected<uint64_t>> Size = TheDriver.getOptimalBlockSize(
+          Sym.getFunction(), SharedMemoryPerThread))
+    return std::move(*Size);
+  return Device::getOptimalGroupSize(Kernel, SharedMemoryPerThread);
+}
+
+//===----------------------------------------------------------------------===//
+// Plugin
+//===----------------------------------------------------------------------===//
+
+GPUPlugin::~GPUPlugin() { consumeError(deinit()); }
+
+Error GPUPlugin::registerHost(GPUDevice &D, void *Ptr, size_t Size) {
+  std::lock_guard<std::mutex> Lock(RegistrationsMutex);
+  auto It = Registrations.find(Ptr);
+  if (It != Registrations.end()) {
+    ++It->second;
+    return Error::success();
+  }
+  if (Error E = D.getDriver().registerHost(Ptr, Size))
+    return E;
+  Registrations.emplace(Ptr, 1);
+  return Error::success();
+}
+
+Error GPUPlugin::unregisterHost(GPUDevice &D, void *Ptr) {
+  std::lock_guard<std::mutex> Lock(RegistrationsMutex);
+  auto It = Registrations.find(Ptr);
+  if (It != Registrations.end() && --It->second > 0)
+    return Error::success();
+  if (It != Registrations.end())
+    Registrations.erase(It);
+  // Memory we did not register: the driver reports it.
+  return D.getDriver().unregisterHost(Ptr);
+}
+
+void GPUPlugin::addEvent(const Event *E) {
+  std::lock_guard<std::mutex> Lock(EventsMutex);
+  Events.insert(E);
+}
+
+void GPUPlugin::removeEvent(const Event *E) {
+  std::lock_guard<std::mutex> Lock(EventsMutex);
+  Events.erase(E);
+}
+
+bool GPUPlugin::ownsEvent(const Event *E) const {
+  std::lock_guard<std::mutex> Lock(EventsMutex);
+  return Events.count(E);
+}
+
+Error GPUPlugin::init() {
+  Devices.clear();
+  DriverStatus S = TheDriver->initialize();
+  Version = S.NumDevices ? TheDriver->getVersion() : "";
+  // A debugging aid: OFFLOAD_GPU_STREAM_WAIT=0 runs host work on the
+  // driver's callback thread instead of the queues' host threads.
+  bool AllowWaitValue = true;
+  if (std::optional<std::string> V = getEnv("OFFLOAD_GPU_STREAM_WAIT"))
+    AllowWaitValue = !(StringRef(*V).trim() == "0" ||
+                       StringRef(*V).trim().equals_insensitive("false") ||
+                       StringRef(*V).trim().equals_insensitive("off"));
+  std::string Skipped;
+  for (unsigned I = 0; I < S.NumDevices; ++I) {
+    auto Fail = [&](Error E) {
+      Skipped +=
+          formatv("; device {0} skipped: {1}", I, toString(std::move(E))).str();
+    };
+    Expected<void *> Context = TheDriver->retainContext(I);
+    if (!Context) {
+      Fail(Context.takeError());
+      continue;
+    }
+    if (Error E = TheDriver->makeCurrent(I, *Context)) {
+      consumeError(TheDriver->releaseContext(I, *Context));
+      Fail(std::move(E));
+      continue;
+    }
+    Expected<DeviceInfo> Info = TheDriver->queryDeviceInfo(I);
+    if (!Info) {
+      consumeError(TheDriver->releaseContext(I, *Context));
+      Fail(Info.takeError());
+      continue;
+    }
+    bool WaitValue = AllowWaitValue && TheDriver->supportsStreamWaitValue(I);
+    Devices.push_back(std::make_unique<GPUDevice>(*this, I, *Context,
+                                                  std::move(*Info), WaitValue));
+  }
+  if (Devices.empty() && S.NumDevices)
+    Status =
+        (TheDriver->getAPIName() + ": no devices (" + S.Message + Skipped + ")")
+            .str();
+  else if (Devices.empty())
+    Status =
+        (TheDriver->getAPIName() + ": no devices (" + S.Message + ")").str();
+  else
+    Status = formatv("{0}: {1} device(s) ({2}{3})", TheDriver->getAPIName(),
+                     Devices.size(), S.Message, Skipped)
+                 .str();
+  traceLine(Status);
+  return Error::success();
+}
+
+Error GPUPlugin::deinit() {
+  Error Result = Error::success();
+  // Registrations the program did not undo.
+  if (!Devices.empty()) {
+    std::lock_guard<std::mutex> Lock(RegistrationsMutex);
+    if (Error E = Devices.front()->makeCurrent())
+      consumeError(std::move(E));
+    else
+      for (auto &Entry : Registrations)
+        consumeError(TheDriver->unregisterHost(Entry.first));
+  }
+  Registrations.clear();
+  for (std::unique_ptr<GPUDevice> &D : Devices)
+    Result = joinErrors(std::move(Result), D->release());
+  Devices.clear();
+  return Result;
+}

@@ -1,0 +1,729 @@
+//===- HIPDriver.cpp - The HIP runtime behind the HIP plugin --------------===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// gpu::Driver over the HIP runtime (libamdhip64), resolved with dlsym
+// (HIPSymbols.def). The types and constants below are those of
+// hip_runtime_api.h (HIP 5.x and 6.x agree on every value used here); no HIP
+// header is needed to build.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HIPPlugin.h"
+
+#include "../../Error.h"
+#include "../cuda/GPUPlugin.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+
+using namespace llvm;
+using namespace offload;
+using namespace offload::gpu;
+
+namespace {
+
+using hipError_t = int;
+using hipStream_t = struct ihipStream_t *;
+using hipEvent_t = struct ihipEvent_t *;
+using hipModule_t = struct ihipModule_t *;
+using hipFunction_t = struct ihipModuleSymbol_t *;
+struct hipUUID {
+  char bytes[16];
+};
+
+constexpr hipError_t hipSuccess = 0;
+constexpr hipError_t hipErrorInvalidValue = 1;
+constexpr hipError_t hipErrorOutOfMemory = 2;
+constexpr hipError_t hipErrorNoDevice = 100;
+constexpr hipError_t hipErrorInvalidImage = 200;
+constexpr hipError_t hipErrorNoBinaryForGpu = 209;
+constexpr hipError_t hipErrorInvalidKernelFile = 218;
+constexpr hipError_t hipErrorSharedObjectInitFailed = 303;
+constexpr hipError_t hipErrorNotFound = 500;
+constexpr hipError_t hipErrorNotReady = 600;
+constexpr hipError_t hipErrorLaunchOutOfResources = 701;
+constexpr hipError_t hipErrorNotSupported = 801;
+
+// hipDeviceAttribute_t values.
+constexpr int hipDeviceAttributeClockRate = 5;
+constexpr int hipDeviceAttributeComputeCapabilityMajor = 23;
+constexpr int hipDeviceAttributeMaxBlockDimX = 26;
+constexpr int hipDeviceAttributeMaxBlockDimY = 27;
+constexpr int hipDeviceAttributeMaxBlockDimZ = 28;
+constexpr int hipDeviceAttributeMaxGridDimX = 29;
+constexpr int hipDeviceAttributeMaxGridDimY = 30;
+constexpr int hipDeviceAttributeMaxGridDimZ = 31;
+constexpr int hipDeviceAttributeMaxThreadsPerBlock = 56;
+constexpr int hipDeviceAttributeMemoryClockRate = 60;
+constexpr int hipDeviceAttributeMultiprocessorCount = 63;
+constexpr int hipDeviceAttributeMaxSharedMemoryPerBlock = 74;
+constexpr int hipDeviceAttributeWarpSize = 87;
+constexpr int hipDeviceAttributeCanUseStreamWaitValue = 10013;
+
+constexpr unsigned hipStreamNonBlocking = 1;
+constexpr unsigned hipEventDisableTiming = 2;
+constexpr int hipMemcpyDefault = 4;
+constexpr unsigned hipHostMallocDefault = 0;
+constexpr unsigned hipMemAttachGlobal = 1;
+constexpr unsigned hipHostRegisterPortable = 1;
+constexpr unsigned hipStreamWaitValueGte = 0;
+constexpr int HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;
+/// HIP_LAUNCH_PARAM_* (note: END is 3, unlike CUDA's 0).
+constexpr uintptr_t HipLaunchParamBufferPointer = 0x01;
+constexpr uintptr_t HipLaunchParamBufferSize = 0x02;
+constexpr uintptr_t HipLaunchParamEnd = 0x03;
+constexpr uint16_t ElfMachineAMDGPU = 224;
+
+struct HIPSymbols {
+#define HIP_SYMBOL(Member, Export, Fallback, Required, Ret, Params)            \
+  Ret(*Member) Params = nullptr;
+#include "HIPSymbols.def"
+};
+
+class HIPDriver final : public Driver {
+public:
+  StringRef getPlatformName() const override { return "hip"; }
+  StringRef getAPIName() const override { return "HIP"; }
+  StringRef getVendorName() const override {
+    return "Advanced Micro Devices, Inc.";
+  }
+  offload_platform_backend_t getBackend() const override {
+    return OFFLOAD_PLATFORM_BACKEND_AMDGPU;
+  }
+  std::string getVersion() const override {
+    // HIP_VERSION: major * 10000000 + minor * 100000 + patch.
+    return formatv("HIP {0}.{1}.{2}", RuntimeVersion / 10000000,
+                   (RuntimeVersion / 100000) % 100, RuntimeVersion % 100000)
+        .str();
+  }
+
+  DriverStatus initialize() override;
+
+  Expected<void *> retainContext(int Ordinal) override;
+  Error releaseContext(int Ordinal, void *Context) override;
+  Error makeCurrent(int Ordinal, void *Context) override;
+  Expected<DeviceInfo> queryDeviceInfo(int Ordinal) override;
+  bool supportsStreamWaitValue(int Ordinal) override;
+
+  Expected<void *> allocate(size_t Size, offload_alloc_type_t Kind) override;
+  Error free(void *Ptr, offload_alloc_type_t Kind) override;
+  Error registerHost(void *Ptr, size_t Size) override;
+  Error unregisterHost(void *Ptr) override;
+  PointerKind classify(const void *Ptr) override;
+  Error memcpyAsync(void *Dst, const void *Src, size_t Size,
+                    void *Stream) override;
+  Error memsetAsync(void *Ptr, uint32_t Value, unsigned ElementSize,
+                    size_t Count, void *Stream) override;
+  Error memset2D32Async(void *Ptr, size_t Pitch, uint32_t Value, size_t Height,
+                        void *Stream) override {
+    return createError(OFFLOAD_ERRC_UNSUPPORTED,
+                       "HIP has no strided 32-bit memset");
+  }
+
+  Expected<void *> createStream() override;
+  Error destroyStream(void *Stream) override;
+  Error synchronizeStream(void *Stream) override;
+  Expected<bool> queryStream(void *Stream) override;
+  Expected<void *> createEvent() override;
+  Error destroyEvent(void *Event) override;
+  Error recordEvent(void *Event, void *Stream) override;
+  Error synchronizeEvent(void *Event) override;
+  Expected<bool> queryEvent(void *Event) override;
+  Error streamWaitEvent(void *Stream, void *Event) override;
+  Error streamWaitValue32(void *Stream, uint32_t *Address,
+                          uint32_t Value) override;
+  Error launchHostFunction(void *Stream, HostFn Fn, void *UserData) override;
+
+  bool isValidBinary(StringRef Image) const override;
+  Expected<void *> loadModule(StringRef Image) override;
+  Error unloadModule(void *Module) override;
+  Expected<void *> getFunction(void *Module, StringRef Name) override;
+  Expected<std::pair<void *, uint64_t>> getGlobal(void *Module,
+                                                  StringRef Name) override;
+  uint64_t getStaticSharedBytes(void *Function) override;
+  Error setMaxDynamicSharedBytes(void *Function, uint64_t Bytes) override {
+    // AMD GPUs give a kernel all of the LDS without an opt-in.
+    return Error::success();
+  }
+  std::optional<Expected<uint64_t>>
+  getOptimalBlockSize(void *Function, size_t SharedMemoryPerThread) override;
+  Error launchKernel(void *Function, const offload_kernel_launch_size_args_t &S,
+                     void *Stream, ArrayRef<uint8_t> Args) override;
+
+private:
+  Error check(hipError_t R, StringRef Call,
+              offload_errc_t Code = OFFLOAD_ERRC_SUCCESS) const;
+  std::string describe(hipError_t R) const;
+
+  std::optional<DynamicLibrary> Library;
+  HIPSymbols Sym;
+  int RuntimeVersion = 0;
+};
+
+} // namespace
+
+static offload_errc_t getCode(hipError_t R) {
+  switch (R) {
+  case hipErrorOutOfMemory:
+  case hipErrorLaunchOutOfResources:
+    return OFFLOAD_ERRC_OUT_OF_RESOURCES;
+  case hipErrorInvalidImage:
+  case hipErrorNoBinaryForGpu:
+  case hipErrorInvalidKernelFile:
+  case hipErrorSharedObjectInitFailed:
+    return OFFLOAD_ERRC_INVALID_BINARY;
+  case hipErrorNotFound:
+    return OFFLOAD_ERRC_NOT_FOUND;
+  case hipErrorNotSupported:
+    return OFFLOAD_ERRC_UNSUPPORTED;
+  case hipErrorInvalidValue:
+    return OFFLOAD_ERRC_INVALID_ARGUMENT;
+  default:
+    return OFFLOAD_ERRC_BACKEND_FAILURE;
+  }
+}
+
+std::string HIPDriver::describe(hipError_t R) const {
+  const char *Name = Sym.hipGetErrorName ? Sym.hipGetErrorName(R) : nullptr;
+  return Name ? Name : formatv("hipError_t {0}", R).str();
+}
+
+Error HIPDriver::check(hipError_t R, StringRef Call,
+                       offload_errc_t Code) const {
+  if (R == hipSuccess)
+    return Error::success();
+  const char *Description =
+      Sym.hipGetErrorString ? Sym.hipGetErrorString(R) : nullptr;
+  return makeDriverError(Code == OFFLOAD_ERRC_SUCCESS ? getCode(R) : Code, Call,
+                         describe(R), Description ? Description : "");
+}
+
+/// Where the HIP runtime is looked for: each directory of $LD_LIBRARY_PATH,
+/// $ROCM_PATH/lib, /opt/rocm/lib and the system library directories, each
+/// with the development name and the versioned ones; then the plain names,
+/// for the dynamic loader's own search (ld.so.cache).
+static std::vector<std::string> getHIPCandidates() {
+  static const char *Names[] = {"libamdhip64.so", "libamdhip64.so.7",
+                                "libamdhip64.so.6", "libamdhip64.so.5"};
+  SmallVector<std::string> Dirs;
+  if (std::optional<std::string> Paths = getEnv("LD_LIBRARY_PATH")) {
+    SmallVector<StringRef> Parts;
+    StringRef(*Paths).split(Parts, ':', -1, /*KeepEmpty=*/false);
+    for (StringRef Part : Parts)
+      Dirs.push_back(Part.str());
+  }
+  for (const char *Var : {"ROCM_PATH", "ROCM_ROOT", "ROCM_HOME"})
+    if (std::optional<std::string> Root = getEnv(Var))
+      Dirs.push_back(*Root + "/lib");
+  for (const char *Dir :
+       {"/opt/rocm/lib", "/usr/local/lib", "/usr/lib/x86_64-linux-gnu",
+        "/usr/lib64", "/usr/lib"})
+    Dirs.push_back(Dir);
+  std::vector<std::string> Candidates;
+  for (const std::string &Dir : Dirs)
+    for (const char *Name : Names) {
+      std::string Path = Dir + "/" + Name;
+      if (sys::fs::exists(Path) &&
+          std::find(Candidates.begin(), Candidates.end(), Path) ==
+              Candidates.end())
+        Candidates.push_back(Path);
+    }
+  for (const char *Name : Names)
+    Candidates.push_back(Name);
+  return Candidates;
+}
+
+DriverStatus HIPDriver::initialize() {
+  DriverStatus Status;
+  std::optional<std::string> Override = getEnv("OFFLOAD_HIP_LIBRARY");
+  std::vector<std::string> Candidates =
+      Override ? std::vector<std::string>{*Override} : getHIPCandidates();
+  std::string Why;
+  Library = DynamicLibrary::open(Candidates, Why);
+  if (!Library) {
+    Status.Message =
+        Override
+            ? "OFFLOAD_HIP_LIBRARY=" + *Override + " cannot be loaded: " + Why
+            : "libamdhip64.so (or .so.7, .so.6, .so.5) not found in "
+              "$LD_LIBRARY_PATH, $ROCM_PATH/lib, /opt/rocm/lib or the "
+              "system library directories: " +
+                  StringRef(Why).split("; ").first.str();
+    return Status;
+  }
+  const std::string &Path = Library->getPath();
+  Sym = HIPSymbols();
+  std::string Missing;
+#define HIP_SYMBOL(Member, Export, Fallback, Required, Ret, Params)            \
+  {                                                                            \
+    void *Address = Library->getSymbol(Export);                                \
+    const char *Fallback_ = Fallback;                                          \
+    if (!Address && Fallback_)                                                 \
+      Address = Library->getSymbol(Fallback_);                                 \
+    Sym.Member = reinterpret_cast<Ret(*) Params>(Address);                     \
+    if (!Address && Required)                                                  \
+      Missing += (Missing.empty() ? "" : ", ") + std::string(Export);          \
+  }
+#include "HIPSymbols.def"
+  if (!Missing.empty()) {
+    Status.Message = Path + " is not a usable HIP runtime: it lacks " + Missing;
+    Library.reset();
+    return Status;
+  }
+  hipError_t R = Sym.hipInit(0);
+  if (R == hipErrorNoDevice) {
+    Status.Message = "hipInit: hipErrorNoDevice (" + Path + ")";
+    return Status;
+  }
+  if (Error E = check(R, "hipInit")) {
+    Status.Message = toString(std::move(E)) + " (" + Path + ")";
+    return Status;
+  }
+  if (Sym.hipRuntimeGetVersion(&RuntimeVersion) != hipSuccess)
+    RuntimeVersion = 0;
+  int Count = 0;
+  R = Sym.hipGetDeviceCount(&Count);
+  if (R == hipErrorNoDevice)
+    Count = 0;
+  else if (Error E = check(R, "hipGetDeviceCount")) {
+    Status.Message = toString(std::move(E)) + " (" + Path + ")";
+    return Status;
+  }
+  Status.NumDevices = std::max(Count, 0);
+  Status.Message = getVersion() + " runtime at " + Path;
+  if (!Count)
+    Status.Message += ": hipGetDeviceCount found no device";
+  return Status;
+}
+
+Expected<void *> HIPDriver::retainContext(int Ordinal) {
+  // HIP has a current device per thread, no contexts to hold: the ordinal
+  // plus one stands for the device (never null).
+  return reinterpret_cast<void *>(static_cast<uintptr_t>(Ordinal) + 1);
+}
+
+Error HIPDriver::releaseContext(int Ordinal, void *Context) {
+  return Error::success();
+}
+
+Error HIPDriver::makeCurrent(int Ordinal, void *Context) {
+  int Current = -1;
+  if (Sym.hipGetDevice(&Current) == hipSuccess && Current == Ordinal)
+    return Error::success();
+  return check(Sym.hipSetDevice(Ordinal), "hipSetDevice");
+}
+
+/// Finds the "gfx..." architecture name in the bytes of a hipDeviceProp_t
+/// (its offset differs between HIP 5 and 6).
+static std::string findArchName(const char *Props, size_t Size) {
+  for (size_t I = 256; I + 8 < Size; ++I) {
+    if (Props[I - 1] != '\0' || std::strncmp(Props + I, "gfx", 3) != 0)
+      continue;
+    size_t Length = strnlen(Props + I, Size - I);
+    if (Length >= Size - I || Length > 64)
+      continue;
+    return std::string(Props + I, Length);
+  }
+  return "";
+}
+
+Expected<DeviceInfo> HIPDriver::queryDeviceInfo(int Ordinal) {
+  auto Attribute = [&](int Attr) -> Expected<uint32_t> {
+    int Value = 0;
+    if (Error E = check(Sym.hipDeviceGetAttribute(&Value, Attr, Ordinal),
+                        formatv("hipDeviceGetAttribute({0})", Attr).str()))
+      return std::move(E);
+    return static_cast<uint32_t>(std::max(Value, 0));
+  };
+  DeviceInfo Info;
+  Info.Type = OFFLOAD_DEVICE_TYPE_GPU;
+  char Name[256] = {0};
+  if (Error E = check(Sym.hipDeviceGetName(Name, sizeof(Name) - 1, Ordinal),
+                      "hipDeviceGetName"))
+    return std::move(E);
+  Info.ProductName = Name;
+  Info.Name = Name;
+  if (Sym.hipGetDeviceProperties) {
+    std::vector<char> Props(16384, '\0');
+    if (Sym.hipGetDeviceProperties(Props.data(), Ordinal) == hipSuccess) {
+      std::string Arch = findArchName(Props.data(), Props.size());
+      if (!Arch.empty())
+        Info.Name = Arch;
+    }
+  }
+  Info.Vendor = "Advanced Micro Devices, Inc.";
+  Info.VendorId = 0x1002;
+  Info.DriverVersion = getVersion();
+  hipUUID UUID;
+  if (Sym.hipDeviceGetUuid &&
+      Sym.hipDeviceGetUuid(&UUID, Ordinal) == hipSuccess)
+    Info.UID = "GPU-" + toHex(StringRef(UUID.bytes, 16), /*LowerCase=*/true);
+  else
+    Info.UID = formatv("hip-{0}", Ordinal).str();
+
+  const int Attrs[] = {hipDeviceAttributeMaxThreadsPerBlock,
+                       hipDeviceAttributeMaxBlockDimX,
+                       hipDeviceAttributeMaxBlockDimY,
+                       hipDeviceAttributeMaxBlockDimZ,
+                       hipDeviceAttributeMaxGridDimX,
+                       hipDeviceAttributeMaxGridDimY,
+                       hipDeviceAttributeMaxGridDimZ,
+                       hipDeviceAttributeMultiprocessorCount,
+                       hipDeviceAttributeClockRate,
+                       hipDeviceAttributeMemoryClockRate,
+                       hipDeviceAttributeWarpSize,
+                       hipDeviceAttributeMaxSharedMemoryPerBlock,
+                       hipDeviceAttributeComputeCapabilityMajor};
+  uint32_t Values[13];
+  for (int I = 0; I < 13; ++I) {
+    Expected<uint32_t> V = Attribute(Attrs[I]);
+    if (!V)
+      return V.takeError();
+    Values[I] = *V;
+  }
+  auto Saturate = [](uint64_t V) {
+    return static_cast<uint32_t>(std::min<uint64_t>(V, UINT32_MAX));
+  };
+  Info.MaxWorkGroupSize = Values[0];
+  Info.MaxWorkGroupSizePerDimension = {Values[1], Values[2], Values[3]};
+  Info.MaxWorkSizePerDimension = {Saturate(uint64_t(Values[4]) * Values[1]),
+                                  Saturate(uint64_t(Values[5]) * Values[2]),
+                                  Saturate(uint64_t(Values[6]) * Values[3])};
+  Info.MaxWorkSize =
+      Saturate(uint64_t(Values[4]) * Values[5] * Values[6] * Values[0]);
+  Info.NumComputeUnits = Values[7];
+  Info.MaxClockFrequency = Values[8] / 1000;
+  Info.MemoryClockRate = Values[9] / 1000;
+  Info.SubgroupSize = Values[10];
+  Info.WorkGroupLocalMemSize = Values[11];
+  Info.AddressBits = 64;
+  size_t Total = 0;
+  if (Error E =
+          check(Sym.hipDeviceTotalMem(&Total, Ordinal), "hipDeviceTotalMem"))
+    return std::move(E);
+  Info.GlobalMemSize = Total;
+  Info.MaxMemAllocSize = Total;
+  offload_device_fp_capability_flags_t Full =
+      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_CORRECTLY_ROUNDED_DIVIDE_SQRT |
+      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST |
+      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_ZERO |
+      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_INF |
+      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_INF_NAN |
+      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_DENORM |
+      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_FMA;
+  Info.SingleFPConfig = Full;
+  Info.DoubleFPConfig = Full;
+  Info.HalfFPConfig = OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST |
+                      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_INF_NAN |
+                      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_DENORM |
+                      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_FMA;
+  Info.NativeVectorWidthChar = 1;
+  Info.NativeVectorWidthShort = 1;
+  Info.NativeVectorWidthInt = 1;
+  Info.NativeVectorWidthLong = 1;
+  Info.NativeVectorWidthFloat = 1;
+  Info.NativeVectorWidthDouble = 1;
+  Info.NativeVectorWidthHalf = 2;
+  return Info;
+}
+
+bool HIPDriver::supportsStreamWaitValue(int Ordinal) {
+  if (!Sym.hipStreamWaitValue32)
+    return false;
+  int Value = 0;
+  return Sym.hipDeviceGetAttribute(&Value,
+                                   hipDeviceAttributeCanUseStreamWaitValue,
+                                   Ordinal) == hipSuccess &&
+         Value;
+}
+
+Expected<void *> HIPDriver::allocate(size_t Size, offload_alloc_type_t Kind) {
+  void *Ptr = nullptr;
+  switch (Kind) {
+  case OFFLOAD_ALLOC_TYPE_DEVICE:
+    if (Error E = check(
+            Sym.hipMalloc(&Ptr, Size),
+            formatv("cannot allocate {0} bytes of device memory: hipMalloc",
+                    Size)
+                .str()))
+      return std::move(E);
+    return Ptr;
+  case OFFLOAD_ALLOC_TYPE_HOST:
+    if (Error E = check(Sym.hipHostMalloc(&Ptr, Size, hipHostMallocDefault),
+                        formatv("cannot allocate {0} bytes of pinned host "
+                                "memory: hipHostMalloc",
+                                Size)
+                            .str()))
+      return std::move(E);
+    return Ptr;
+  case OFFLOAD_ALLOC_TYPE_MANAGED:
+    if (Error E = check(
+            Sym.hipMallocManaged(&Ptr, Size, hipMemAttachGlobal),
+            formatv(
+                "cannot allocate {0} bytes of managed memory: hipMallocManaged",
+                Size)
+                .str()))
+      return std::move(E);
+    return Ptr;
+  }
+  return createError(OFFLOAD_ERRC_INVALID_ENUMERATION,
+                     "unknown allocation kind {0}", int(Kind));
+}
+
+Error HIPDriver::free(void *Ptr, offload_alloc_type_t Kind) {
+  if (Kind == OFFLOAD_ALLOC_TYPE_HOST)
+    return check(Sym.hipHostFree(Ptr), "hipHostFree");
+  return check(Sym.hipFree(Ptr), "hipFree");
+}
+
+Error HIPDriver::registerHost(void *Ptr, size_t Size) {
+  return check(Sym.hipHostRegister(Ptr, Size, hipHostRegisterPortable),
+               "hipHostRegister");
+}
+
+Error HIPDriver::unregisterHost(void *Ptr) {
+  return check(Sym.hipHostUnregister(Ptr), "hipHostUnregister");
+}
+
+PointerKind HIPDriver::classify(const void *Ptr) {
+  // hipPointerAttribute_t starts with the memory type in both HIP 5 (host 0,
+  // device 1, ...; unknown memory is an error) and HIP 6 (unregistered 0,
+  // host 1, device 2, ...).
+  alignas(8) char Attributes[256] = {0};
+  if (Sym.hipPointerGetAttributes(Attributes, Ptr) != hipSuccess)
+    return PointerKind::Pageable;
+  int Type;
+  std::memcpy(&Type, Attributes, sizeof(Type));
+  if (RuntimeVersion >= 60000000 && Type == 0)
+    return PointerKind::Pageable;
+  return PointerKind::DeviceAccessible;
+}
+
+Error HIPDriver::memcpyAsync(void *Dst, const void *Src, size_t Size,
+                             void *Stream) {
+  return check(Sym.hipMemcpyAsync(Dst, Src, Size, hipMemcpyDefault,
+                                  static_cast<hipStream_t>(Stream)),
+               "hipMemcpyAsync");
+}
+
+Error HIPDriver::memsetAsync(void *Ptr, uint32_t Value, unsigned ElementSize,
+                             size_t Count, void *Stream) {
+  hipStream_t S = static_cast<hipStream_t>(Stream);
+  switch (ElementSize) {
+  case 1:
+    return check(
+        Sym.hipMemsetD8Async(Ptr, static_cast<unsigned char>(Value), Count, S),
+        "hipMemsetD8Async");
+  case 2:
+    return check(Sym.hipMemsetD16Async(Ptr, static_cast<unsigned short>(Value),
+                                       Count, S),
+                 "hipMemsetD16Async");
+  default:
+    return check(Sym.hipMemsetD32Async(Ptr, static_cast<int>(Value), Count, S),
+                 "hipMemsetD32Async");
+  }
+}
+
+Expected<void *> HIPDriver::createStream() {
+  hipStream_t S = nullptr;
+  if (Error E = check(Sym.hipStreamCreateWithFlags(&S, hipStreamNonBlocking),
+                      "hipStreamCreateWithFlags"))
+    return std::move(E);
+  return S;
+}
+
+Error HIPDriver::destroyStream(void *Stream) {
+  return check(Sym.hipStreamDestroy(static_cast<hipStream_t>(Stream)),
+               "hipStreamDestroy");
+}
+
+Error HIPDriver::synchronizeStream(void *Stream) {
+  return check(Sym.hipStreamSynchronize(static_cast<hipStream_t>(Stream)),
+               "hipStreamSynchronize");
+}
+
+Expected<bool> HIPDriver::queryStream(void *Stream) {
+  hipError_t R = Sym.hipStreamQuery(static_cast<hipStream_t>(Stream));
+  if (R == hipErrorNotReady)
+    return false;
+  if (Error E = check(R, "hipStreamQuery"))
+    return std::move(E);
+  return true;
+}
+
+Expected<void *> HIPDriver::createEvent() {
+  hipEvent_t E = nullptr;
+  if (Error Err = check(Sym.hipEventCreateWithFlags(&E, hipEventDisableTiming),
+                        "hipEventCreateWithFlags"))
+    return std::move(Err);
+  return E;
+}
+
+Error HIPDriver::destroyEvent(void *Event) {
+  return check(Sym.hipEventDestroy(static_cast<hipEvent_t>(Event)),
+               "hipEventDestroy");
+}
+
+Error HIPDriver::recordEvent(void *Event, void *Stream) {
+  return check(Sym.hipEventRecord(static_cast<hipEvent_t>(Event),
+                                  static_cast<hipStream_t>(Stream)),
+               "hipEventRecord");
+}
+
+Error HIPDriver::synchronizeEvent(void *Event) {
+  return check(Sym.hipEventSynchronize(static_cast<hipEvent_t>(Event)),
+               "hipEventSynchronize");
+}
+
+Expected<bool> HIPDriver::queryEvent(void *Event) {
+  hipError_t R = Sym.hipEventQuery(static_cast<hipEvent_t>(Event));
+  if (R == hipErrorNotReady)
+    return false;
+  if (Error E = check(R, "hipEventQuery"))
+    return std::move(E);
+  return true;
+}
+
+Error HIPDriver::streamWaitEvent(void *Stream, void *Event) {
+  return check(Sym.hipStreamWaitEvent(static_cast<hipStream_t>(Stream),
+                                      static_cast<hipEvent_t>(Event), 0),
+               "hipStreamWaitEvent");
+}
+
+Error HIPDriver::streamWaitValue32(void *Stream, uint32_t *Address,
+                                   uint32_t Value) {
+  return check(Sym.hipStreamWaitValue32(static_cast<hipStream_t>(Stream),
+                                        Address, Value, hipStreamWaitValueGte,
+                                        0xffffffffu),
+               "hipStreamWaitValue32");
+}
+
+Error HIPDriver::launchHostFunction(void *Stream, HostFn Fn, void *UserData) {
+  return check(
+      Sym.hipLaunchHostFunc(static_cast<hipStream_t>(Stream), Fn, UserData),
+      "hipLaunchHostFunc");
+}
+
+bool HIPDriver::isValidBinary(StringRef Image) const {
+  // An AMDGPU code object (64-bit ELF, EM_AMDGPU) or a clang offload bundle
+  // (plain or compressed).
+  if (Image.starts_with("__CLANG_OFFLOAD_BUNDLE__") ||
+      Image.starts_with("CCOB"))
+    return true;
+  if (!Image.starts_with("\x7f"
+                         "ELF") ||
+      Image.size() < 64 || Image[4] != 2)
+    return false;
+  uint16_t Machine;
+  std::memcpy(&Machine, Image.data() + 18, sizeof(Machine));
+  return Machine == ElfMachineAMDGPU;
+}
+
+Expected<void *> HIPDriver::loadModule(StringRef Image) {
+  if (!isValidBinary(Image))
+    return createError(OFFLOAD_ERRC_INVALID_BINARY,
+                       "the image is not an AMDGPU code object (HSACO) or "
+                       "an offload bundle ({0} bytes)",
+                       Image.size());
+  hipModule_t Module = nullptr;
+  hipError_t R = Sym.hipModuleLoadData(&Module, Image.data());
+  if (R == hipSuccess)
+    return Module;
+  offload_errc_t Code = getCode(R);
+  return check(R, "hipModuleLoadData",
+               Code == OFFLOAD_ERRC_OUT_OF_RESOURCES
+                   ? Code
+                   : OFFLOAD_ERRC_INVALID_BINARY);
+}
+
+Error HIPDriver::unloadModule(void *Module) {
+  return check(Sym.hipModuleUnload(static_cast<hipModule_t>(Module)),
+               "hipModuleUnload");
+}
+
+Expected<void *> HIPDriver::getFunction(void *Module, StringRef Name) {
+  hipFunction_t Fn = nullptr;
+  hipError_t R = Sym.hipModuleGetFunction(&Fn, static_cast<hipModule_t>(Module),
+                                          Name.str().c_str());
+  if (R == hipErrorNotFound)
+    return createError(OFFLOAD_ERRC_NOT_FOUND,
+                       "kernel '{0}' is not in the program (HIP module)", Name);
+  if (Error E = check(R, "hipModuleGetFunction"))
+    return std::move(E);
+  return Fn;
+}
+
+Expected<std::pair<void *, uint64_t>> HIPDriver::getGlobal(void *Module,
+                                                           StringRef Name) {
+  void *Ptr = nullptr;
+  size_t Size = 0;
+  hipError_t R = Sym.hipModuleGetGlobal(
+      &Ptr, &Size, static_cast<hipModule_t>(Module), Name.str().c_str());
+  if (R == hipErrorNotFound)
+    return createError(OFFLOAD_ERRC_NOT_FOUND,
+                       "global variable '{0}' is not in the program (HIP "
+                       "module)",
+                       Name);
+  if (Error E = check(R, "hipModuleGetGlobal"))
+    return std::move(E);
+  return std::make_pair(Ptr, static_cast<uint64_t>(Size));
+}
+
+uint64_t HIPDriver::getStaticSharedBytes(void *Function) {
+  int Bytes = 0;
+  if (!Sym.hipFuncGetAttribute ||
+      Sym.hipFuncGetAttribute(&Bytes, HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                              static_cast<hipFunction_t>(Function)) !=
+          hipSuccess)
+    return 0;
+  return static_cast<uint64_t>(std::max(Bytes, 0));
+}
+
+std::optional<Expected<uint64_t>>
+HIPDriver::getOptimalBlockSize(void *Function, size_t SharedMemoryPerThread) {
+  // HIP's occupancy query takes dynamic shared memory per block, not per
+  // thread: only the case without it is answered here.
+  if (!Sym.hipModuleOccupancyMaxPotentialBlockSize || SharedMemoryPerThread)
+    return std::nullopt;
+  int Grid = 0, Block = 0;
+  if (Error E =
+          check(Sym.hipModuleOccupancyMaxPotentialBlockSize(
+                    &Grid, &Block, static_cast<hipFunction_t>(Function), 0, 0),
+                "hipModuleOccupancyMaxPotentialBlockSize"))
+    return Expected<uint64_t>(std::move(E));
+  if (Block <= 0)
+    return std::nullopt;
+  return Expected<uint64_t>(static_cast<uint64_t>(Block));
+}
+
+Error HIPDriver::launchKernel(void *Function,
+                              const offload_kernel_launch_size_args_t &S,
+                              void *Stream, ArrayRef<uint8_t> Args) {
+  size_t ArgSize = Args.size();
+  void *Extra[] = {reinterpret_cast<void *>(HipLaunchParamBufferPointer),
+                   const_cast<uint8_t *>(Args.data()),
+                   reinterpret_cast<void *>(HipLaunchParamBufferSize), &ArgSize,
+                   reinterpret_cast<void *>(HipLaunchParamEnd)};
+  if (S.DynSharedMemory > UINT_MAX)
+    return createError(OFFLOAD_ERRC_OUT_OF_RESOURCES,
+                       "{0} bytes of dynamic shared memory", S.DynSharedMemory);
+  return check(Sym.hipModuleLaunchKernel(
+                   static_cast<hipFunction_t>(Function), S.NumGroups.x,
+                   S.NumGroups.y, S.NumGroups.z, S.GroupSize.x, S.GroupSize.y,
+                   S.GroupSize.z, static_cast<unsigned>(S.DynSharedMemory),
+                   static_cast<hipStream_t>(Stream), nullptr,
+                   ArgSize ? Extra : nullptr),
+               "hipModuleLaunchKernel");
+}
+
+std::unique_ptr<Plugin> offload::createHIPPlugin() {
+  return std::make_unique<GPUPlugin>(std::make_unique<HIPDriver>());
+}
