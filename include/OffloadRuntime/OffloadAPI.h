@@ -216,6 +216,9 @@ typedef enum offload_platform_info_t {
   OFFLOAD_PLATFORM_INFO_VENDOR_NAME = 1, ///< [char[]] vendor of the platform
   OFFLOAD_PLATFORM_INFO_VERSION = 2,     ///< [char[]] platform version
   OFFLOAD_PLATFORM_INFO_BACKEND = 3,     ///< [offload_platform_backend_t]
+  /// [char[]] (ours) "N device(s)", or why the platform has none (its vendor
+  /// library is missing, is the toolkit's stub, or sees no device).
+  OFFLOAD_PLATFORM_INFO_STATUS = 4,
 } offload_platform_info_t;
 
 /// Writes property \p PropName of \p Platform into \p PropValue, a buffer of
@@ -343,6 +346,18 @@ typedef bool (*offload_device_iterate_cb_t)(offload_device_handle_t Device,
 /// (Callback).
 OFFLOAD_API offload_result_t
 offloadIterateDevices(offload_device_iterate_cb_t Callback, void *UserData);
+
+/// Called once per platform by offloadIteratePlatforms; return false to stop.
+typedef bool (*offload_platform_iterate_cb_t)(
+    offload_platform_handle_t Platform, void *UserData);
+/// (Ours, not in liboffload 22.) Calls \p Callback for every platform the
+/// runtime knows, including those without devices (host first, then CUDA and
+/// HIP), so that tools can say why a platform has none
+/// (OFFLOAD_PLATFORM_INFO_STATUS). Errors: UNINITIALIZED,
+/// INVALID_NULL_POINTER if \p Callback is NULL.
+OFFLOAD_API offload_result_t
+offloadIteratePlatforms(offload_platform_iterate_cb_t Callback,
+                        void *UserData);
 OFFLOAD_API offload_result_t offloadIterateDevicesWithCodeLoc(
     offload_device_iterate_cb_t Callback, void *UserData,
     offload_code_location_t *CodeLocation);

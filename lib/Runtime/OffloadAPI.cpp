@@ -195,7 +195,7 @@ Error getDeviceInfo(Runtime &RT, offload_device_handle_t Device,
 Expected<InfoBytes>
 getPlatformInfoBytes(offload_platform_handle_t Platform,
                      RawEnum<offload_platform_info_t> PropName) {
-  if (Error E = checkEnum(PropName, OFFLOAD_PLATFORM_INFO_BACKEND, "PropName"))
+  if (Error E = checkEnum(PropName, OFFLOAD_PLATFORM_INFO_STATUS, "PropName"))
     return std::move(E);
   const Plugin &P = *Platform->Plugin;
   switch (PropName.get()) {
@@ -207,6 +207,12 @@ getPlatformInfoBytes(offload_platform_handle_t Platform,
     return infoString(P.getVersion());
   case OFFLOAD_PLATFORM_INFO_BACKEND:
     return infoValue(P.getBackend());
+  case OFFLOAD_PLATFORM_INFO_STATUS: {
+    std::string Reason = P.getUnavailableReason();
+    if (Reason.empty())
+      Reason = std::to_string(Platform->Devices.size()) + " device(s)";
+    return infoString(Reason);
+  }
   }
   llvm_unreachable("checked by checkEnum");
 }
@@ -390,6 +396,16 @@ Error iterateDevices(Runtime &RT, offload_device_iterate_cb_t Callback,
   // No lock is held: the callback may call the API.
   for (offload_device_handle_t Device : RT.getDevices())
     if (!Callback(Device, UserData))
+      break;
+  return Error::success();
+}
+
+Error iteratePlatforms(Runtime &RT, offload_platform_iterate_cb_t Callback,
+                       void *UserData) {
+  if (Error E = checkNotNull(Callback, "Callback"))
+    return E;
+  for (const std::unique_ptr<offload_platform_impl_t> &P : RT.getPlatforms())
+    if (!Callback(P.get(), UserData))
       break;
   return Error::success();
 }
@@ -1228,6 +1244,15 @@ offloadIterateDevicesWithCodeLoc(offload_device_iterate_cb_t Callback,
   return runEntryPoint(
       "offloadIterateDevices", CodeLocation,
       [&](Runtime &RT) { return iterateDevices(RT, Callback, UserData); },
+      "Callback", reinterpret_cast<const void *>(Callback), "UserData",
+      UserData);
+}
+
+offload_result_t offloadIteratePlatforms(offload_platform_iterate_cb_t Callback,
+                                         void *UserData) {
+  return runEntryPoint(
+      "offloadIteratePlatforms", nullptr,
+      [&](Runtime &RT) { return iteratePlatforms(RT, Callback, UserData); },
       "Callback", reinterpret_cast<const void *>(Callback), "UserData",
       UserData);
 }

@@ -83,6 +83,9 @@ public:
   virtual llvm::StringRef getName() const = 0;
   virtual llvm::StringRef getVendorName() const = 0;
   virtual llvm::StringRef getVersion() const = 0;
+  /// Why the platform has no devices (e.g. "libcuda.so.1 not found: ..."),
+  /// or an empty string.
+  virtual std::string getUnavailableReason() const { return ""; }
 
   /// Discovers devices. A missing vendor library is not an error: the plugin
   /// then has no devices.

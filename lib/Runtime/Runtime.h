@@ -160,6 +160,11 @@ public:
   ~Runtime();
 
   llvm::ArrayRef<offload_device_impl_t *> getDevices() const { return Devices; }
+  /// Every platform, with or without devices, in plugin order.
+  llvm::ArrayRef<std::unique_ptr<offload_platform_impl_t>>
+  getPlatforms() const {
+    return Platforms;
+  }
   offload_device_impl_t *getHostDevice() const { return HostDevice; }
 
   /// Handle checks. Each returns success when validation is disabled.

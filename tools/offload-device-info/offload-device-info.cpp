@@ -304,6 +304,24 @@ int main(int Argc, char **Argv) {
               OFFLOAD_LIBOFFLOAD_API_VERSION_PATCH);
   std::printf("Num Platforms: %zu\n", Platforms.size());
   std::printf("Num Devices: %zu\n", Devices.size());
+  // Platforms without devices, and why (a missing or stub vendor library).
+  std::vector<offload_platform_handle_t> AllPlatforms;
+  offloadIteratePlatforms(
+      [](offload_platform_handle_t P, void *Data) {
+        static_cast<std::vector<offload_platform_handle_t> *>(Data)
+            ->push_back(P);
+        return true;
+      },
+      &AllPlatforms);
+  for (offload_platform_handle_t P : AllPlatforms) {
+    if (std::find(Platforms.begin(), Platforms.end(), P) != Platforms.end())
+      continue;
+    char Name[256] = "", Status[1024] = "";
+    offloadGetPlatformInfo(P, OFFLOAD_PLATFORM_INFO_NAME, sizeof(Name), Name);
+    offloadGetPlatformInfo(P, OFFLOAD_PLATFORM_INFO_STATUS, sizeof(Status),
+                           Status);
+    std::printf("Platform %s: no devices (%s)\n", Name, Status);
+  }
   bool Ok = true;
   for (offload_device_handle_t D : Devices) {
     std::printf("\n");

@@ -409,6 +409,9 @@ public:
   Driver &getDriver() const { return *TheDriver; }
   /// The status line of the last init (also printed with OFFLOAD_TRACE=1).
   const std::string &getStatus() const { return Status; }
+  std::string getUnavailableReason() const override {
+    return Devices.empty() ? Status : std::string();
+  }
 
   /// Events of this plugin, so that a queue can tell its own events (waited
   /// on by the stream) from others (waited on by the host thread).
