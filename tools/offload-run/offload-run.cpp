@@ -130,6 +130,12 @@ static LogicalResult buildPipeline(OpPassManager &pm) {
     options.chip = chipOption;
     options.features = featuresOption;
     options.jit = jitOption;
+    if (jitOption && (!chipOption.empty() || !featuresOption.empty())) {
+      llvm::errs() << "offload-run: --jit compiles kernels for the host CPU "
+                      "at launch; --chip and --features are not supported "
+                      "with it\n";
+      return failure();
+    }
     offload::buildLowerToHostPipeline(pm, options);
     return success();
   }

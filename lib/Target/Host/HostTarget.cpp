@@ -130,16 +130,16 @@ static LogicalResult checkChipAndFeatures(Operation &module, StringRef triple,
   const llvm::Target *target =
       llvm::TargetRegistry::lookupTarget(llvm::Triple(triple), error);
   if (!target)
-    return module.emitError() << "#offload.host: no LLVM target for triple '"
+    return mlir::emitError(module.getLoc()) << "#offload.host: no LLVM target for triple '"
                               << triple << "': " << error;
   std::unique_ptr<llvm::MCSubtargetInfo> info(
       target->createMCSubtargetInfo(llvm::Triple(triple), "", ""));
   if (!info)
-    return module.emitError()
+    return mlir::emitError(module.getLoc())
            << "#offload.host: cannot describe the subtargets of '" << triple
            << "'";
   if (!chip.empty() && !info->isCPUStringValid(chip))
-    return module.emitError() << "#offload.host: unknown chip '" << chip
+    return mlir::emitError(module.getLoc()) << "#offload.host: unknown chip '" << chip
                               << "' for " << triple
                               << " (llc -mcpu=help lists the valid ones)";
   SmallVector<StringRef> items;
@@ -147,14 +147,14 @@ static LogicalResult checkChipAndFeatures(Operation &module, StringRef triple,
   for (StringRef item : items) {
     StringRef name = item.trim();
     if (!name.consume_front("+") && !name.consume_front("-"))
-      return module.emitError()
+      return mlir::emitError(module.getLoc())
              << "#offload.host: feature '" << item
              << "' must start with '+' or '-'";
     if (!llvm::any_of(info->getAllProcessorFeatures(),
                       [&](const llvm::SubtargetFeatureKV &feature) {
                         return name == feature.Key;
                       }))
-      return module.emitError() << "#offload.host: unknown feature '" << name
+      return mlir::emitError(module.getLoc()) << "#offload.host: unknown feature '" << name
                                 << "' for " << triple
                                 << " (llc -mattr=help lists the valid ones)";
   }
