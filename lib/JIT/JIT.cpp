@@ -189,6 +189,10 @@ struct Stats {
 /// Options read once from the environment.
 struct Config {
   bool Enabled = true, Async = false, FoldGrid = false, Trace = false;
+  /// Host kernels run their threads as loops split at barriers
+  /// (offload-host-thread-loops); OFFLOAD_HOST_THREAD_LOOPS=0 runs every
+  /// kernel that synchronizes threads on fibers instead.
+  bool ThreadLoops = true;
   unsigned Threads = 2;
   std::string DumpDir;
   SpecializationOptions Specialization;
@@ -203,6 +207,7 @@ struct Config {
     C.Async = Env("OFFLOAD_JIT_ASYNC") == "1";
     C.FoldGrid = Env("OFFLOAD_JIT_FOLD_GRID") == "1";
     C.Trace = Env("OFFLOAD_TRACE") == "1";
+    C.ThreadLoops = Env("OFFLOAD_HOST_THREAD_LOOPS") != "0";
     unsigned Threads;
     if (!Env("OFFLOAD_JIT_THREADS").getAsInteger(10, Threads) && Threads > 0)
       C.Threads = Threads;
@@ -268,6 +273,8 @@ private:
     std::shared_lock<std::shared_mutex> Lock(LiveKernelsMutex);
     return LiveKernels.count(Kernel);
   }
+  /// The options that change generated code, as they enter every key.
+  std::string getOptionsKey() const;
   std::string getKey(offload_jit_kernel_impl_t &Kernel,
                      const LaunchRequest &Request);
   std::shared_ptr<CacheEntry>
@@ -544,8 +551,7 @@ offload_result_t Engine::getKernel(offload_jit_program_handle_t Program,
   // The constant part of every key of this kernel.
   std::string Prefix = Program->ModuleHash + ";" + Kernel->ModuleName +
                        "::" + Kernel->KernelName + ";" + TargetKey + ";" +
-                       kCompilerVersion + ";unroll=" +
-                       std::to_string(Options.Specialization.unrollMaxTripCount);
+                       kCompilerVersion + ";" + getOptionsKey();
   Kernel->Prefix = llvm::xxh3_128bits(llvm::ArrayRef<uint8_t>(
       reinterpret_cast<const uint8_t *>(Prefix.data()), Prefix.size()));
   offload_jit_kernel_impl_t *Handle = Kernel.get();
@@ -614,6 +620,12 @@ offload_result_t Engine::getKernelFromImage(offload_device_handle_t Device,
 // Keys, compilation, caches
 //===----------------------------------------------------------------------===//
 
+std::string Engine::getOptionsKey() const {
+  return "unroll=" +
+         std::to_string(Options.Specialization.unrollMaxTripCount) +
+         ";thread-loops=" + (Options.ThreadLoops ? "1" : "0");
+}
+
 std::string Engine::getKey(offload_jit_kernel_impl_t &Kernel,
                            const LaunchRequest &Request) {
   KeyInputs Inputs;
@@ -621,8 +633,7 @@ std::string Engine::getKey(offload_jit_kernel_impl_t &Kernel,
   Inputs.Kernel = Kernel.ModuleName + "::" + Kernel.KernelName;
   Inputs.Target = TargetKey;
   Inputs.CompilerVersion = kCompilerVersion;
-  Inputs.Options =
-      "unroll=" + std::to_string(Options.Specialization.unrollMaxTripCount);
+  Inputs.Options = getOptionsKey();
   Inputs.Specialized = Request.Specialize;
   if (Request.Specialize) {
     Inputs.Values = Request.Values;
@@ -716,6 +727,9 @@ Engine::compile(offload_jit_program_impl_t &Program,
                                                  "", "");
   GpuModule.setTargetsAttr(ArrayAttr::get(Context.get(), {HostTarget}));
   PassManager PM(Context.get());
+  if (Options.ThreadLoops)
+    PM.addNestedPass<gpu::GPUModuleOp>(
+        mlir::offload::createOffloadHostThreadLoops());
   PM.addNestedPass<gpu::GPUModuleOp>(
       mlir::offload::createConvertGPUToOffloadHost());
   if (failed(PM.run(*Module)))

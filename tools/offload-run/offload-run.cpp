@@ -75,6 +75,14 @@ static llvm::cl::opt<bool> jitOption(
                    "host device); see OFFLOAD_JIT* variables"),
     llvm::cl::init(false), llvm::cl::cat(offloadCategory));
 
+static llvm::cl::opt<bool> threadLoopsOption(
+    "thread-loops",
+    llvm::cl::desc("Host device: run the threads of a block as loops split "
+                   "at barriers (offload-host-thread-loops); "
+                   "--thread-loops=false runs every kernel that synchronizes "
+                   "threads on fibers (not with --jit)"),
+    llvm::cl::init(true), llvm::cl::cat(offloadCategory));
+
 static llvm::cl::opt<bool> printPipelineOption(
     "print-lowered-ir",
     llvm::cl::desc("Print the IR after the offload pipeline, then run it"),
@@ -130,6 +138,12 @@ static LogicalResult buildPipeline(OpPassManager &pm) {
     options.chip = chipOption;
     options.features = featuresOption;
     options.jit = jitOption;
+    options.threadLoops = threadLoopsOption;
+    if (jitOption && !threadLoopsOption) {
+      llvm::errs() << "offload-run: --thread-loops=false is not supported "
+                      "with --jit (the JIT always uses thread loops)\n";
+      return failure();
+    }
     if (jitOption && (!chipOption.empty() || !featuresOption.empty())) {
       llvm::errs() << "offload-run: --jit compiles kernels for the host CPU "
                       "at launch; --chip and --features are not supported "

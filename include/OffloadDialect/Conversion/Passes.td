@@ -86,6 +86,59 @@ def ConvertOffloadToLLVM : Pass<"convert-offload-to-llvm", "ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def OffloadHostThreadLoops : Pass<"offload-host-thread-loops",
+                                  "::mlir::gpu::GPUModuleOp"> {
+  let summary = "run the threads of each block as loops split at barriers";
+  let description = [{
+    Prepares the kernels of a `gpu.module` for the host CPU (run before
+    `convert-gpu-to-offload-host`): the body of each kernel that synchronizes
+    threads becomes loops over the threads of its block (`scf.parallel`
+    over z, y, x; x innermost, so that LLVM vectorizes across threads),
+    split at each `gpu.barrier` (loop fission, as Polygeist's parallel loop
+    distribution, PPoPP 2023). Values live across a split are recomputed or
+    kept in per-thread arrays; barriers under `scf.for`, `scf.while` and
+    `scf.if` with conditions the same for the whole block are handled by
+    moving that control flow out of the thread loops; barriers under
+    conditions that differ between threads by predication, when the threads
+    that skip them reach no other barrier (early exit). `gpu.shuffle`,
+    `gpu.subgroup_reduce` (subgroups of 32 threads, clusters) and
+    `gpu.all_reduce` (every operation, region form) become exchanges and
+    reductions over per-thread arrays. Such kernels get the unit attribute
+    `offload.thread_loops`; their body runs once per block.
+
+    A kernel whose synchronization cannot be proven equivalent as loops
+    (e.g. a barrier in a loop whose trip count differs between threads) is
+    left unchanged, gets `offload.fiber_reason` with the reason, and a remark
+    is emitted: it runs on fibers at run time.
+
+    ```mlir
+    %v = memref.load %in[%tx] : memref<?xf32>
+    memref.store %v, %tile[%tx] : memref<256xf32, 3>
+    gpu.barrier
+    %w = memref.load %tile[%r] : memref<256xf32, 3>
+    // becomes (block of 256 threads)
+    scf.parallel (%z, %y, %x) = (%c0, %c0, %c0) to (%c1, %c1, %c256) ... {
+      %v = memref.load %in[%x] : memref<?xf32>
+      memref.store %v, %tile[%x] : memref<256xf32, 3>
+    }
+    scf.parallel (%z, %y, %x) = (%c0, %c0, %c0) to (%c1, %c1, %c256) ... {
+      %w = memref.load %tile[%r] : memref<256xf32, 3>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::ub::UBDialect"];
+  let options = [
+    Option<"interchange", "interchange", "bool", /*default=*/"true",
+           "move loops whose bounds are the same for every thread out of "
+           "the thread loops when that makes accesses along thread x "
+           "contiguous (vectorization across threads)">,
+  ];
+}
+
 def ConvertGPUToOffloadHost : Pass<"convert-gpu-to-offload-host",
                                    "::mlir::gpu::GPUModuleOp"> {
   let summary = "lower gpu kernels to LLVM dialect for the host CPU";

@@ -33,6 +33,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OffloadDialect/Conversion/GPUToOffloadHost/GPUToOffloadHost.h"
+#include "OffloadDialect/Conversion/GPUToOffloadHost/ThreadLoops.h"
 #include "OffloadDialect/Conversion/Passes.h"
 
 #include "OffloadRuntime/HostKernelABI.h"
@@ -89,6 +90,9 @@ namespace {
 struct KernelInfo {
   std::string name;
   bool cooperative = false;
+  /// The body runs every thread of the block (offload-host-thread-loops):
+  /// the block entry calls it once, and there is no thread entry.
+  bool threadLoops = false;
   int64_t staticSharedBytes = 0;
   unsigned numKernelArgs = 0;
 };
@@ -473,6 +477,7 @@ static FailureOr<KernelInfo> lowerKernel(gpu::GPUFuncOp kernel,
   KernelInfo info;
   info.name = kernel.getName().str();
   info.numKernelArgs = kernel.getNumArguments();
+  info.threadLoops = kernel->hasAttr(kThreadLoopsAttrName);
   kernel.walk([&](Operation *op) {
     if (isa<gpu::BarrierOp, gpu::ShuffleOp>(op))
       info.cooperative = true;
@@ -565,16 +570,22 @@ static FailureOr<KernelInfo> lowerKernel(gpu::GPUFuncOp kernel,
                                .getResult()
                          : loadContextIndex(builder, loc, ctx,
                                             kBlockDimField + d));
-  auto zLoop = scf::ForOp::create(builder, loc, zero, dims[2], one);
-  builder.setInsertionPointToStart(zLoop.getBody());
-  auto yLoop = scf::ForOp::create(builder, loc, zero, dims[1], one);
-  builder.setInsertionPointToStart(yLoop.getBody());
-  auto xLoop = scf::ForOp::create(builder, loc, zero, dims[0], one);
-  builder.setInsertionPointToStart(xLoop.getBody());
-  func::CallOp::create(builder, loc, threadFn,
-                       ValueRange{args, ctx, xLoop.getInductionVar(),
-                                  yLoop.getInductionVar(),
-                                  zLoop.getInductionVar()});
+  if (info.threadLoops) {
+    // The body loops over the threads itself; its thread ids are unused.
+    func::CallOp::create(builder, loc, threadFn,
+                         ValueRange{args, ctx, zero, zero, zero});
+  } else {
+    auto zLoop = scf::ForOp::create(builder, loc, zero, dims[2], one);
+    builder.setInsertionPointToStart(zLoop.getBody());
+    auto yLoop = scf::ForOp::create(builder, loc, zero, dims[1], one);
+    builder.setInsertionPointToStart(yLoop.getBody());
+    auto xLoop = scf::ForOp::create(builder, loc, zero, dims[0], one);
+    builder.setInsertionPointToStart(xLoop.getBody());
+    func::CallOp::create(builder, loc, threadFn,
+                         ValueRange{args, ctx, xLoop.getInductionVar(),
+                                    yLoop.getInductionVar(),
+                                    zLoop.getInductionVar()});
+  }
   builder.setInsertionPointToEnd(blockEntry);
   func::ReturnOp::create(builder, loc);
 
@@ -771,7 +782,11 @@ static LogicalResult emitEntryPoints(gpu::GPUModuleOp module,
                                   builder.getI64IntegerAttr(argsSize)),
          3);
   insert(LLVM::AddressOfOp::create(builder, loc, blockFn), 4);
-  insert(LLVM::AddressOfOp::create(builder, loc, threadFn), 5);
+  // A thread-loops kernel cannot run one thread alone.
+  insert(info.threadLoops
+             ? LLVM::ZeroOp::create(builder, loc, ptrType).getResult()
+             : LLVM::AddressOfOp::create(builder, loc, threadFn).getResult(),
+         5);
   insert(LLVM::AddressOfOp::create(builder, loc, ptrType, nameSymbol), 6);
   insert(LLVM::ConstantOp::create(
              builder, loc, i64,

@@ -77,6 +77,8 @@ void mlir::offload::buildLowerToHostPipeline(
   target.chip = options.chip;
   target.features = options.features;
   pm.addPass(createOffloadAttachHostTarget(target));
+  if (options.threadLoops)
+    pm.addNestedPass<gpu::GPUModuleOp>(createOffloadHostThreadLoops());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGPUToOffloadHost());
   addPipeline(pm, "gpu-module-to-binary");
   addHostEpilogue(pm);

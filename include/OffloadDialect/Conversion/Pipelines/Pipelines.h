@@ -36,6 +36,12 @@ struct HostPipelineOptions
       llvm::cl::desc("embed kernels as MLIR and specialize them at launch on "
                      "their runtime constants (link libOffloadJIT)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> threadLoops{
+      *this, "thread-loops",
+      llvm::cl::desc("run the threads of a block as loops split at barriers "
+                     "(offload-host-thread-loops); false runs every kernel "
+                     "that synchronizes threads on fibers"),
+      llvm::cl::init(true)};
 };
 
 /// Options of the `offload-lower-to-nvvm` pipeline. Empty strings select the

@@ -1,0 +1,1622 @@
+//===- ThreadLoops.cpp - Threads of a block as loops on the host ----------===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Turns the body of a gpu.func kernel into loops over the threads of its
+// block, split at barriers (see ThreadLoops.h). The method is the parallel
+// loop distribution of Polygeist (W. S. Moses et al., "High-Performance
+// GPU-to-CPU Transpilation and Optimization via High-Level Parallel
+// Constructs", PPoPP 2023), applied to our kernels while they are still
+// structured MLIR:
+//
+//  1. The CFG of the body is lifted to scf (upstream transformCFGToSCF), the
+//     body is wrapped in one `scf.parallel (z, y, x)` over the block's
+//     threads (the *thread region*), thread ids become its induction
+//     variables, and top-level ops that do not depend on the thread are
+//     hoisted before it.
+//  2. A uniformity analysis marks the values that may differ between threads
+//     of a block (thread ids, memory reads, shuffles, and what depends on
+//     them through data or loop-carried flow).
+//  3. Each thread region is scanned for its first *fission point* (an op
+//     that synchronizes threads or contains one):
+//       - `gpu.barrier`: the region is split in two after it;
+//       - `scf.for` / `scf.while` with uniform bounds or condition, `scf.if`
+//         with a uniform condition: the op moves between the two halves and
+//         its bodies become thread regions of their own (loop interchange);
+//         loop-carried values and results that are not uniform go through
+//         per-thread arrays;
+//       - `scf.if` with a condition that differs between threads: its
+//         branches become thread regions *predicated* on the condition
+//         (masked loops). If a branch contains a block-wide barrier, this is
+//         only done when the threads that skip it reach no other barrier
+//         (the early exit of `if (tid >= n) return;`), which is when the GPU
+//         and the fiber scheduler give the same result;
+//       - collectives (`gpu.all_reduce`, `gpu.subgroup_reduce`,
+//         `gpu.shuffle`): the operand is stored per thread before the split,
+//         the reduction (a loop over the stored values, reassociable) or the
+//         exchange is computed between or after the two halves.
+//  4. Values used across a split are recomputed in the later region when they
+//     are cheap pure functions of the thread ids and uniform values, else
+//     stored into a per-thread array (a stack allocation of block-size
+//     elements, structure of arrays so that stores and loads vectorize);
+//     per-thread `memref.alloca`s (and private attributions) used across a
+//     split become views into a per-block array.
+//  5. Predicated regions get their masks as `scf.if`s around their bodies.
+//
+// Anything else that synchronizes (a barrier under a loop whose trip count
+// differs between threads, under unstructured control flow, in both branches
+// of a divergent `scf.if`, ...) is reported and the kernel is left for the
+// fiber scheduler, which runs any control flow.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OffloadDialect/Conversion/GPUToOffloadHost/ThreadLoops.h"
+#include "OffloadDialect/Conversion/Passes.h"
+
+
+#include "OffloadRuntime/HostKernelABI.h"
+
+#include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/Utils/GPUUtils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/CFGToSCF.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <memory>
+
+using namespace mlir;
+using namespace mlir::offload;
+
+/// Largest number of pure ops recomputed for one value in a later thread
+/// region before storing it per thread is preferred.
+static constexpr unsigned kMaxRematerializedOps = 12;
+
+/// Alignment of each thread's slice of a promoted per-thread allocation.
+static constexpr int64_t kPrivateAlignment = 16;
+
+static std::string typeString(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  type.print(os);
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// Classification
+//===----------------------------------------------------------------------===//
+
+/// Whether \p op synchronizes the threads of a block or of a subgroup.
+static bool isSyncOp(Operation *op) {
+  return isa<gpu::BarrierOp, gpu::AllReduceOp, gpu::SubgroupReduceOp,
+             gpu::ShuffleOp>(op);
+}
+
+/// Whether \p op synchronizes the whole block (all threads must arrive).
+static bool isBlockSyncOp(Operation *op) {
+  return isa<gpu::BarrierOp, gpu::AllReduceOp>(op);
+}
+
+static bool containsBlockSync(Operation *op) {
+  return op
+      ->walk([](Operation *nested) {
+        return isBlockSyncOp(nested) ? WalkResult::interrupt()
+                                     : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Whether values of \p type can be kept in a per-thread array.
+static bool isStorable(Type type) {
+  if (isa<IndexType, IntegerType, FloatType>(type))
+    return true;
+  if (auto vector = dyn_cast<VectorType>(type))
+    return !vector.isScalable() &&
+           isa<IndexType, IntegerType, FloatType>(vector.getElementType());
+  return false;
+}
+
+/// Whether \p op computes its results from its operands alone (no memory
+/// access, no regions): such ops can be cloned into a later thread region.
+static bool isRecomputable(Operation *op) {
+  return op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
+         !isSyncOp(op) && !op->hasTrait<OpTrait::IsTerminator>();
+}
+
+namespace {
+
+/// One condition of a predicated thread region: the region runs for the
+/// threads where \p cond (a per-thread i1) is true, or false when negated.
+struct MaskTerm {
+  Value cond;
+  bool negate;
+};
+
+/// A loop over the threads of the block.
+struct ThreadRegion {
+  scf::ParallelOp loop;
+  /// Conjunction of conditions under which a thread runs the body; outer
+  /// conditions first.
+  SmallVector<MaskTerm> mask;
+  /// The region is the body, or part of the body, of a loop moved out of the
+  /// thread loops: its code runs again after what follows it.
+  bool inLoop = false;
+  /// Code that follows the region (at an outer level, up to the end of the
+  /// kernel) contains a block-wide synchronization.
+  bool blockSyncFollows = false;
+  /// The linear thread id, computed first in the body.
+  Value linearId;
+  /// Ops inserted at the start of the body (linear id, recomputed values,
+  /// loads of stored values) go after this one.
+  Operation *headerEnd = nullptr;
+
+  Block *getBody() { return loop.getBody(); }
+  ValueRange getIVs() { return loop.getInductionVars(); }
+};
+
+/// Upstream's CFG-to-SCF lifting for a gpu.func: unreachable paths end in
+/// gpu.return.
+class KernelCFGToSCF : public ControlFlowToSCFTransformation {
+public:
+  FailureOr<Operation *> createUnreachableTerminator(Location loc,
+                                                     OpBuilder &builder,
+                                                     Region &region) override {
+    if (!isa<gpu::GPUFuncOp>(region.getParentOp()))
+      return failure();
+    return gpu::ReturnOp::create(builder, loc).getOperation();
+  }
+};
+
+/// Builds the thread loops of one kernel.
+class ThreadLoopBuilder {
+public:
+  ThreadLoopBuilder(gpu::GPUFuncOp kernel, const DataLayout &layout,
+                    const HostThreadLoopsOptions &options)
+      : kernel(kernel), layout(layout), options(options),
+        builder(kernel.getContext()) {}
+
+  /// Returns true when the kernel was rewritten, false when there was nothing
+  /// to do.
+  FailureOr<bool> run();
+
+  HostThreadLoopsFailure failure;
+
+private:
+  LogicalResult fail(Operation *op, const Twine &reason) {
+    if (failure.reason.empty()) {
+      failure.loc = op->getLoc();
+      failure.reason = reason.str();
+    }
+    return LogicalResult::failure();
+  }
+
+  // Setup.
+  LogicalResult liftControlFlow();
+  void wrapBody();
+  void computeVaryingValues();
+  bool isVarying(Value value) const { return varying.contains(value); }
+  bool isFissionPoint(Operation *op) const {
+    return fissionPoints.contains(op);
+  }
+
+  // Thread regions.
+  ThreadRegion &createRegion(OpBuilder &b, ArrayRef<MaskTerm> mask,
+                             bool inLoop, bool blockSyncFollows);
+  ThreadRegion *getRegionOf(Operation *op);
+  ThreadRegion *getRegionOfValue(Value value);
+  /// Moves the ops after \p pos (to the end of \p region) into a new region
+  /// right after it.
+  FailureOr<ThreadRegion *> splitAfter(ThreadRegion &region, Operation *pos);
+  /// Moves the ops of \p block (but its terminator) into a new thread region
+  /// created at the start of \p block.
+  FailureOr<ThreadRegion *> makeRegionOfBlock(Block *block,
+                                              ArrayRef<MaskTerm> mask,
+                                              bool inLoop,
+                                              bool blockSyncFollows);
+  /// Rewrites the uses, inside \p region, of values of other thread regions
+  /// (but of the results of \p skip, which the caller replaces).
+  LogicalResult repairUses(ThreadRegion &region, Operation *skip = nullptr);
+  /// Rewrites the uses, in uniform code inside \p op (not in thread regions),
+  /// of values of thread regions.
+  LogicalResult repairUniformUses(Operation *op);
+
+  // Values across regions.
+  OpBuilder headerBuilder(ThreadRegion &region);
+  void noteHeaderOp(ThreadRegion &region, Operation *op) {
+    region.headerEnd = op;
+  }
+  FailureOr<Value> materialize(Value value, ThreadRegion &target);
+  FailureOr<Value> materializeUniform(Value value, Operation *before,
+                                      IRMapping &mapping);
+  unsigned recomputeCost(Value value, ThreadRegion &source);
+  /// The per-thread array that holds \p value (stored right after its
+  /// definition).
+  FailureOr<Value> getSlot(Value value);
+  Value createSlotArray(Type elementType);
+  Value loadSlot(OpBuilder &b, Location loc, Value slot, Value index);
+  void storeSlot(OpBuilder &b, Location loc, Value value, Value slot,
+                 Value index);
+  FailureOr<Value> promoteAlloca(memref::AllocaOp alloca);
+
+  // Fission.
+  LogicalResult process(ThreadRegion &region);
+  LogicalResult handleBarrier(ThreadRegion *&region, gpu::BarrierOp op);
+  LogicalResult handleFor(ThreadRegion *&region, scf::ForOp op);
+  LogicalResult handleWhile(ThreadRegion *&region, scf::WhileOp op);
+  LogicalResult handleUniformIf(ThreadRegion *&region, scf::IfOp op);
+  LogicalResult handleDivergentIf(ThreadRegion *&region, scf::IfOp op);
+  LogicalResult handleAllReduce(ThreadRegion *&region, gpu::AllReduceOp op);
+  LogicalResult handleSubgroupReduce(ThreadRegion *&region,
+                                     gpu::SubgroupReduceOp op);
+  LogicalResult handleShuffle(ThreadRegion *&region, gpu::ShuffleOp op);
+  /// Replaces the results of \p op (in \p region) that are not uniform by
+  /// loads of per-thread arrays written where \p op yields them; returns the
+  /// op rebuilt without those results.
+  FailureOr<Operation *> demoteResults(ThreadRegion &region, Operation *op,
+                                       bool demoteAll);
+
+  // Collectives.
+  Value combine(OpBuilder &b, Location loc, gpu::AllReduceOp op, Value acc,
+                Value value);
+  Value combineKind(OpBuilder &b, Location loc, gpu::AllReduceOperation kind,
+                    Value acc, Value value);
+  /// Makes sure the conditions of \p region's mask are stored per thread.
+  LogicalResult storeMask(ThreadRegion &region);
+  /// Whether thread \p index (linear) runs \p region: its mask at another
+  /// thread, from the stored conditions (storeMask first). Null when the
+  /// region has no mask.
+  Value isActiveAt(OpBuilder &b, Location loc, ThreadRegion &region,
+                   Value index);
+
+  // Finalization.
+  LogicalResult applyMasks();
+  FailureOr<Value> recomputeFresh(OpBuilder &b, Value value,
+                                  ThreadRegion &target, IRMapping &mapping,
+                                  unsigned &budget);
+
+  gpu::GPUFuncOp kernel;
+  const DataLayout &layout;
+  const HostThreadLoopsOptions &options;
+  OpBuilder builder;
+
+  /// Block dimensions (z, y, x order of the loops) and threads per block.
+  Value dims[3];
+  Value numThreads;
+  Value zeroIndex, oneIndex;
+  std::optional<int64_t> staticNumThreads;
+  /// Per-thread arrays are allocated before this op (the first region).
+  Operation *slotInsertionPoint = nullptr;
+
+  std::vector<std::unique_ptr<ThreadRegion>> regions;
+  DenseMap<Operation *, ThreadRegion *> regionOfLoop;
+  DenseSet<Value> varying;
+  DenseSet<Operation *> fissionPoints;
+  DenseMap<std::pair<Value, Operation *>, Value> materialized;
+  DenseMap<Value, Value> slots;
+  DenseMap<Value, unsigned> costs;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Setup
+//===----------------------------------------------------------------------===//
+
+LogicalResult ThreadLoopBuilder::liftControlFlow() {
+  Region &body = kernel.getBody();
+  if (body.hasOneBlock())
+    return success();
+  KernelCFGToSCF interface;
+  DominanceInfo dominance(kernel);
+  FailureOr<bool> changed = transformCFGToSCF(body, interface, dominance);
+  if (failed(changed) || !body.hasOneBlock())
+    return fail(kernel, "its control flow cannot be made structured");
+  return success();
+}
+
+void ThreadLoopBuilder::wrapBody() {
+  Block &entry = kernel.getBody().front();
+  Location loc = kernel.getLoc();
+  builder.setInsertionPointToStart(&entry);
+  zeroIndex = arith::ConstantIndexOp::create(builder, loc, 0);
+  oneIndex = arith::ConstantIndexOp::create(builder, loc, 1);
+  DenseI32ArrayAttr known = kernel.getKnownBlockSizeAttr();
+  gpu::Dimension dimOrder[3] = {gpu::Dimension::z, gpu::Dimension::y,
+                                gpu::Dimension::x};
+  for (unsigned i = 0; i < 3; ++i) {
+    if (known)
+      dims[i] = arith::ConstantIndexOp::create(builder, loc, known[2 - i]);
+    else
+      dims[i] = gpu::BlockDimOp::create(builder, loc, dimOrder[i]);
+  }
+  if (known)
+    staticNumThreads = int64_t(known[0]) * known[1] * known[2];
+  numThreads = arith::MulIOp::create(
+      builder, loc, arith::MulIOp::create(builder, loc, dims[0], dims[1]),
+      dims[2]);
+
+  // The thread loop holds every op but the terminator.
+  Operation *terminator = entry.getTerminator();
+  SmallVector<Operation *> ops;
+  for (Operation &op : llvm::make_range(builder.getInsertionPoint(),
+                                        terminator->getIterator()))
+    ops.push_back(&op);
+  builder.setInsertionPoint(terminator);
+  ThreadRegion &root =
+      createRegion(builder, {}, /*inLoop=*/false, /*blockSyncFollows=*/false);
+  slotInsertionPoint = root.loop;
+  Operation *rootTerminator = root.getBody()->getTerminator();
+  for (Operation *op : ops)
+    op->moveBefore(rootTerminator);
+
+  // Thread-dependent gpu ops become functions of the induction variables.
+  ValueRange ivs = root.getIVs();
+  Value threadIds[3] = {ivs[2], ivs[1], ivs[0]};
+  SmallVector<Operation *> idOps;
+  root.loop.walk([&](Operation *op) {
+    if (isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp>(op))
+      idOps.push_back(op);
+  });
+  for (Operation *op : idOps) {
+    OpBuilder b(op);
+    Location opLoc = op->getLoc();
+    Value replacement;
+    if (auto id = dyn_cast<gpu::ThreadIdOp>(op)) {
+      replacement = threadIds[static_cast<unsigned>(id.getDimension())];
+    } else {
+      Value subgroup = arith::ConstantIndexOp::create(
+          b, opLoc, OFFLOAD_HOST_SUBGROUP_SIZE);
+      if (isa<gpu::LaneIdOp>(op))
+        replacement =
+            arith::RemUIOp::create(b, opLoc, root.linearId, subgroup);
+      else
+        replacement =
+            arith::DivUIOp::create(b, opLoc, root.linearId, subgroup);
+    }
+    op->getResult(0).replaceAllUsesWith(replacement);
+    op->erase();
+  }
+
+  // Private attributions are per-thread memory: stack allocations in the
+  // thread loop (promoted to per-block arrays if they live across a split).
+  for (BlockArgument arg : kernel.getPrivateAttributions()) {
+    OpBuilder b = headerBuilder(root);
+    auto alloca =
+        memref::AllocaOp::create(b, loc, cast<MemRefType>(arg.getType()));
+    noteHeaderOp(root, alloca);
+    arg.replaceAllUsesWith(alloca.getResult());
+  }
+
+  // Ops that do not depend on the thread and run unconditionally move before
+  // the thread loop (there is at least one thread, so this is safe for ops
+  // that may trap).
+  for (Operation *op : ops) {
+    if (op->getBlock() != root.getBody() || !isRecomputable(op))
+      continue;
+    if (llvm::all_of(op->getOperands(), [&](Value v) {
+          return !root.loop->isAncestor(v.getParentBlock()->getParentOp());
+        }))
+      op->moveBefore(root.loop);
+  }
+}
+
+void ThreadLoopBuilder::computeVaryingValues() {
+  ThreadRegion &root = *regions.front();
+  for (Value iv : root.getIVs())
+    varying.insert(iv);
+  auto anyVarying = [&](ValueRange values) {
+    return llvm::any_of(values, [&](Value v) { return isVarying(v); });
+  };
+  auto markAll = [&](ValueRange values, bool &changed) {
+    for (Value v : values)
+      changed |= varying.insert(v).second;
+  };
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    root.loop.getBody()->walk([&](Operation *op) {
+      llvm::TypeSwitch<Operation *>(op)
+          .Case([&](scf::ForOp forOp) {
+            bool bounds = anyVarying({forOp.getLowerBound(),
+                                      forOp.getUpperBound(),
+                                      forOp.getStep()});
+            if (bounds) {
+              markAll(forOp.getInductionVar(), changed);
+              markAll(forOp.getRegionIterArgs(), changed);
+              markAll(forOp.getResults(), changed);
+              return;
+            }
+            auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+            for (unsigned i = 0, e = forOp.getNumResults(); i < e; ++i)
+              if (isVarying(forOp.getInitArgs()[i]) ||
+                  isVarying(yield.getOperand(i))) {
+                markAll(forOp.getRegionIterArgs()[i], changed);
+                markAll(forOp.getResult(i), changed);
+              }
+          })
+          .Case([&](scf::IfOp ifOp) {
+            if (isVarying(ifOp.getCondition())) {
+              markAll(ifOp.getResults(), changed);
+              return;
+            }
+            for (unsigned i = 0, e = ifOp.getNumResults(); i < e; ++i)
+              if (isVarying(ifOp.thenYield().getOperand(i)) ||
+                  (ifOp.elseBlock() && isVarying(ifOp.elseYield().getOperand(i))))
+                markAll(ifOp.getResult(i), changed);
+          })
+          .Case([&](scf::WhileOp whileOp) {
+            scf::ConditionOp cond = whileOp.getConditionOp();
+            scf::YieldOp yield = whileOp.getYieldOp();
+            for (unsigned i = 0, e = whileOp.getInits().size(); i < e; ++i)
+              if (isVarying(whileOp.getInits()[i]) ||
+                  isVarying(yield.getOperand(i)))
+                markAll(whileOp.getBeforeArguments()[i], changed);
+            if (isVarying(cond.getCondition())) {
+              markAll(whileOp.getAfterArguments(), changed);
+              markAll(whileOp.getResults(), changed);
+              return;
+            }
+            for (unsigned i = 0, e = cond.getArgs().size(); i < e; ++i)
+              if (isVarying(cond.getArgs()[i])) {
+                markAll(whileOp.getAfterArguments()[i], changed);
+                markAll(whileOp.getResult(i), changed);
+              }
+          })
+          .Case([&](gpu::AllReduceOp) {
+            // The same value for every thread of the block.
+          })
+          .Default([&](Operation *op) {
+            if (op->getNumResults() == 0)
+              return;
+            if (isa<gpu::ShuffleOp, gpu::SubgroupReduceOp>(op) ||
+                op->getNumRegions() != 0 || !isMemoryEffectFree(op) ||
+                anyVarying(op->getOperands()))
+              markAll(op->getResults(), changed);
+          });
+    });
+  }
+}
+
+ThreadRegion &ThreadLoopBuilder::createRegion(OpBuilder &b,
+                                              ArrayRef<MaskTerm> mask,
+                                              bool inLoop,
+                                              bool blockSyncFollows) {
+  Location loc = kernel.getLoc();
+  Value zero = zeroIndex, one = oneIndex;
+  auto loop = scf::ParallelOp::create(b, loc, ValueRange{zero, zero, zero},
+                                      ValueRange{dims[0], dims[1], dims[2]},
+                                      ValueRange{one, one, one});
+  auto region = std::make_unique<ThreadRegion>();
+  region->loop = loop;
+  region->mask.assign(mask.begin(), mask.end());
+  region->inLoop = inLoop;
+  region->blockSyncFollows = blockSyncFollows;
+  // linear = x + bx * (y + by * z)
+  OpBuilder hb(loop.getBody(), loop.getBody()->begin());
+  ValueRange ivs = loop.getInductionVars();
+  Value yz = arith::AddIOp::create(
+      hb, loc, ivs[1], arith::MulIOp::create(hb, loc, ivs[0], dims[1]));
+  auto linear = arith::AddIOp::create(
+      hb, loc, ivs[2], arith::MulIOp::create(hb, loc, yz, dims[2]));
+  region->linearId = linear;
+  region->headerEnd = linear;
+  ThreadRegion &result = *region;
+  regionOfLoop[loop] = region.get();
+  regions.push_back(std::move(region));
+  return result;
+}
+
+ThreadRegion *ThreadLoopBuilder::getRegionOf(Operation *op) {
+  for (Operation *p = op; p && p != kernel; p = p->getParentOp())
+    if (auto it = regionOfLoop.find(p); it != regionOfLoop.end() &&
+                                        p != op)
+      return it->second;
+  return nullptr;
+}
+
+ThreadRegion *ThreadLoopBuilder::getRegionOfValue(Value value) {
+  Operation *parent = value.getParentBlock()->getParentOp();
+  if (auto it = regionOfLoop.find(parent); it != regionOfLoop.end())
+    return it->second;
+  return getRegionOf(parent);
+}
+
+OpBuilder ThreadLoopBuilder::headerBuilder(ThreadRegion &region) {
+  OpBuilder b(kernel.getContext());
+  b.setInsertionPointAfter(region.headerEnd);
+  return b;
+}
+
+FailureOr<ThreadRegion *> ThreadLoopBuilder::splitAfter(ThreadRegion &region,
+                                                        Operation *pos) {
+  OpBuilder b(region.loop);
+  b.setInsertionPointAfter(region.loop);
+  ThreadRegion &next =
+      createRegion(b, region.mask, region.inLoop, region.blockSyncFollows);
+  Operation *terminator = next.getBody()->getTerminator();
+  Operation *end = region.getBody()->getTerminator();
+  for (Operation *op = pos->getNextNode(); op && op != end;) {
+    Operation *following = op->getNextNode();
+    op->moveBefore(terminator);
+    op = following;
+  }
+  // The results of `pos` are replaced by the caller (or move out with it).
+  if (failed(repairUses(next, pos)))
+    return LogicalResult::failure();
+  return &next;
+}
+
+FailureOr<ThreadRegion *>
+ThreadLoopBuilder::makeRegionOfBlock(Block *block, ArrayRef<MaskTerm> mask,
+                                     bool inLoop, bool blockSyncFollows) {
+  OpBuilder b(block, block->begin());
+  SmallVector<Operation *> ops;
+  for (Operation &op : block->without_terminator())
+    ops.push_back(&op);
+  ThreadRegion &region = createRegion(b, mask, inLoop, blockSyncFollows);
+  Operation *terminator = region.getBody()->getTerminator();
+  for (Operation *op : ops)
+    op->moveBefore(terminator);
+  if (failed(repairUses(region)))
+    return LogicalResult::failure();
+  return &region;
+}
+
+LogicalResult ThreadLoopBuilder::repairUses(ThreadRegion &region,
+                                            Operation *skip) {
+  SmallVector<OpOperand *> uses;
+  region.getBody()->walk([&](Operation *op) {
+    for (OpOperand &use : op->getOpOperands()) {
+      if (skip && use.get().getDefiningOp() == skip)
+        continue;
+      ThreadRegion *owner = getRegionOfValue(use.get());
+      if (owner && owner != &region)
+        uses.push_back(&use);
+    }
+  });
+  for (OpOperand *use : uses) {
+    FailureOr<Value> value = materialize(use->get(), region);
+    if (failed(value))
+      return LogicalResult::failure();
+    use->set(*value);
+  }
+  return success();
+}
+
+LogicalResult ThreadLoopBuilder::repairUniformUses(Operation *op) {
+  SmallVector<OpOperand *> uses;
+  op->walk([&](Operation *nested) {
+    // Code inside thread regions was repaired with its region.
+    if (nested != op && getRegionOf(nested) &&
+        op->isProperAncestor(getRegionOf(nested)->loop))
+      return;
+    for (OpOperand &use : nested->getOpOperands())
+      if (getRegionOfValue(use.get()))
+        uses.push_back(&use);
+  });
+  IRMapping mapping;
+  for (OpOperand *use : uses) {
+    FailureOr<Value> value = materializeUniform(use->get(), op, mapping);
+    if (failed(value))
+      return fail(use->getOwner(),
+                  "this value differs between threads but is used where it "
+                  "must be the same for the whole block");
+    use->set(*value);
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Values across regions
+//===----------------------------------------------------------------------===//
+
+unsigned ThreadLoopBuilder::recomputeCost(Value value, ThreadRegion &source) {
+  if (getRegionOfValue(value) != &source || isa<BlockArgument>(value))
+    return 0;
+  if (auto it = costs.find(value); it != costs.end())
+    return it->second;
+  Operation *def = value.getDefiningOp();
+  unsigned cost = kMaxRematerializedOps + 1;
+  if (isRecomputable(def)) {
+    cost = 1;
+    for (Value operand : def->getOperands())
+      cost = std::min(cost + recomputeCost(operand, source),
+                      kMaxRematerializedOps + 1);
+  }
+  costs[value] = cost;
+  return cost;
+}
+
+Value ThreadLoopBuilder::createSlotArray(Type elementType) {
+  OpBuilder b(slotInsertionPoint);
+  Location loc = kernel.getLoc();
+  if (staticNumThreads)
+    return memref::AllocaOp::create(
+        b, loc, MemRefType::get({*staticNumThreads}, elementType));
+  return memref::AllocaOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, elementType),
+      ValueRange{numThreads});
+}
+
+Value ThreadLoopBuilder::loadSlot(OpBuilder &b, Location loc, Value slot,
+                                  Value index) {
+  return memref::LoadOp::create(b, loc, slot, ValueRange{index});
+}
+
+void ThreadLoopBuilder::storeSlot(OpBuilder &b, Location loc, Value value,
+                                  Value slot, Value index) {
+  memref::StoreOp::create(b, loc, value, slot, ValueRange{index});
+}
+
+FailureOr<Value> ThreadLoopBuilder::getSlot(Value value) {
+  if (auto it = slots.find(value); it != slots.end())
+    return it->second;
+  if (!isStorable(value.getType()))
+    return LogicalResult::failure();
+  ThreadRegion *source = getRegionOfValue(value);
+  if (!source)
+    return LogicalResult::failure();
+  Value slot = createSlotArray(value.getType());
+  OpBuilder b(kernel.getContext());
+  if (Operation *def = value.getDefiningOp()) {
+    b.setInsertionPointAfter(def);
+    storeSlot(b, def->getLoc(), value, slot, source->linearId);
+  } else {
+    // An induction variable of the region.
+    b = headerBuilder(*source);
+    storeSlot(b, kernel.getLoc(), value, slot, source->linearId);
+    noteHeaderOp(*source, &*std::prev(b.getInsertionPoint()));
+  }
+  slots[value] = slot;
+  return slot;
+}
+
+FailureOr<Value> ThreadLoopBuilder::promoteAlloca(memref::AllocaOp alloca) {
+  MemRefType type = alloca.getType();
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+      type.getMemorySpace())
+    return fail(alloca, "a per-thread allocation with a dynamic shape or a "
+                        "layout lives across a barrier");
+  ThreadRegion *source = getRegionOf(alloca);
+  if (!source || alloca->getBlock() != source->getBody())
+    return fail(alloca, "a per-thread allocation under control flow lives "
+                        "across a barrier");
+  int64_t elementBytes = layout.getTypeSize(type.getElementType());
+  int64_t align = std::max<int64_t>(kPrivateAlignment,
+                                    alloca.getAlignment().value_or(1));
+  int64_t bytes = llvm::alignTo(type.getNumElements() * elementBytes, align);
+  Location loc = alloca.getLoc();
+  OpBuilder sb(slotInsertionPoint);
+  Type i8 = sb.getI8Type();
+  Value buffer;
+  if (staticNumThreads) {
+    buffer = memref::AllocaOp::create(
+        sb, loc, MemRefType::get({*staticNumThreads * bytes}, i8),
+        ValueRange{}, sb.getI64IntegerAttr(64));
+    // memref.view needs a dynamically shaped source.
+    buffer = memref::CastOp::create(
+        sb, loc, MemRefType::get({ShapedType::kDynamic}, i8), buffer);
+  } else {
+    Value total = arith::MulIOp::create(
+        sb, loc, numThreads, arith::ConstantIndexOp::create(sb, loc, bytes));
+    buffer = memref::AllocaOp::create(
+        sb, loc, MemRefType::get({ShapedType::kDynamic}, i8),
+        ValueRange{total}, ValueRange{}, sb.getI64IntegerAttr(64));
+  }
+  OpBuilder b(alloca);
+  Value offset = arith::MulIOp::create(
+      b, loc, source->linearId, arith::ConstantIndexOp::create(b, loc, bytes));
+  auto view =
+      memref::ViewOp::create(b, loc, type, buffer, offset, ValueRange{});
+  if (source->headerEnd == alloca)
+    source->headerEnd = view;
+  alloca.replaceAllUsesWith(view.getResult());
+  alloca.erase();
+  return view.getResult();
+}
+
+FailureOr<Value> ThreadLoopBuilder::materialize(Value value,
+                                                ThreadRegion &target) {
+  ThreadRegion *source = getRegionOfValue(value);
+  if (!source || source == &target)
+    return value;
+  auto key = std::make_pair(value, target.loop.getOperation());
+  if (auto it = materialized.find(key); it != materialized.end())
+    return it->second;
+
+  Value result;
+  if (auto arg = dyn_cast<BlockArgument>(value);
+      arg && arg.getOwner() == source->getBody()) {
+    result = target.getIVs()[arg.getArgNumber()];
+  } else if (Operation *def = value.getDefiningOp();
+             def && isa<memref::AllocaOp>(def)) {
+    FailureOr<Value> view = promoteAlloca(cast<memref::AllocaOp>(def));
+    if (failed(view))
+      return LogicalResult::failure();
+    return materialize(*view, target);
+  } else if (def && isRecomputable(def) &&
+             (recomputeCost(value, *source) <= kMaxRematerializedOps ||
+              !isStorable(value.getType()))) {
+    IRMapping mapping;
+    for (Value operand : def->getOperands()) {
+      FailureOr<Value> mapped = materialize(operand, target);
+      if (failed(mapped))
+        return LogicalResult::failure();
+      mapping.map(operand, *mapped);
+    }
+    OpBuilder b = headerBuilder(target);
+    Operation *clone = b.clone(*def, mapping);
+    noteHeaderOp(target, clone);
+    for (auto [original, copy] :
+         llvm::zip(def->getResults(), clone->getResults()))
+      materialized[{original, target.loop}] = copy;
+    result = clone->getResult(cast<OpResult>(value).getResultNumber());
+  } else {
+    FailureOr<Value> slot = getSlot(value);
+    if (failed(slot))
+      return fail(value.getDefiningOp() ? value.getDefiningOp() : kernel,
+                  Twine("a value of type ") +
+                      typeString(value.getType()) +
+                      " lives across a barrier and can be neither stored "
+                      "nor recomputed");
+    OpBuilder b = headerBuilder(target);
+    result = loadSlot(b, value.getLoc(), *slot, target.linearId);
+    noteHeaderOp(target, result.getDefiningOp());
+    varying.insert(result);
+  }
+  if (isVarying(value))
+    varying.insert(result);
+  materialized[key] = result;
+  return result;
+}
+
+FailureOr<Value> ThreadLoopBuilder::materializeUniform(Value value,
+                                                       Operation *before,
+                                                       IRMapping &mapping) {
+  if (!getRegionOfValue(value))
+    return value;
+  if (Value mapped = mapping.lookupOrNull(value))
+    return mapped;
+  Operation *def = value.getDefiningOp();
+  if (!def || !isRecomputable(def) || isVarying(value))
+    return LogicalResult::failure();
+  for (Value operand : def->getOperands())
+    if (failed(materializeUniform(operand, before, mapping)))
+      return LogicalResult::failure();
+  OpBuilder b(before);
+  Operation *clone = b.clone(*def, mapping);
+  return clone->getResult(cast<OpResult>(value).getResultNumber());
+}
+
+//===----------------------------------------------------------------------===//
+// Fission
+//===----------------------------------------------------------------------===//
+
+FailureOr<Operation *> ThreadLoopBuilder::demoteResults(ThreadRegion &region,
+                                                        Operation *op,
+                                                        bool demoteAll) {
+  Location loc = op->getLoc();
+  Value index = region.linearId;
+  // Which results stay (uniform ones, when allowed).
+  SmallVector<unsigned> kept, demoted;
+  for (unsigned i = 0, e = op->getNumResults(); i < e; ++i) {
+    bool uniform = !demoteAll && !isVarying(op->getResult(i));
+    if (auto forOp = dyn_cast<scf::ForOp>(op))
+      uniform = uniform && !isVarying(forOp.getRegionIterArgs()[i]);
+    (uniform ? kept : demoted).push_back(i);
+  }
+  if (demoted.empty())
+    return op;
+  for (unsigned i : demoted)
+    if (!isStorable(op->getResult(i).getType()))
+      return fail(op, Twine("a result of type ") +
+                          typeString(op->getResult(i).getType()) +
+                          " differs between threads and cannot be stored");
+  SmallVector<Value> slotOf(op->getNumResults());
+  for (unsigned i : demoted)
+    slotOf[i] = createSlotArray(op->getResult(i).getType());
+
+  OpBuilder b(op);
+  IRRewriter rewriter(op->getContext());
+  Operation *rebuilt = nullptr;
+  auto keptValues = [&](ValueRange values) {
+    SmallVector<Value> result;
+    for (unsigned i : kept)
+      result.push_back(values[i]);
+    return result;
+  };
+  // Stores each demoted yielded value before \p yield and drops it.
+  auto rewriteYield = [&](Operation *yield) {
+    OpBuilder yb(yield);
+    for (unsigned i : demoted)
+      storeSlot(yb, loc, yield->getOperand(i), slotOf[i], index);
+    SmallVector<Value> operands = keptValues(yield->getOperands());
+    yield->setOperands(operands);
+  };
+
+  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+    for (unsigned i : demoted)
+      storeSlot(b, loc, forOp.getInitArgs()[i], slotOf[i], index);
+    auto newFor = scf::ForOp::create(
+        b, loc, forOp.getLowerBound(), forOp.getUpperBound(),
+        forOp.getStep(), keptValues(forOp.getInitArgs()));
+    Block *newBody = newFor.getBody();
+    if (!newBody->empty())
+      rewriter.eraseOp(newBody->getTerminator());
+    // Demoted iteration arguments are loaded at the start of each iteration.
+    OpBuilder bb(newBody, newBody->end());
+    SmallVector<Value> argValues{newFor.getInductionVar()};
+    unsigned keptIndex = 0;
+    for (unsigned i = 0, e = forOp.getNumResults(); i < e; ++i) {
+      if (llvm::is_contained(kept, i)) {
+        argValues.push_back(newFor.getRegionIterArgs()[keptIndex++]);
+        continue;
+      }
+      argValues.push_back(loadSlot(bb, loc, slotOf[i], index));
+      varying.insert(argValues.back());
+    }
+    rewriter.mergeBlocks(forOp.getBody(), newBody, argValues);
+    rewriteYield(newBody->getTerminator());
+    rebuilt = newFor;
+  } else if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+    SmallVector<Type> types;
+    for (unsigned i : kept)
+      types.push_back(ifOp.getResult(i).getType());
+    auto newIf = scf::IfOp::create(b, loc, types, ifOp.getCondition(),
+                                   /*addThenBlock=*/false,
+                                   /*addElseBlock=*/false);
+    newIf.getThenRegion().takeBody(ifOp.getThenRegion());
+    rewriteYield(newIf.thenBlock()->getTerminator());
+    if (!ifOp.getElseRegion().empty()) {
+      newIf.getElseRegion().takeBody(ifOp.getElseRegion());
+      rewriteYield(newIf.elseBlock()->getTerminator());
+    }
+    rebuilt = newIf;
+  } else {
+    return fail(op, "unexpected op with results around a barrier");
+  }
+
+  // Results: kept ones map to the new op, demoted ones are loads after it.
+  b.setInsertionPointAfter(rebuilt);
+  unsigned keptIndex = 0;
+  for (unsigned i = 0, e = op->getNumResults(); i < e; ++i) {
+    Value replacement;
+    if (llvm::is_contained(kept, i)) {
+      replacement = rebuilt->getResult(keptIndex++);
+      if (isVarying(op->getResult(i)))
+        varying.insert(replacement);
+    } else {
+      replacement = loadSlot(b, loc, slotOf[i], index);
+      varying.insert(replacement);
+    }
+    op->getResult(i).replaceAllUsesWith(replacement);
+  }
+  if (auto forOp = dyn_cast<scf::ForOp>(rebuilt))
+    if (isVarying(cast<scf::ForOp>(op).getInductionVar()))
+      varying.insert(forOp.getInductionVar());
+  fissionPoints.insert(rebuilt);
+  op->erase();
+  return rebuilt;
+}
+
+LogicalResult ThreadLoopBuilder::process(ThreadRegion &start) {
+  ThreadRegion *region = &start;
+  while (true) {
+    Operation *point = nullptr;
+    for (Operation &op : region->getBody()->without_terminator())
+      if (isFissionPoint(&op)) {
+        point = &op;
+        break;
+      }
+    if (!point)
+      return success();
+    LogicalResult result =
+        llvm::TypeSwitch<Operation *, LogicalResult>(point)
+            .Case([&](gpu::BarrierOp op) { return handleBarrier(region, op); })
+            .Case([&](gpu::AllReduceOp op) {
+              return handleAllReduce(region, op);
+            })
+            .Case([&](gpu::SubgroupReduceOp op) {
+              return handleSubgroupReduce(region, op);
+            })
+            .Case([&](gpu::ShuffleOp op) { return handleShuffle(region, op); })
+            .Case([&](scf::ForOp op) { return handleFor(region, op); })
+            .Case([&](scf::WhileOp op) { return handleWhile(region, op); })
+            .Case([&](scf::IfOp op) {
+              return isVarying(op.getCondition())
+                         ? handleDivergentIf(region, op)
+                         : handleUniformIf(region, op);
+            })
+            .Default([&](Operation *op) {
+              return fail(op, Twine("threads synchronize inside '") +
+                                  op->getName().getStringRef() +
+                                  "', which cannot be split into thread "
+                                  "loops");
+            });
+    if (failed(result))
+      return LogicalResult::failure();
+  }
+}
+
+LogicalResult ThreadLoopBuilder::handleBarrier(ThreadRegion *&region,
+                                               gpu::BarrierOp op) {
+  FailureOr<ThreadRegion *> next = splitAfter(*region, op);
+  if (failed(next))
+    return LogicalResult::failure();
+  op.erase();
+  region = *next;
+  return success();
+}
+
+/// Whether any op in [begin, end) contains a block-wide synchronization.
+static bool rangeContainsBlockSync(Block::iterator begin, Block::iterator end) {
+  for (Operation &op : llvm::make_range(begin, end))
+    if (containsBlockSync(&op))
+      return true;
+  return false;
+}
+
+LogicalResult ThreadLoopBuilder::handleFor(ThreadRegion *&region,
+                                           scf::ForOp op) {
+  if (isVarying(op.getLowerBound()) || isVarying(op.getUpperBound()) ||
+      isVarying(op.getStep()))
+    return fail(op, "threads synchronize inside an scf.for whose bounds "
+                    "differ between threads");
+  FailureOr<Operation *> rebuilt = demoteResults(*region, op, false);
+  if (failed(rebuilt))
+    return LogicalResult::failure();
+  auto forOp = cast<scf::ForOp>(*rebuilt);
+  bool follows = region->blockSyncFollows ||
+                 rangeContainsBlockSync(std::next(forOp->getIterator()),
+                                        region->getBody()->end());
+  FailureOr<ThreadRegion *> next = splitAfter(*region, forOp);
+  if (failed(next))
+    return LogicalResult::failure();
+  forOp->moveAfter(region->loop);
+  ThreadRegion *outer = region;
+  FailureOr<ThreadRegion *> body = makeRegionOfBlock(
+      forOp.getBody(), outer->mask, /*inLoop=*/true, follows);
+  if (failed(body) || failed(repairUniformUses(forOp)))
+    return LogicalResult::failure();
+  if (failed(process(**body)))
+    return LogicalResult::failure();
+  region = *next;
+  return success();
+}
+
+LogicalResult ThreadLoopBuilder::handleWhile(ThreadRegion *&region,
+                                             scf::WhileOp op) {
+  scf::ConditionOp cond = op.getConditionOp();
+  if (isVarying(cond.getCondition()))
+    return fail(op, "threads synchronize inside an scf.while whose condition "
+                    "differs between threads");
+  if (llvm::any_of(op.getBeforeArguments(),
+                   [&](Value v) { return isVarying(v); }) ||
+      llvm::any_of(op.getAfterArguments(),
+                   [&](Value v) { return isVarying(v); }))
+    return fail(op, "threads synchronize inside an scf.while with loop-carried "
+                    "values that differ between threads");
+  for (Operation &nested : op.getBefore().front().without_terminator())
+    if (!isRecomputable(&nested))
+      return fail(&nested, "the condition of an scf.while in which threads "
+                           "synchronize has side effects");
+  bool follows = region->blockSyncFollows ||
+                 rangeContainsBlockSync(std::next(op->getIterator()),
+                                        region->getBody()->end());
+  FailureOr<ThreadRegion *> next = splitAfter(*region, op);
+  if (failed(next))
+    return LogicalResult::failure();
+  op->moveAfter(region->loop);
+  FailureOr<ThreadRegion *> body = makeRegionOfBlock(
+      &op.getAfter().front(), region->mask, /*inLoop=*/true, follows);
+  if (failed(body) || failed(repairUniformUses(op)))
+    return LogicalResult::failure();
+  if (failed(process(**body)))
+    return LogicalResult::failure();
+  region = *next;
+  return success();
+}
+
+LogicalResult ThreadLoopBuilder::handleUniformIf(ThreadRegion *&region,
+                                                 scf::IfOp op) {
+  FailureOr<Operation *> rebuilt = demoteResults(*region, op, false);
+  if (failed(rebuilt))
+    return LogicalResult::failure();
+  auto ifOp = cast<scf::IfOp>(*rebuilt);
+  bool follows = region->blockSyncFollows ||
+                 rangeContainsBlockSync(std::next(ifOp->getIterator()),
+                                        region->getBody()->end());
+  FailureOr<ThreadRegion *> next = splitAfter(*region, ifOp);
+  if (failed(next))
+    return LogicalResult::failure();
+  ifOp->moveAfter(region->loop);
+  SmallVector<ThreadRegion *, 2> branches;
+  for (Block *block : {ifOp.thenBlock(), ifOp.elseBlock()}) {
+    if (!block || block->without_terminator().empty())
+      continue;
+    FailureOr<ThreadRegion *> branch =
+        makeRegionOfBlock(block, region->mask, region->inLoop, follows);
+    if (failed(branch))
+      return LogicalResult::failure();
+    branches.push_back(*branch);
+  }
+  if (failed(repairUniformUses(ifOp)))
+    return LogicalResult::failure();
+  for (ThreadRegion *branch : branches)
+    if (failed(process(*branch)))
+      return LogicalResult::failure();
+  region = *next;
+  return success();
+}
+
+LogicalResult ThreadLoopBuilder::handleDivergentIf(ThreadRegion *&region,
+                                                   scf::IfOp op) {
+  auto regionSync = [](Region &r) {
+    return !r.empty() &&
+           rangeContainsBlockSync(r.front().begin(), r.front().end());
+  };
+  bool thenHasBlockSync = regionSync(op.getThenRegion());
+  bool elseHasBlockSync = regionSync(op.getElseRegion());
+  if (thenHasBlockSync || elseHasBlockSync) {
+    if (thenHasBlockSync && elseHasBlockSync)
+      return fail(op, "both branches of an scf.if whose condition differs "
+                      "between threads synchronize the block");
+    if (region->inLoop)
+      return fail(op, "a block-wide barrier under a condition that differs "
+                      "between threads, inside a loop");
+    if (region->blockSyncFollows ||
+        rangeContainsBlockSync(std::next(op->getIterator()),
+                               region->getBody()->end()))
+      return fail(op, "a block-wide barrier under a condition that differs "
+                      "between threads, and the threads that skip it reach "
+                      "another barrier");
+  }
+  FailureOr<Operation *> rebuilt = demoteResults(*region, op, true);
+  if (failed(rebuilt))
+    return LogicalResult::failure();
+  auto ifOp = cast<scf::IfOp>(*rebuilt);
+  Value cond = ifOp.getCondition();
+  bool follows = region->blockSyncFollows ||
+                 rangeContainsBlockSync(std::next(ifOp->getIterator()),
+                                        region->getBody()->end());
+  FailureOr<ThreadRegion *> next = splitAfter(*region, ifOp);
+  if (failed(next))
+    return LogicalResult::failure();
+  // The branches become predicated regions between the two halves, in
+  // program order: then, else.
+  ifOp->moveAfter(region->loop);
+  SmallVector<ThreadRegion *, 2> branches;
+  for (auto [block, negate] :
+       {std::make_pair(ifOp.thenBlock(), false),
+        std::make_pair(ifOp.elseBlock(), true)}) {
+    if (!block || block->without_terminator().empty())
+      continue;
+    SmallVector<MaskTerm> mask(region->mask);
+    mask.push_back({cond, negate});
+    FailureOr<ThreadRegion *> branch =
+        makeRegionOfBlock(block, mask, region->inLoop, follows);
+    if (failed(branch))
+      return LogicalResult::failure();
+    (*branch)->loop->moveBefore(ifOp);
+    branches.push_back(*branch);
+  }
+  ifOp.erase();
+  for (ThreadRegion *branch : branches)
+    if (failed(process(*branch)))
+      return LogicalResult::failure();
+  region = *next;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Collectives
+//===----------------------------------------------------------------------===//
+
+Value ThreadLoopBuilder::combineKind(OpBuilder &b, Location loc,
+                                     gpu::AllReduceOperation kind, Value acc,
+                                     Value value) {
+  // GPU reductions have no defined order: floating-point ones reassociate,
+  // which lets LLVM vectorize the loop over the threads' values.
+  auto fastmath = arith::FastMathFlagsAttr::get(
+      b.getContext(), arith::FastMathFlags::reassoc);
+  return vector::makeArithReduction(b, loc, gpu::convertReductionKind(kind),
+                                    value, acc, fastmath);
+}
+
+Value ThreadLoopBuilder::combine(OpBuilder &b, Location loc,
+                                 gpu::AllReduceOp op, Value acc, Value value) {
+  if (std::optional<gpu::AllReduceOperation> kind = op.getOp())
+    return combineKind(b, loc, *kind, acc, value);
+  // Region form: the body combines (lhs, rhs) and yields the result.
+  Block &body = op.getBody().front();
+  IRMapping mapping;
+  mapping.map(body.getArgument(0), acc);
+  mapping.map(body.getArgument(1), value);
+  for (Operation &nested : body.without_terminator())
+    b.clone(nested, mapping);
+  return mapping.lookupOrDefault(body.getTerminator()->getOperand(0));
+}
+
+LogicalResult ThreadLoopBuilder::storeMask(ThreadRegion &region) {
+  for (const MaskTerm &term : region.mask)
+    if (failed(getSlot(term.cond)))
+      return fail(kernel, "a condition that differs between threads could "
+                          "not be stored");
+  return success();
+}
+
+Value ThreadLoopBuilder::isActiveAt(OpBuilder &b, Location loc,
+                                    ThreadRegion &region, Value index) {
+  // Outer conditions first: an inner condition is only stored by threads for
+  // which the outer ones hold, so it is read only then.
+  Value active;
+  for (const MaskTerm &term : region.mask) {
+    Value slot = slots.lookup(term.cond);
+    assert(slot && "storeMask must run first");
+    auto read = [&](OpBuilder &rb, Location rl) -> Value {
+      Value v = loadSlot(rb, rl, slot, index);
+      if (term.negate)
+        v = arith::XOrIOp::create(
+            rb, rl, v, arith::ConstantIntOp::create(rb, rl, 1, 1));
+      return v;
+    };
+    if (!active) {
+      active = read(b, loc);
+      continue;
+    }
+    auto ifOp = scf::IfOp::create(
+        b, loc, active,
+        [&](OpBuilder &tb, Location tl) {
+          scf::YieldOp::create(tb, tl, read(tb, tl));
+        },
+        [&](OpBuilder &eb, Location el) {
+          scf::YieldOp::create(
+              eb, el, ValueRange{arith::ConstantIntOp::create(eb, el, 0, 1)});
+        });
+    active = ifOp.getResult(0);
+  }
+  return active;
+}
+
+LogicalResult ThreadLoopBuilder::handleAllReduce(ThreadRegion *&region,
+                                                 gpu::AllReduceOp op) {
+  Value value = op.getValue();
+  Type type = value.getType();
+  if (!isStorable(type))
+    return fail(op, Twine("gpu.all_reduce of ") + typeString(type) +
+                        " is not supported");
+  if (!op.getOp())
+    for (Operation &nested : op.getBody().front().without_terminator())
+      if (!isRecomputable(&nested))
+        return fail(&nested, "the body of a gpu.all_reduce has side effects");
+  Location loc = op.getLoc();
+  if (failed(storeMask(*region)))
+    return LogicalResult::failure();
+  Value slot = createSlotArray(type);
+  OpBuilder b(op);
+  storeSlot(b, loc, value, slot, region->linearId);
+  FailureOr<ThreadRegion *> next = splitAfter(*region, op);
+  if (failed(next))
+    return LogicalResult::failure();
+
+  // Between the halves: one reduction over the stored values.
+  b.setInsertionPointAfter(region->loop);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value result;
+  if (region->mask.empty()) {
+    Value first = loadSlot(b, loc, slot, zero);
+    auto loop = scf::ForOp::create(
+        b, loc, one, numThreads, one, ValueRange{first},
+        [&](OpBuilder &lb, Location ll, Value t, ValueRange acc) {
+          Value v = loadSlot(lb, ll, slot, t);
+          scf::YieldOp::create(lb, ll, combine(lb, ll, op, acc[0], v));
+        });
+    result = loop.getResult(0);
+  } else {
+    Value none = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+    Value noneYet = arith::ConstantIntOp::create(b, loc, 0, 1);
+    auto loop = scf::ForOp::create(
+        b, loc, zero, numThreads, one, ValueRange{none, noneYet},
+        [&](OpBuilder &lb, Location ll, Value t, ValueRange acc) {
+          Value active = isActiveAt(lb, ll, *region, t);
+          Value v = loadSlot(lb, ll, slot, t);
+          Value combined = combine(lb, ll, op, acc[0], v);
+          Value next =
+              arith::SelectOp::create(lb, ll, acc[1], combined, v);
+          Value acc0 = arith::SelectOp::create(lb, ll, active, next, acc[0]);
+          Value found = arith::OrIOp::create(lb, ll, acc[1], active);
+          scf::YieldOp::create(lb, ll, ValueRange{acc0, found});
+        });
+    result = loop.getResult(0);
+  }
+  op.getResult().replaceAllUsesWith(result);
+  op.erase();
+  region = *next;
+  return success();
+}
+
+LogicalResult
+ThreadLoopBuilder::handleSubgroupReduce(ThreadRegion *&region,
+                                        gpu::SubgroupReduceOp op) {
+  Value value = op.getValue();
+  Type type = value.getType();
+  if (!isStorable(type))
+    return fail(op, Twine("gpu.subgroup_reduce of ") + typeString(type) +
+                        " is not supported");
+  int64_t size = op.getClusterSize().value_or(OFFLOAD_HOST_SUBGROUP_SIZE);
+  int64_t stride = op.getClusterStride();
+  if (size * stride > OFFLOAD_HOST_SUBGROUP_SIZE)
+    return fail(op, "the clusters of a gpu.subgroup_reduce do not fit a "
+                    "subgroup of 32 threads");
+  Location loc = op.getLoc();
+  if (failed(storeMask(*region)))
+    return LogicalResult::failure();
+  Value slot = createSlotArray(type);
+  Value results = createSlotArray(type);
+  OpBuilder b(op);
+  storeSlot(b, loc, value, slot, region->linearId);
+  FailureOr<ThreadRegion *> next = splitAfter(*region, op);
+  if (failed(next))
+    return LogicalResult::failure();
+
+  // Between the halves: the reduction of each cluster, stored at its first
+  // lane. Clusters are `size` lanes `stride` apart within groups of
+  // size * stride lanes; members past the block or not taking part are
+  // skipped.
+  b.setInsertionPointAfter(region->loop);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value span = arith::ConstantIndexOp::create(b, loc, size * stride);
+  Value strideValue = arith::ConstantIndexOp::create(b, loc, stride);
+  Value sizeValue = arith::ConstantIndexOp::create(b, loc, size);
+  // Leaders: lanes whose position in their group is < stride. Iterate over
+  // groups g and offsets j < stride: leader = g * span + j.
+  Value groups = arith::CeilDivUIOp::create(b, loc, numThreads, span);
+  bool masked = !region->mask.empty();
+  scf::ForOp::create(
+      b, loc, zero, groups, one, ValueRange{},
+      [&](OpBuilder &gb, Location gl, Value g, ValueRange) {
+        Value base = arith::MulIOp::create(gb, gl, g, span);
+        scf::ForOp::create(
+            gb, gl, zero, strideValue, one, ValueRange{},
+            [&](OpBuilder &jb, Location jl, Value j, ValueRange) {
+              Value leader = arith::AddIOp::create(jb, jl, base, j);
+              Value exists = arith::CmpIOp::create(
+                  jb, jl, arith::CmpIPredicate::ult, leader, numThreads);
+              scf::IfOp::create(
+                  jb, jl, exists, [&](OpBuilder &ib, Location il) {
+                    Value none =
+                        arith::ConstantOp::create(ib, il, ib.getZeroAttr(type));
+                    Value noneYet = arith::ConstantIntOp::create(ib, il, 0, 1);
+                    auto members = scf::ForOp::create(
+                        ib, il, zero, sizeValue, one,
+                        ValueRange{none, noneYet},
+                        [&](OpBuilder &kb, Location kl, Value k,
+                            ValueRange acc) {
+                          Value member = arith::AddIOp::create(
+                              kb, kl, leader,
+                              arith::MulIOp::create(kb, kl, k, strideValue));
+                          Value inBlock = arith::CmpIOp::create(
+                              kb, kl, arith::CmpIPredicate::ult, member,
+                              numThreads);
+                          // Clamp the index of members past the block.
+                          Value index = arith::SelectOp::create(
+                              kb, kl, inBlock, member, leader);
+                          Value takes = inBlock;
+                          if (masked)
+                            takes = arith::AndIOp::create(
+                                kb, kl, takes,
+                                isActiveAt(kb, kl, *region, index));
+                          Value v = loadSlot(kb, kl, slot, index);
+                          Value combined =
+                              combineKind(kb, kl, op.getOp(), acc[0], v);
+                          Value next = arith::SelectOp::create(
+                              kb, kl, acc[1], combined, v);
+                          Value acc0 = arith::SelectOp::create(kb, kl, takes,
+                                                               next, acc[0]);
+                          Value found =
+                              arith::OrIOp::create(kb, kl, acc[1], takes);
+                          scf::YieldOp::create(kb, kl,
+                                               ValueRange{acc0, found});
+                        });
+                    storeSlot(ib, il, members.getResult(0), results, leader);
+                    scf::YieldOp::create(ib, il);
+                  });
+              scf::YieldOp::create(jb, jl);
+            });
+        scf::YieldOp::create(gb, gl);
+      });
+
+  // After: each thread reads its cluster's result.
+  ThreadRegion &after = **next;
+  OpBuilder hb = headerBuilder(after);
+  Value t = after.linearId;
+  Value position = arith::RemUIOp::create(hb, loc, t, span);
+  Value lane = arith::RemUIOp::create(hb, loc, position, strideValue);
+  Value groupBase = arith::SubIOp::create(hb, loc, t, position);
+  Value leader = arith::AddIOp::create(hb, loc, groupBase, lane);
+  Value result = loadSlot(hb, loc, results, leader);
+  noteHeaderOp(after, result.getDefiningOp());
+  varying.insert(result);
+  op.getResult().replaceAllUsesWith(result);
+  op.erase();
+  region = *next;
+  return success();
+}
+
+LogicalResult ThreadLoopBuilder::handleShuffle(ThreadRegion *&region,
+                                               gpu::ShuffleOp op) {
+  Value value = op.getValue();
+  Type type = value.getType();
+  if (!isStorable(type))
+    return fail(op, Twine("gpu.shuffle of ") + typeString(type) +
+                        " is not supported");
+  Location loc = op.getLoc();
+  if (failed(storeMask(*region)))
+    return LogicalResult::failure();
+  Value slot = createSlotArray(type);
+  OpBuilder b(op);
+  storeSlot(b, loc, value, slot, region->linearId);
+  FailureOr<ThreadRegion *> next = splitAfter(*region, op);
+  if (failed(next))
+    return LogicalResult::failure();
+  ThreadRegion &after = **next;
+  FailureOr<Value> offset = materialize(op.getOffset(), after);
+  FailureOr<Value> width = materialize(op.getWidth(), after);
+  if (failed(offset) || failed(width))
+    return LogicalResult::failure();
+
+  // After: each thread reads its source lane's value (semantics of the fiber
+  // scheduler, lib/Runtime/plugins/host/Fiber.cpp): XOR lane ^ offset, UP
+  // lane - offset, DOWN lane + offset, IDX offset; valid when the source is
+  // in [0, width), inside the block and takes part.
+  OpBuilder hb = headerBuilder(after);
+  Type i32 = hb.getI32Type();
+  Value t = after.linearId;
+  Value subgroup =
+      arith::ConstantIndexOp::create(hb, loc, OFFLOAD_HOST_SUBGROUP_SIZE);
+  Value laneIndex = arith::RemUIOp::create(hb, loc, t, subgroup);
+  Value warpBase = arith::SubIOp::create(hb, loc, t, laneIndex);
+  Value lane = arith::IndexCastOp::create(hb, loc, i32, laneIndex);
+  Value source;
+  switch (op.getMode()) {
+  case gpu::ShuffleMode::XOR:
+    source = arith::XOrIOp::create(hb, loc, lane, *offset);
+    break;
+  case gpu::ShuffleMode::UP:
+    source = arith::SubIOp::create(hb, loc, lane, *offset);
+    break;
+  case gpu::ShuffleMode::DOWN:
+    source = arith::AddIOp::create(hb, loc, lane, *offset);
+    break;
+  case gpu::ShuffleMode::IDX:
+    source = *offset;
+    break;
+  }
+  Value zero32 = arith::ConstantIntOp::create(hb, loc, 0, 32);
+  Value valid = arith::AndIOp::create(
+      hb, loc,
+      arith::CmpIOp::create(hb, loc, arith::CmpIPredicate::sge, source,
+                            zero32),
+      arith::CmpIOp::create(hb, loc, arith::CmpIPredicate::slt, source,
+                            *width));
+  // Only in-range sources are turned into an index.
+  Value sourceLane = arith::SelectOp::create(hb, loc, valid, source, zero32);
+  Value sourceIndex = arith::AddIOp::create(
+      hb, loc, warpBase,
+      arith::IndexCastOp::create(hb, loc, hb.getIndexType(), sourceLane));
+  valid = arith::AndIOp::create(
+      hb, loc, valid,
+      arith::CmpIOp::create(hb, loc, arith::CmpIPredicate::ult, sourceIndex,
+                            numThreads));
+  Value index = arith::SelectOp::create(hb, loc, valid, sourceIndex, t);
+  if (!region->mask.empty()) {
+    // The source must take part: it runs the region of the shuffle.
+    valid = arith::AndIOp::create(hb, loc, valid,
+                                  isActiveAt(hb, loc, *region, index));
+    index = arith::SelectOp::create(hb, loc, valid, index, t);
+  }
+  Value result = loadSlot(hb, loc, slot, index);
+  noteHeaderOp(after, result.getDefiningOp());
+  varying.insert(result);
+  varying.insert(valid);
+  op.getShuffleResult().replaceAllUsesWith(result);
+  op.getValid().replaceAllUsesWith(valid);
+  op.erase();
+  region = *next;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Finalization
+//===----------------------------------------------------------------------===//
+
+FailureOr<Value> ThreadLoopBuilder::recomputeFresh(OpBuilder &b, Value value,
+                                                   ThreadRegion &target,
+                                                   IRMapping &mapping,
+                                                   unsigned &budget) {
+  ThreadRegion *source = getRegionOfValue(value);
+  if (!source)
+    return value;
+  if (Value mapped = mapping.lookupOrNull(value))
+    return mapped;
+  if (auto arg = dyn_cast<BlockArgument>(value);
+      arg && arg.getOwner() == source->getBody())
+    return target.getIVs()[arg.getArgNumber()];
+  Operation *def = value.getDefiningOp();
+  if (!def || !isPure(def) || def->getNumRegions() || budget == 0)
+    return LogicalResult::failure();
+  --budget;
+  for (Value operand : def->getOperands())
+    if (failed(recomputeFresh(b, operand, target, mapping, budget)))
+      return LogicalResult::failure();
+  Operation *clone = b.clone(*def, mapping);
+  return clone->getResult(cast<OpResult>(value).getResultNumber());
+}
+
+LogicalResult ThreadLoopBuilder::applyMasks() {
+  for (const std::unique_ptr<ThreadRegion> &region : regions) {
+    if (region->mask.empty())
+      continue;
+    Block *body = region->getBody();
+    SmallVector<Operation *> ops;
+    for (Operation &op : body->without_terminator())
+      ops.push_back(&op);
+    OpBuilder b(body, body->begin());
+    Location loc = region->loop.getLoc();
+    Block *inner = nullptr;
+    for (const MaskTerm &term : region->mask) {
+      // The condition, recomputed from the thread ids when it is a cheap
+      // speculatable function of them, else read from its per-thread array.
+      IRMapping mapping;
+      unsigned budget = kMaxRematerializedOps;
+      FailureOr<Value> cond =
+          recomputeFresh(b, term.cond, *region, mapping, budget);
+      if (failed(cond)) {
+        FailureOr<Value> slot = getSlot(term.cond);
+        if (failed(slot))
+          return fail(kernel, "a condition that differs between threads "
+                              "could not be stored");
+        // The linear id is computed in the region's header, which moves into
+        // the guarded body: compute it again here.
+        ValueRange ivs = region->getIVs();
+        Value yz = arith::AddIOp::create(
+            b, loc, ivs[1], arith::MulIOp::create(b, loc, ivs[0], dims[1]));
+        Value linear = arith::AddIOp::create(
+            b, loc, ivs[2], arith::MulIOp::create(b, loc, yz, dims[2]));
+        cond = loadSlot(b, loc, *slot, linear);
+      }
+      Value c = *cond;
+      if (term.negate)
+        c = arith::XOrIOp::create(b, loc, c,
+                                  arith::ConstantIntOp::create(b, loc, 1, 1));
+      auto ifOp = scf::IfOp::create(b, loc, c, /*withElseRegion=*/false);
+      inner = ifOp.thenBlock();
+      b.setInsertionPointToStart(inner);
+    }
+    Operation *yield = inner->getTerminator();
+    for (Operation *op : ops)
+      op->moveBefore(yield);
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+FailureOr<bool> ThreadLoopBuilder::run() {
+  bool synchronizes = false;
+  kernel.walk([&](Operation *op) { synchronizes |= isSyncOp(op); });
+  if (!synchronizes)
+    return false;
+
+  // gpu.global_id in terms of block and thread ids.
+  {
+    RewritePatternSet patterns(kernel.getContext());
+    populateGpuGlobalIdPatterns(patterns);
+    if (failed(applyPatternsGreedily(kernel, std::move(patterns))))
+      return LogicalResult::failure();
+  }
+  if (failed(liftControlFlow()))
+    return LogicalResult::failure();
+  wrapBody();
+  computeVaryingValues();
+
+  // Fission points: synchronizing ops and the ops that contain them.
+  ThreadRegion &root = *regions.front();
+  root.loop.walk([&](Operation *op) {
+    if (!isSyncOp(op))
+      return;
+    for (Operation *p = op; p != root.loop; p = p->getParentOp())
+      fissionPoints.insert(p);
+  });
+
+  if (failed(process(root)) || failed(applyMasks()))
+    return LogicalResult::failure();
+  kernel->setAttr(kThreadLoopsAttrName, UnitAttr::get(kernel.getContext()));
+  return true;
+}
+
+FailureOr<bool>
+mlir::offload::buildHostThreadLoops(gpu::GPUFuncOp kernel,
+                                    const HostThreadLoopsOptions &options,
+                                    HostThreadLoopsFailure &why) {
+  // Work on a copy so that a failure leaves the kernel as it was.
+  OpBuilder builder(kernel);
+  auto copy = cast<gpu::GPUFuncOp>(builder.clone(*kernel));
+  DataLayout layout = DataLayout::closest(kernel);
+  ThreadLoopBuilder threadLoops(copy, layout, options);
+  FailureOr<bool> result = threadLoops.run();
+  if (failed(result) || !*result) {
+    if (failed(result))
+      why = threadLoops.failure;
+    copy.erase();
+    return result;
+  }
+  kernel.getBody().takeBody(copy.getBody());
+  kernel->setAttrs(copy->getAttrDictionary());
+  copy.erase();
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Pass
+//===----------------------------------------------------------------------===//
+
+namespace mlir {
+namespace offload {
+#define GEN_PASS_DEF_OFFLOADHOSTTHREADLOOPS
+#include "OffloadDialect/Conversion/Passes.h.inc"
+} // namespace offload
+} // namespace mlir
+
+namespace {
+struct OffloadHostThreadLoopsPass
+    : public offload::impl::OffloadHostThreadLoopsBase<
+          OffloadHostThreadLoopsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    HostThreadLoopsOptions threadLoopsOptions;
+    threadLoopsOptions.interchange = interchange;
+    SmallVector<gpu::GPUFuncOp> kernels;
+    for (gpu::GPUFuncOp fn : getOperation().getOps<gpu::GPUFuncOp>())
+      if (fn.isKernel())
+        kernels.push_back(fn);
+    for (gpu::GPUFuncOp kernel : kernels) {
+      HostThreadLoopsFailure why;
+      FailureOr<bool> rewritten =
+          buildHostThreadLoops(kernel, threadLoopsOptions, why);
+      if (succeeded(rewritten))
+        continue;
+      std::string reason = why.reason.empty()
+                               ? std::string("its body could not be split")
+                               : why.reason;
+      kernel->setAttr(kFiberReasonAttrName,
+                      StringAttr::get(kernel.getContext(), reason));
+      InFlightDiagnostic remark = kernel.emitRemark()
+                                  << "kernel '" << kernel.getName()
+                                  << "' runs on fibers: " << reason;
+      if (why.loc && *why.loc != kernel.getLoc())
+        remark.attachNote(*why.loc) << "here";
+    }
+  }
+};
+} // namespace
