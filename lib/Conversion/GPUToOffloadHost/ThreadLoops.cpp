@@ -166,7 +166,7 @@ struct ThreadRegion {
   Operation *headerEnd = nullptr;
 
   Block *getBody() { return loop.getBody(); }
-  ValueRange getIVs() { return loop.getInductionVars(); }
+  ValueRange getIVs() { return loop.getBody()->getArguments(); }
 };
 
 /// Upstream's CFG-to-SCF lifting for a gpu.func: unreachable paths end in
@@ -508,7 +508,7 @@ ThreadRegion &ThreadLoopBuilder::createRegion(OpBuilder &b,
   region->blockSyncFollows = blockSyncFollows;
   // linear = x + bx * (y + by * z)
   OpBuilder hb(loop.getBody(), loop.getBody()->begin());
-  ValueRange ivs = loop.getInductionVars();
+  ValueRange ivs = loop.getBody()->getArguments();
   Value yz = arith::AddIOp::create(
       hb, loc, ivs[1], arith::MulIOp::create(hb, loc, ivs[0], dims[1]));
   auto linear = arith::AddIOp::create(
@@ -1457,8 +1457,11 @@ FailureOr<Value> ThreadLoopBuilder::recomputeFresh(OpBuilder &b, Value value,
   if (Value mapped = mapping.lookupOrNull(value))
     return mapped;
   if (auto arg = dyn_cast<BlockArgument>(value);
-      arg && arg.getOwner() == source->getBody())
-    return target.getIVs()[arg.getArgNumber()];
+      arg && arg.getOwner() == source->getBody()) {
+    Value iv = target.getIVs()[arg.getArgNumber()];
+    mapping.map(value, iv);
+    return iv;
+  }
   Operation *def = value.getDefiningOp();
   if (!def || !isPure(def) || def->getNumRegions() || budget == 0)
     return LogicalResult::failure();
