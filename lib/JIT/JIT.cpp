@@ -515,7 +515,10 @@ offload_result_t Engine::getKernel(offload_jit_program_handle_t Program,
       Kernel->ArgumentsSize += Size;
     };
     uint64_t MaxAlign = 1;
-    for (BlockArgument Arg : Found.getArguments()) {
+    // The kernel's arguments: the entry block's leading arguments (workgroup
+    // and private attributions follow them and are not passed).
+    for (BlockArgument Arg :
+         Found.getArguments().take_front(Found.getNumArguments())) {
       Argument Info;
       Info.ArgType = Arg.getType();
       Info.FirstField = Kernel->Fields.size();

@@ -248,6 +248,8 @@ private:
   /// definition).
   FailureOr<Value> getSlot(Value value);
   Value createSlotArray(Type elementType);
+  /// Whether \p op reads a per-thread array.
+  bool isSlotLoad(Operation *op) const;
   Value loadSlot(OpBuilder &b, Location loc, Value slot, Value index);
   void storeSlot(OpBuilder &b, Location loc, Value value, Value slot,
                  Value index);
@@ -308,6 +310,10 @@ private:
   DenseSet<Operation *> fissionPoints;
   DenseMap<std::pair<Value, Operation *>, Value> materialized;
   DenseMap<Value, Value> slots;
+  /// The per-thread arrays. Each thread writes its element of one only where
+  /// the value it holds is defined (or yielded), so reading it again later in
+  /// the same iteration gives the same value: such loads are recomputable.
+  DenseSet<Value> slotArrays;
   DenseMap<Value, unsigned> costs;
 };
 
@@ -609,9 +615,12 @@ LogicalResult ThreadLoopBuilder::repairUniformUses(Operation *op) {
       if (getRegionOfValue(use.get()))
         uses.push_back(&use);
   });
-  IRMapping mapping;
   for (OpOperand *use : uses) {
-    FailureOr<Value> value = materializeUniform(use->get(), op, mapping);
+    // Recomputed right before the user (the op itself, or a terminator of
+    // its regions), where the operands of the computation are visible.
+    IRMapping mapping;
+    FailureOr<Value> value =
+        materializeUniform(use->get(), use->getOwner(), mapping);
     if (failed(value))
       return fail(use->getOwner(),
                   "this value differs between threads but is used where it "
@@ -632,7 +641,7 @@ unsigned ThreadLoopBuilder::recomputeCost(Value value, ThreadRegion &source) {
     return it->second;
   Operation *def = value.getDefiningOp();
   unsigned cost = kMaxRematerializedOps + 1;
-  if (isRecomputable(def)) {
+  if (isRecomputable(def) || isSlotLoad(def)) {
     cost = 1;
     for (Value operand : def->getOperands())
       cost = std::min(cost + recomputeCost(operand, source),
@@ -645,12 +654,21 @@ unsigned ThreadLoopBuilder::recomputeCost(Value value, ThreadRegion &source) {
 Value ThreadLoopBuilder::createSlotArray(Type elementType) {
   OpBuilder b(slotInsertionPoint);
   Location loc = kernel.getLoc();
+  Value slot;
   if (staticNumThreads)
-    return memref::AllocaOp::create(
+    slot = memref::AllocaOp::create(
         b, loc, MemRefType::get({*staticNumThreads}, elementType));
-  return memref::AllocaOp::create(
-      b, loc, MemRefType::get({ShapedType::kDynamic}, elementType),
-      ValueRange{numThreads});
+  else
+    slot = memref::AllocaOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic}, elementType),
+        ValueRange{numThreads});
+  slotArrays.insert(slot);
+  return slot;
+}
+
+bool ThreadLoopBuilder::isSlotLoad(Operation *op) const {
+  auto load = dyn_cast<memref::LoadOp>(op);
+  return load && slotArrays.contains(load.getMemRef());
 }
 
 Value ThreadLoopBuilder::loadSlot(OpBuilder &b, Location loc, Value slot,
@@ -688,8 +706,7 @@ FailureOr<Value> ThreadLoopBuilder::getSlot(Value value) {
 
 FailureOr<Value> ThreadLoopBuilder::promoteAlloca(memref::AllocaOp alloca) {
   MemRefType type = alloca.getType();
-  if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
-      type.getMemorySpace())
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity())
     return fail(alloca, "a per-thread allocation with a dynamic shape or a "
                         "layout lives across a barrier");
   ThreadRegion *source = getRegionOf(alloca);
@@ -703,19 +720,24 @@ FailureOr<Value> ThreadLoopBuilder::promoteAlloca(memref::AllocaOp alloca) {
   Location loc = alloca.getLoc();
   OpBuilder sb(slotInsertionPoint);
   Type i8 = sb.getI8Type();
+  Attribute space = type.getMemorySpace();
   Value buffer;
   if (staticNumThreads) {
     buffer = memref::AllocaOp::create(
-        sb, loc, MemRefType::get({*staticNumThreads * bytes}, i8),
+        sb, loc,
+        MemRefType::get({*staticNumThreads * bytes}, i8, AffineMap(), space),
         ValueRange{}, sb.getI64IntegerAttr(64));
     // memref.view needs a dynamically shaped source.
     buffer = memref::CastOp::create(
-        sb, loc, MemRefType::get({ShapedType::kDynamic}, i8), buffer);
+        sb, loc,
+        MemRefType::get({ShapedType::kDynamic}, i8, AffineMap(), space),
+        buffer);
   } else {
     Value total = arith::MulIOp::create(
         sb, loc, numThreads, arith::ConstantIndexOp::create(sb, loc, bytes));
     buffer = memref::AllocaOp::create(
-        sb, loc, MemRefType::get({ShapedType::kDynamic}, i8),
+        sb, loc,
+        MemRefType::get({ShapedType::kDynamic}, i8, AffineMap(), space),
         ValueRange{total}, ValueRange{}, sb.getI64IntegerAttr(64));
   }
   OpBuilder b(alloca);
@@ -749,7 +771,7 @@ FailureOr<Value> ThreadLoopBuilder::materialize(Value value,
     if (failed(view))
       return LogicalResult::failure();
     return materialize(*view, target);
-  } else if (def && isRecomputable(def) &&
+  } else if (def && (isRecomputable(def) || isSlotLoad(def)) &&
              (recomputeCost(value, *source) <= kMaxRematerializedOps ||
               !isStorable(value.getType()))) {
     IRMapping mapping;
@@ -1614,7 +1636,7 @@ struct OffloadHostThreadLoopsPass
                                : why.reason;
       kernel->setAttr(kFiberReasonAttrName,
                       StringAttr::get(kernel.getContext(), reason));
-      InFlightDiagnostic remark = kernel.emitRemark()
+      InFlightDiagnostic remark = mlir::emitRemark(kernel.getLoc())
                                   << "kernel '" << kernel.getName()
                                   << "' runs on fibers: " << reason;
       if (why.loc && *why.loc != kernel.getLoc())
