@@ -147,3 +147,42 @@ module attributes {gpu.container_module} {
   }
 }
 """
+
+COOPERATIVE = """
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // The block's sum of thread ids; only thread 0 uses the reduction.
+    gpu.func @thread0_sum(%out: memref<?xi32>) kernel {
+      %c0 = arith.constant 0 : index
+      %tx = gpu.thread_id x
+      %v = arith.index_cast %tx : index to i32
+      %r = gpu.all_reduce add %v uniform {} : (i32) -> (i32)
+      %first = arith.cmpi eq, %tx, %c0 : index
+      scf.if %first {
+        memref.store %r, %out[%c0] : memref<?xi32>
+      }
+      gpu.return
+    }
+
+    // Each block reverses its slice through workgroup memory.
+    gpu.func @reverse(%x: memref<?xf32>, %y: memref<?xf32>)
+        workgroup(%tile: memref<1024xf32, #gpu.address_space<workgroup>>)
+        kernel {
+      %c1 = arith.constant 1 : index
+      %tx = gpu.thread_id x
+      %bx = gpu.block_id x
+      %n = gpu.block_dim x
+      %base = arith.muli %bx, %n : index
+      %i = arith.addi %base, %tx : index
+      %v = memref.load %x[%i] : memref<?xf32>
+      memref.store %v, %tile[%tx] : memref<1024xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %last = arith.subi %n, %c1 : index
+      %r = arith.subi %last, %tx : index
+      %w = memref.load %tile[%r] : memref<1024xf32, #gpu.address_space<workgroup>>
+      memref.store %w, %y[%i] : memref<?xf32>
+      gpu.return
+    }
+  }
+}
+"""

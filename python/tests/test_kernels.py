@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import offload
-from kernels import MATMUL, MISC, SAXPY
+from kernels import COOPERATIVE, MATMUL, MISC, SAXPY
 
 
 def unique(source):
@@ -300,3 +300,25 @@ def test_compile_from_path_and_bytes(host, tmp_path):
         offload.compile(str(tmp_path / "missing.mlir"))
     with pytest.raises(TypeError):
         offload.compile(42)
+
+
+@pytest.fixture(scope="module")
+def cooperative(host):
+    return offload.compile(COOPERATIVE, device=host)
+
+
+@pytest.mark.parametrize("threads", [32, 64, 96, 100, 128, 256, 512, 1024])
+def test_all_reduce_used_by_thread_zero(cooperative, threads):
+    out = offload.zeros((1,), dtype="int32")
+    cooperative.kernel("thread0_sum")(out, grid=1, block=threads)
+    assert out.numpy()[0] == threads * (threads - 1) // 2
+
+
+def test_workgroup_memory_and_barrier(host, cooperative):
+    threads, blocks = 96, 7
+    x = np.arange(threads * blocks, dtype=np.float32)
+    dx = offload.asarray(x, device=host)
+    dy = offload.zeros((threads * blocks,), dtype="float32", device=host)
+    cooperative.kernel("reverse")(dx, dy, grid=blocks, block=threads)
+    expected = x.reshape(blocks, threads)[:, ::-1].reshape(-1)
+    np.testing.assert_array_equal(dy.numpy(), expected)

@@ -1,0 +1,385 @@
+// RUN: offload-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(offload-host-thread-loops,canonicalize,cse))' | FileCheck %s
+
+// A top-level barrier splits the thread loop in two. The loaded value lives
+// across it in a per-thread array; the index arithmetic is recomputed.
+
+// CHECK-LABEL: gpu.func @top_level
+// CHECK-SAME: offload.thread_loops
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
+// CHECK-DAG: %[[C63:.*]] = arith.constant 63 : index
+// CHECK: %[[V_SLOT:.*]] = memref.alloca() : memref<64xf32>
+// CHECK: scf.parallel (%[[T:.*]]) = (%[[C0]]) to (%[[C64]]) step (%[[C1]]) {
+// CHECK:   %[[V:.*]] = memref.load %{{.*}}[%[[T]]] : memref<?xf32>
+// CHECK:   memref.store %[[V]], %[[V_SLOT]][%[[T]]]
+// CHECK:   memref.store %[[V]], %[[TILE:.*]][%[[T]]] : memref<64xf32, #gpu.address_space<workgroup>>
+// CHECK: }
+// CHECK-NOT: gpu.barrier
+// CHECK: scf.parallel (%[[T2:.*]]) = (%[[C0]]) to (%[[C64]]) step (%[[C1]]) {
+// CHECK:   %[[V2:.*]] = memref.load %[[V_SLOT]][%[[T2]]]
+// CHECK:   %[[R:.*]] = arith.subi %[[C63]], %[[T2]] : index
+// CHECK:   %[[W:.*]] = memref.load %[[TILE]][%[[R]]]
+// CHECK:   arith.addf %[[W]], %[[V2]] : f32
+// CHECK: }
+// CHECK-NEXT: gpu.return
+gpu.module @kernels {
+  gpu.func @top_level(%in: memref<?xf32>, %out: memref<?xf32>)
+      workgroup(%tile: memref<64xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c63 = arith.constant 63 : index
+    %tx = gpu.thread_id x
+    %v = memref.load %in[%tx] : memref<?xf32>
+    memref.store %v, %tile[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %r = arith.subi %c63, %tx : index
+    %w = memref.load %tile[%r] : memref<64xf32, #gpu.address_space<workgroup>>
+    %s = arith.addf %w, %v : f32
+    memref.store %s, %out[%tx] : memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Without a known block size the loops run over (z, y, x) block dimensions,
+// x innermost, and per-thread arrays have the block's size.
+
+// CHECK-LABEL: gpu.func @dynamic_block
+// CHECK-DAG: %[[BZ:.*]] = gpu.block_dim z
+// CHECK-DAG: %[[BY:.*]] = gpu.block_dim y
+// CHECK-DAG: %[[BX:.*]] = gpu.block_dim x
+// CHECK: %[[ZY:.*]] = arith.muli %[[BZ]], %[[BY]] : index
+// CHECK: %[[N:.*]] = arith.muli %[[ZY]], %[[BX]] : index
+// CHECK: %[[SLOT:.*]] = memref.alloca(%[[N]]) : memref<?xi32>
+// CHECK: scf.parallel (%[[Z:.*]], %[[Y:.*]], %[[X:.*]]) = ({{.*}}) to (%[[BZ]], %[[BY]], %[[BX]])
+// CHECK:   %[[ZB:.*]] = arith.muli %[[Z]], %[[BY]] : index
+// CHECK:   %[[YZ:.*]] = arith.addi %[[Y]], %[[ZB]] : index
+// CHECK:   %[[YZB:.*]] = arith.muli %[[YZ]], %[[BX]] : index
+// CHECK:   %[[LIN:.*]] = arith.addi %[[X]], %[[YZB]] : index
+// CHECK:   memref.store %{{.*}}, %[[SLOT]][%[[LIN]]]
+// CHECK: scf.parallel (%{{.*}}, %{{.*}}, %{{.*}}) = ({{.*}}) to (%[[BZ]], %[[BY]], %[[BX]])
+// CHECK:   memref.load %[[SLOT]]
+gpu.module @kernels {
+  gpu.func @dynamic_block(%a: memref<?x?xi32>) kernel {
+    %tx = gpu.thread_id x
+    %ty = gpu.thread_id y
+    %v = memref.load %a[%ty, %tx] : memref<?x?xi32>
+    gpu.barrier
+    memref.store %v, %a[%tx, %ty] : memref<?x?xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A barrier in an scf.for with uniform bounds: the loop moves out of the
+// thread loops (interchange). Its loop-carried value differs between threads
+// and lives in a per-thread array.
+
+// CHECK-LABEL: gpu.func @uniform_for
+// CHECK-SAME: %[[A:[a-z0-9]+]]: memref<?xf32>, %[[N:[a-z0-9]+]]: index
+// CHECK: %[[ACC:.*]] = memref.alloca() : memref<32xf32>
+// CHECK: scf.parallel (%[[T:.*]]) =
+// CHECK:   memref.store %{{.*}}, %[[ACC]][%[[T]]]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[N]] step %{{.*}} {
+// CHECK:   scf.parallel (%[[T1:.*]]) =
+// CHECK:     memref.load %[[A]][%[[T1]]]
+// CHECK:     memref.store
+// CHECK:   }
+// CHECK:   scf.parallel (%[[T2:.*]]) =
+// CHECK:     %[[OLD:.*]] = memref.load %[[ACC]][%[[T2]]]
+// CHECK:     %[[NEW:.*]] = arith.addf %[[OLD]], %{{.*}} : f32
+// CHECK:     memref.store %[[NEW]], %[[ACC]][%[[T2]]]
+// CHECK:   }
+// CHECK: }
+// CHECK: scf.parallel (%[[T3:.*]]) =
+// CHECK:   %[[SUM:.*]] = memref.load %[[ACC]][%[[T3]]]
+// CHECK:   memref.store %[[SUM]], %[[A]][%[[T3]]]
+gpu.module @kernels {
+  gpu.func @uniform_for(%a: memref<?xf32>, %n: index)
+      workgroup(%tile: memref<32xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0.0 : f32
+    %tx = gpu.thread_id x
+    %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> f32 {
+      %v = memref.load %a[%tx] : memref<?xf32>
+      memref.store %v, %tile[%tx] : memref<32xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %w = memref.load %tile[%c0] : memref<32xf32, #gpu.address_space<workgroup>>
+      %r = arith.addf %acc, %w : f32
+      scf.yield %r : f32
+    }
+    memref.store %s, %a[%tx] : memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// Nested uniform loops: both move out; a loop-carried value that is the same
+// for every thread stays an iteration argument of the moved loop.
+
+// CHECK-LABEL: gpu.func @nested
+// CHECK: scf.for %[[I:.*]] = {{.*}} iter_args(%[[K:.*]] = %{{.*}}) -> (index) {
+// CHECK:   scf.for %[[J:.*]] = %{{.*}} to %[[K]] step
+// CHECK:     scf.parallel
+// CHECK:     scf.parallel
+// CHECK:   }
+// CHECK:   %[[K2:.*]] = arith.addi %[[K]], %{{.*}} : index
+// CHECK:   scf.yield %[[K2]] : index
+// CHECK: }
+gpu.module @kernels {
+  gpu.func @nested(%a: memref<?xi32>, %n: index) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %tx = gpu.thread_id x
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%k = %c1) -> index {
+      scf.for %j = %c0 to %k step %c1 {
+        %v = memref.load %a[%tx] : memref<?xi32>
+        gpu.barrier
+        memref.store %v, %a[%j] : memref<?xi32>
+      }
+      %k2 = arith.addi %k, %c1 : index
+      scf.yield %k2 : index
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A barrier in an scf.while whose condition is the same for every thread:
+// the condition runs once per iteration outside the thread loops.
+
+// CHECK-LABEL: gpu.func @uniform_while
+// CHECK: scf.while (%[[S:.*]] = %{{.*}}) : (index) -> index {
+// CHECK:   %[[GO:.*]] = arith.cmpi ugt, %[[S]], %{{.*}} : index
+// CHECK:   scf.condition(%[[GO]]) %[[S]] : index
+// CHECK: } do {
+// CHECK: ^bb0(%[[S2:.*]]: index):
+// CHECK:   scf.parallel
+// CHECK:   scf.parallel
+// CHECK:     memref.store %{{.*}}, %{{.*}}[%[[S2]]]
+// CHECK:   %[[H:.*]] = arith.divui %[[S2]], %{{.*}} : index
+// CHECK:   scf.yield %[[H]] : index
+gpu.module @kernels {
+  gpu.func @uniform_while(%a: memref<?xf32>, %n: index) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %tx = gpu.thread_id x
+    %r = scf.while (%s = %n) : (index) -> index {
+      %go = arith.cmpi ugt, %s, %c0 : index
+      scf.condition(%go) %s : index
+    } do {
+    ^bb0(%s: index):
+      %v = memref.load %a[%tx] : memref<?xf32>
+      gpu.barrier
+      memref.store %v, %a[%s] : memref<?xf32>
+      %h = arith.divui %s, %c2 : index
+      scf.yield %h : index
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A barrier under a uniform scf.if: the if moves out, its body is split.
+
+// CHECK-LABEL: gpu.func @uniform_if
+// CHECK-SAME: %[[FLAG:[a-z0-9]+]]: i1
+// CHECK: scf.parallel
+// CHECK:   memref.load
+// CHECK:   memref.store
+// CHECK: scf.if %[[FLAG]] {
+// CHECK:   scf.parallel
+// CHECK:     memref.load
+// CHECK:     memref.store
+// CHECK:   }
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.return
+gpu.module @kernels {
+  gpu.func @uniform_if(%a: memref<?xf32>, %flag: i1) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %tx = gpu.thread_id x
+    %v = memref.load %a[%tx] : memref<?xf32>
+    scf.if %flag {
+      gpu.barrier
+      memref.store %v, %a[%tx] : memref<?xf32>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// Early return of some threads (unstructured control flow): the CFG is
+// lifted to scf, and the rest of the kernel runs as thread loops predicated
+// on the remaining threads' condition, recomputed in each loop.
+
+// CHECK-LABEL: gpu.func @early_return
+// CHECK-SAME: %[[N:[a-z0-9]+]]: index
+// CHECK: scf.parallel (%{{.*}}, %{{.*}}, %[[X:.*]]) =
+// CHECK:   %[[IN:.*]] = arith.cmpi ult, %[[X]], %[[N]] : index
+// CHECK:   scf.if %[[IN]] {
+// CHECK:     memref.load
+// CHECK:     memref.store
+// CHECK: scf.parallel (%{{.*}}, %{{.*}}, %[[X2:.*]]) =
+// CHECK:   %[[IN2:.*]] = arith.cmpi ult, %[[X2]], %[[N]] : index
+// CHECK:   scf.if %[[IN2]] {
+// CHECK:     memref.load
+// CHECK:     memref.store
+// CHECK-NOT: cf.cond_br
+// CHECK: gpu.return
+gpu.module @kernels {
+  gpu.func @early_return(%a: memref<?xf32>, %n: index) kernel {
+    %tx = gpu.thread_id x
+    %out = arith.cmpi uge, %tx, %n : index
+    cf.cond_br %out, ^exit, ^body
+  ^body:
+    %v = memref.load %a[%tx] : memref<?xf32>
+    gpu.barrier
+    memref.store %v, %a[%tx] : memref<?xf32>
+    gpu.return
+  ^exit:
+    gpu.return
+  }
+}
+
+// -----
+
+// Private memory used across a barrier becomes each thread's slice of a
+// per-block array (a view at the thread's offset).
+
+// CHECK-LABEL: gpu.func @private_memory
+// CHECK: %[[BUF:.*]] = memref.alloca() {alignment = 64 : i64} : memref<1024xi8, #gpu.address_space<private>>
+// CHECK: scf.parallel (%[[T:.*]]) =
+// CHECK:   %[[OFF:.*]] = arith.muli %[[T]], %{{.*}} : index
+// CHECK:   %[[MINE:.*]] = memref.view %[[BUF]][%[[OFF]]][] : memref<1024xi8, #gpu.address_space<private>> to memref<4xf32, #gpu.address_space<private>>
+// CHECK:   memref.store %{{.*}}, %[[MINE]]
+// CHECK: scf.parallel (%[[T2:.*]]) =
+// CHECK:   %[[OFF2:.*]] = arith.muli %[[T2]], %{{.*}} : index
+// CHECK:   %[[MINE2:.*]] = memref.view %[[BUF]][%[[OFF2]]][]
+// CHECK:   memref.load %[[MINE2]]
+gpu.module @kernels {
+  gpu.func @private_memory(%a: memref<?xf32>)
+      private(%mine: memref<4xf32, #gpu.address_space<private>>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %tx = gpu.thread_id x
+    %v = memref.load %a[%tx] : memref<?xf32>
+    memref.store %v, %mine[%c0] : memref<4xf32, #gpu.address_space<private>>
+    gpu.barrier
+    %w = memref.load %mine[%c0] : memref<4xf32, #gpu.address_space<private>>
+    memref.store %w, %a[%tx] : memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// gpu.all_reduce: the operand is stored per thread, one reduction loop runs
+// between the thread loops (floating-point: reassociable), and its result is
+// the same value for every thread.
+
+// CHECK-LABEL: gpu.func @all_reduce
+// CHECK: %[[VALS:.*]] = memref.alloca() : memref<128xf32>
+// CHECK: scf.parallel (%[[T:.*]]) =
+// CHECK:   memref.store %{{.*}}, %[[VALS]][%[[T]]]
+// CHECK: %[[FIRST:.*]] = memref.load %[[VALS]][%{{.*}}]
+// CHECK: %[[SUM:.*]] = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[FIRST]]) -> (f32) {
+// CHECK:   %[[X:.*]] = memref.load %[[VALS]][%[[I]]]
+// CHECK:   %[[ADD:.*]] = arith.addf %[[X]], %[[ACC]] fastmath<reassoc> : f32
+// CHECK:   scf.yield %[[ADD]]
+// CHECK: scf.parallel
+// CHECK:   memref.store %[[SUM]]
+gpu.module @kernels {
+  gpu.func @all_reduce(%a: memref<?xf32>, %out: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %tx = gpu.thread_id x
+    %v = memref.load %a[%tx] : memref<?xf32>
+    %r = gpu.all_reduce add %v uniform {} : (f32) -> (f32)
+    memref.store %r, %out[%tx] : memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// gpu.shuffle: the value is stored per thread; the next thread loop reads the
+// source lane's element, valid when the source is in [0, width) and exists.
+
+// CHECK-LABEL: gpu.func @shuffle
+// CHECK: %[[VALS:.*]] = memref.alloca() : memref<48xi32>
+// CHECK: scf.parallel (%[[T:.*]]) =
+// CHECK:   memref.store %{{.*}}, %[[VALS]][%[[T]]]
+// CHECK: scf.parallel (%[[T2:.*]]) =
+// CHECK:   %[[LANE:.*]] = arith.remui %[[T2]], %{{.*}} : index
+// CHECK:   %[[BASE:.*]] = arith.subi %[[T2]], %[[LANE]] : index
+// CHECK:   %[[LANE32:.*]] = arith.index_cast %[[LANE]] : index to i32
+// CHECK:   %[[SRC:.*]] = arith.subi %[[LANE32]], %{{.*}} : i32
+// CHECK:   %[[IDX:.*]] = arith.select %{{.*}}, %{{.*}}, %[[T2]] : index
+// CHECK:   %[[R:.*]] = memref.load %[[VALS]][%[[IDX]]]
+// CHECK:   memref.store %[[R]]
+gpu.module @kernels {
+  gpu.func @shuffle(%a: memref<?xi32>) kernel
+      attributes {known_block_size = array<i32: 48, 1, 1>} {
+    %c1 = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    %tx = gpu.thread_id x
+    %v = memref.load %a[%tx] : memref<?xi32>
+    %r, %ok = gpu.shuffle up %v, %c1, %c32 : i32
+    memref.store %r, %a[%tx] : memref<?xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// gpu.subgroup_reduce: one reduction per cluster, stored at its first lane,
+// read by every member.
+
+// CHECK-LABEL: gpu.func @subgroup_reduce
+// CHECK: %[[VALS:.*]] = memref.alloca() : memref<64xi32>
+// CHECK: %[[RES:.*]] = memref.alloca() : memref<64xi32>
+// CHECK: scf.parallel
+// CHECK:   memref.store %{{.*}}, %[[VALS]]
+// CHECK: scf.for
+// CHECK:   scf.for {{.*}} iter_args
+// CHECK:     memref.load %[[VALS]]
+// CHECK:     arith.maxsi
+// CHECK:   memref.store %{{.*}}, %[[RES]]
+// CHECK: scf.parallel
+// CHECK:   memref.load %[[RES]]
+gpu.module @kernels {
+  gpu.func @subgroup_reduce(%a: memref<?xi32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %tx = gpu.thread_id x
+    %v = memref.load %a[%tx] : memref<?xi32>
+    %r = gpu.subgroup_reduce maxsi %v cluster(size = 8) : (i32) -> i32
+    memref.store %r, %a[%tx] : memref<?xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A kernel without synchronization is left alone.
+
+// CHECK-LABEL: gpu.func @plain
+// CHECK-NOT: offload.thread_loops
+// CHECK-NOT: scf.parallel
+// CHECK: gpu.thread_id x
+gpu.module @kernels {
+  gpu.func @plain(%a: memref<?xf32>) kernel {
+    %tx = gpu.thread_id x
+    %v = memref.load %a[%tx] : memref<?xf32>
+    memref.store %v, %a[%tx] : memref<?xf32>
+    gpu.return
+  }
+}
