@@ -65,11 +65,15 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/Utils/GPUUtils.h"
+#include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -136,6 +140,37 @@ static bool isStorable(Type type) {
 static bool isRecomputable(Operation *op) {
   return op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
          !isSyncOp(op) && !op->hasTrait<OpTrait::IsTerminator>();
+}
+
+static std::optional<int64_t>
+getCoefficient(Value value, Value var,
+               DenseMap<Value, std::optional<int64_t>> &memo);
+
+/// The predicate of `rhs PRED lhs` for `lhs pred rhs`.
+static arith::CmpIPredicate swapOperands(arith::CmpIPredicate pred) {
+  using P = arith::CmpIPredicate;
+  switch (pred) {
+  case P::eq:
+  case P::ne:
+    return pred;
+  case P::slt:
+    return P::sgt;
+  case P::sle:
+    return P::sge;
+  case P::sgt:
+    return P::slt;
+  case P::sge:
+    return P::sle;
+  case P::ult:
+    return P::ugt;
+  case P::ule:
+    return P::uge;
+  case P::ugt:
+    return P::ult;
+  case P::uge:
+    return P::ule;
+  }
+  llvm_unreachable("unknown integer comparison");
 }
 
 namespace {
@@ -205,6 +240,16 @@ private:
     return LogicalResult::failure();
   }
 
+  /// Erases \p op and forgets what the builder knew about it (so that a new
+  /// op at the same address is not mistaken for it).
+  void eraseOp(Operation *op) {
+    fissionPoints.erase(op);
+    for (Value result : op->getResults())
+      varying.erase(result);
+    costs.clear();
+    op->erase();
+  }
+
   // Setup.
   LogicalResult liftControlFlow();
   void wrapBody();
@@ -213,6 +258,9 @@ private:
   bool isFissionPoint(Operation *op) const {
     return fissionPoints.contains(op);
   }
+  /// Marks the uniform scf.for loops that should move out of the thread loops
+  /// so that the loop over thread x, innermost, vectorizes.
+  void chooseInterchanges();
 
   // Thread regions.
   ThreadRegion &createRegion(OpBuilder &b, ArrayRef<MaskTerm> mask,
@@ -287,6 +335,15 @@ private:
 
   // Finalization.
   LogicalResult applyMasks();
+  /// Turns the mask condition \p cond (negated when \p negate) of \p region
+  /// into a bound of one of its loops when it compares a thread id plus a
+  /// uniform offset with a uniform value; returns whether it did.
+  bool tightenBounds(ThreadRegion &region, Value cond, bool negate);
+  /// Clones the computation of \p value (of thread region \p source) before
+  /// \p before with \p iv replaced by 0; fails unless the rest is uniform and
+  /// speculatable.
+  FailureOr<Value> cloneWithout(Value value, ThreadRegion &source, Value iv,
+                                Operation *before, IRMapping &mapping);
   FailureOr<Value> recomputeFresh(OpBuilder &b, Value value,
                                   ThreadRegion &target, IRMapping &mapping,
                                   unsigned &budget);
@@ -314,6 +371,8 @@ private:
   /// the value it holds is defined (or yielded), so reading it again later in
   /// the same iteration gives the same value: such loads are recomputable.
   DenseSet<Value> slotArrays;
+  /// Values that are the linear thread id of the region they are in.
+  DenseSet<Value> linearIds;
   DenseMap<Value, unsigned> costs;
 };
 
@@ -521,6 +580,7 @@ ThreadRegion &ThreadLoopBuilder::createRegion(OpBuilder &b,
       hb, loc, ivs[2], arith::MulIOp::create(hb, loc, yz, dims[2]));
   region->linearId = linear;
   region->headerEnd = linear;
+  linearIds.insert(linear);
   ThreadRegion &result = *region;
   regionOfLoop[loop] = region.get();
   regions.push_back(std::move(region));
@@ -748,7 +808,7 @@ FailureOr<Value> ThreadLoopBuilder::promoteAlloca(memref::AllocaOp alloca) {
   if (source->headerEnd == alloca)
     source->headerEnd = view;
   alloca.replaceAllUsesWith(view.getResult());
-  alloca.erase();
+  eraseOp(alloca);
   return view.getResult();
 }
 
@@ -803,6 +863,8 @@ FailureOr<Value> ThreadLoopBuilder::materialize(Value value,
   }
   if (isVarying(value))
     varying.insert(result);
+  if (linearIds.contains(value))
+    linearIds.insert(result);
   materialized[key] = result;
   return result;
 }
@@ -850,8 +912,25 @@ FailureOr<Operation *> ThreadLoopBuilder::demoteResults(ThreadRegion &region,
                           typeString(op->getResult(i).getType()) +
                           " differs between threads and cannot be stored");
   SmallVector<Value> slotOf(op->getNumResults());
-  for (unsigned i : demoted)
+  // A loop whose initial value is read from a per-thread array only for it
+  // (the value of an enclosing demoted loop) updates that array in place.
+  SmallVector<bool> inPlace(op->getNumResults(), false);
+  auto forOp = dyn_cast<scf::ForOp>(op);
+  for (unsigned i : demoted) {
+    if (forOp) {
+      Value init = forOp.getInitArgs()[i];
+      auto load = init.getDefiningOp<memref::LoadOp>();
+      if (load && isSlotLoad(load) && init.hasOneUse() &&
+          load.getIndices().size() == 1 &&
+          linearIds.contains(load.getIndices()[0]) &&
+          getRegionOfValue(load.getIndices()[0]) == &region) {
+        slotOf[i] = load.getMemRef();
+        inPlace[i] = true;
+        continue;
+      }
+    }
     slotOf[i] = createSlotArray(op->getResult(i).getType());
+  }
 
   OpBuilder b(op);
   IRRewriter rewriter(op->getContext());
@@ -871,9 +950,11 @@ FailureOr<Operation *> ThreadLoopBuilder::demoteResults(ThreadRegion &region,
     yield->setOperands(operands);
   };
 
-  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+  if (forOp) {
+    bool ivVarying = isVarying(forOp.getInductionVar());
     for (unsigned i : demoted)
-      storeSlot(b, loc, forOp.getInitArgs()[i], slotOf[i], index);
+      if (!inPlace[i])
+        storeSlot(b, loc, forOp.getInitArgs()[i], slotOf[i], index);
     auto newFor = scf::ForOp::create(
         b, loc, forOp.getLowerBound(), forOp.getUpperBound(),
         forOp.getStep(), keptValues(forOp.getInitArgs()));
@@ -892,8 +973,11 @@ FailureOr<Operation *> ThreadLoopBuilder::demoteResults(ThreadRegion &region,
       argValues.push_back(loadSlot(bb, loc, slotOf[i], index));
       varying.insert(argValues.back());
     }
+    // The old body block goes away: nothing may read forOp's body after this.
     rewriter.mergeBlocks(forOp.getBody(), newBody, argValues);
     rewriteYield(newBody->getTerminator());
+    if (ivVarying)
+      varying.insert(newFor.getInductionVar());
     rebuilt = newFor;
   } else if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
     SmallVector<Type> types;
@@ -928,11 +1012,8 @@ FailureOr<Operation *> ThreadLoopBuilder::demoteResults(ThreadRegion &region,
     }
     op->getResult(i).replaceAllUsesWith(replacement);
   }
-  if (auto forOp = dyn_cast<scf::ForOp>(rebuilt))
-    if (isVarying(cast<scf::ForOp>(op).getInductionVar()))
-      varying.insert(forOp.getInductionVar());
   fissionPoints.insert(rebuilt);
-  op->erase();
+  eraseOp(op);
   return rebuilt;
 }
 
@@ -980,7 +1061,7 @@ LogicalResult ThreadLoopBuilder::handleBarrier(ThreadRegion *&region,
   FailureOr<ThreadRegion *> next = splitAfter(*region, op);
   if (failed(next))
     return LogicalResult::failure();
-  op.erase();
+  eraseOp(op);
   region = *next;
   return success();
 }
@@ -1137,7 +1218,7 @@ LogicalResult ThreadLoopBuilder::handleDivergentIf(ThreadRegion *&region,
     (*branch)->loop->moveBefore(ifOp);
     branches.push_back(*branch);
   }
-  ifOp.erase();
+  eraseOp(ifOp);
   for (ThreadRegion *branch : branches)
     if (failed(process(*branch)))
       return LogicalResult::failure();
@@ -1268,7 +1349,7 @@ LogicalResult ThreadLoopBuilder::handleAllReduce(ThreadRegion *&region,
     result = loop.getResult(0);
   }
   op.getResult().replaceAllUsesWith(result);
-  op.erase();
+  eraseOp(op);
   region = *next;
   return success();
 }
@@ -1377,7 +1458,7 @@ ThreadLoopBuilder::handleSubgroupReduce(ThreadRegion *&region,
   noteHeaderOp(after, result.getDefiningOp());
   varying.insert(result);
   op.getResult().replaceAllUsesWith(result);
-  op.erase();
+  eraseOp(op);
   region = *next;
   return success();
 }
@@ -1460,7 +1541,7 @@ LogicalResult ThreadLoopBuilder::handleShuffle(ThreadRegion *&region,
   varying.insert(valid);
   op.getShuffleResult().replaceAllUsesWith(result);
   op.getValid().replaceAllUsesWith(valid);
-  op.erase();
+  eraseOp(op);
   region = *next;
   return success();
 }
@@ -1495,9 +1576,175 @@ FailureOr<Value> ThreadLoopBuilder::recomputeFresh(OpBuilder &b, Value value,
   return clone->getResult(cast<OpResult>(value).getResultNumber());
 }
 
+FailureOr<Value> ThreadLoopBuilder::cloneWithout(Value value,
+                                                 ThreadRegion &source,
+                                                 Value iv, Operation *before,
+                                                 IRMapping &mapping) {
+  if (value == iv) {
+    OpBuilder b(before);
+    return arith::ConstantOp::create(b, value.getLoc(),
+                                     b.getZeroAttr(value.getType()))
+        .getResult();
+  }
+  if (getRegionOfValue(value) != &source)
+    return getRegionOfValue(value) ? FailureOr<Value>(LogicalResult::failure())
+                                   : FailureOr<Value>(value);
+  if (Value mapped = mapping.lookupOrNull(value))
+    return mapped;
+  Operation *def = value.getDefiningOp();
+  if (!def || !isPure(def) || def->getNumRegions())
+    return LogicalResult::failure();
+  for (Value operand : def->getOperands()) {
+    FailureOr<Value> mapped =
+        cloneWithout(operand, source, iv, before, mapping);
+    if (failed(mapped))
+      return LogicalResult::failure();
+    mapping.map(operand, *mapped);
+  }
+  OpBuilder b(before);
+  Operation *clone = b.clone(*def, mapping);
+  return clone->getResult(cast<OpResult>(value).getResultNumber());
+}
+
+bool ThreadLoopBuilder::tightenBounds(ThreadRegion &region, Value cond,
+                                      bool negate) {
+  auto cmp = cond.getDefiningOp<arith::CmpIOp>();
+  ThreadRegion *source = getRegionOfValue(cond);
+  if (!cmp || !source)
+    return false;
+  arith::CmpIPredicate pred = cmp.getPredicate();
+  if (negate)
+    pred = arith::invertPredicate(pred);
+  Value lhs = cmp.getLhs(), rhs = cmp.getRhs();
+  // Find the thread dimension d with `iv_d + u PRED n`.
+  ValueRange ivs = source->getIVs();
+  auto coefficients = [&](Value v) {
+    SmallVector<std::optional<int64_t>, 3> result;
+    for (Value iv : ivs) {
+      DenseMap<Value, std::optional<int64_t>> memo;
+      result.push_back(getCoefficient(v, iv, memo));
+    }
+    return result;
+  };
+  auto lhsC = coefficients(lhs), rhsC = coefficients(rhs);
+  auto isZero = [](ArrayRef<std::optional<int64_t>> cs) {
+    return llvm::all_of(cs, [](auto c) { return c && *c == 0; });
+  };
+  auto unitIn = [](ArrayRef<std::optional<int64_t>> cs) -> int {
+    int dim = -1;
+    for (auto [d, c] : llvm::enumerate(cs)) {
+      if (!c)
+        return -1;
+      if (*c == 0)
+        continue;
+      if (*c != 1 || dim >= 0)
+        return -1;
+      dim = d;
+    }
+    return dim;
+  };
+  int dim = unitIn(lhsC);
+  if (dim < 0 || !isZero(rhsC)) {
+    dim = unitIn(rhsC);
+    if (dim < 0 || !isZero(lhsC))
+      return false;
+    std::swap(lhs, rhs);
+    pred = swapOperands(pred);
+  }
+  bool isSigned;
+  bool upper;
+  int64_t adjust = 0; // n + adjust is the exclusive (upper) or inclusive
+                      // (lower) bound of iv + u.
+  switch (pred) {
+  case arith::CmpIPredicate::ult:
+  case arith::CmpIPredicate::slt:
+    upper = true;
+    break;
+  case arith::CmpIPredicate::ule:
+  case arith::CmpIPredicate::sle:
+    upper = true;
+    adjust = 1;
+    break;
+  case arith::CmpIPredicate::uge:
+  case arith::CmpIPredicate::sge:
+    upper = false;
+    break;
+  case arith::CmpIPredicate::ugt:
+  case arith::CmpIPredicate::sgt:
+    upper = false;
+    adjust = 1;
+    break;
+  default:
+    return false;
+  }
+  isSigned = pred == arith::CmpIPredicate::slt ||
+             pred == arith::CmpIPredicate::sle ||
+             pred == arith::CmpIPredicate::sge ||
+             pred == arith::CmpIPredicate::sgt;
+  if (!lhs.getType().isIndex())
+    return false;
+  // u (the offset of the thread id) and n, computed before the loop.
+  Operation *before = region.loop;
+  IRMapping mapping;
+  FailureOr<Value> u = cloneWithout(lhs, *source, ivs[dim], before, mapping);
+  FailureOr<Value> n = cloneWithout(rhs, *source, ivs[dim], before, mapping);
+  if (failed(u) || failed(n))
+    return false;
+  OpBuilder b(before);
+  Location loc = cond.getLoc();
+  Value limit = *n;
+  if (adjust)
+    limit = arith::AddIOp::create(
+        b, loc, limit, arith::ConstantIndexOp::create(b, loc, adjust));
+  // bound = limit - u, clamped at 0 for unsigned comparisons.
+  Value bound = arith::SubIOp::create(b, loc, limit, *u);
+  if (!isSigned) {
+    Value above = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
+                                        limit, *u);
+    bound = arith::SelectOp::create(b, loc, above, bound, zeroIndex);
+  }
+  scf::ParallelOp loop = region.loop;
+  if (upper) {
+    Value ub = loop.getUpperBound()[dim];
+    loop.getUpperBoundMutable().slice(dim, 1).assign(
+        arith::MinSIOp::create(b, loc, ub, bound).getResult());
+  } else {
+    Value lb = loop.getLowerBound()[dim];
+    loop.getLowerBoundMutable().slice(dim, 1).assign(
+        arith::MaxSIOp::create(b, loc, lb, bound).getResult());
+  }
+  return true;
+}
+
 LogicalResult ThreadLoopBuilder::applyMasks() {
   for (const std::unique_ptr<ThreadRegion> &region : regions) {
     if (region->mask.empty())
+      continue;
+    // Conditions that bound a thread id by uniform values become loop bounds
+    // (the common `if (i < n)`): the thread loops stay branch-free.
+    SmallVector<MaskTerm> guards;
+    for (const MaskTerm &term : region->mask) {
+      SmallVector<Value> atoms{term.cond};
+      if (!term.negate) {
+        // Split conjunctions.
+        for (unsigned i = 0; i < atoms.size(); ++i)
+          if (auto andOp = atoms[i].getDefiningOp<arith::AndIOp>();
+              andOp && getRegionOfValue(atoms[i])) {
+            atoms.push_back(andOp.getRhs());
+            atoms[i] = andOp.getLhs();
+            --i;
+          }
+      }
+      if (atoms.size() == 1) {
+        if (!tightenBounds(*region, term.cond, term.negate))
+          guards.push_back(term);
+        continue;
+      }
+      for (Value atom : atoms)
+        if (!tightenBounds(*region, atom, false))
+          guards.push_back({atom, false});
+    }
+    if (guards.empty())
       continue;
     Block *body = region->getBody();
     SmallVector<Operation *> ops;
@@ -1506,7 +1753,7 @@ LogicalResult ThreadLoopBuilder::applyMasks() {
     OpBuilder b(body, body->begin());
     Location loc = region->loop.getLoc();
     Block *inner = nullptr;
-    for (const MaskTerm &term : region->mask) {
+    for (const MaskTerm &term : guards) {
       // The condition, recomputed from the thread ids when it is a cheap
       // speculatable function of them, else read from its per-thread array.
       IRMapping mapping;
@@ -1546,25 +1793,166 @@ LogicalResult ThreadLoopBuilder::applyMasks() {
 // Driver
 //===----------------------------------------------------------------------===//
 
+//===----------------------------------------------------------------------===//
+// Interchange for vectorization
+//===----------------------------------------------------------------------===//
+
+/// The coefficient of \p var in \p value when \p value is an affine function
+/// of it (0 when it does not depend on it), else nullopt.
+static std::optional<int64_t>
+getCoefficient(Value value, Value var,
+               DenseMap<Value, std::optional<int64_t>> &memo) {
+  if (value == var)
+    return 1;
+  if (auto it = memo.find(value); it != memo.end())
+    return it->second;
+  std::optional<int64_t> result;
+  Operation *def = value.getDefiningOp();
+  if (!def) {
+    // Kernel arguments and induction variables do not depend on another
+    // variable; loop-carried values may, through their yields.
+    auto arg = cast<BlockArgument>(value);
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (auto forOp = dyn_cast<scf::ForOp>(owner))
+      result = arg == forOp.getInductionVar() ? std::optional<int64_t>(0)
+                                              : std::nullopt;
+    else if (isa<scf::ParallelOp, gpu::GPUFuncOp>(owner))
+      result = 0;
+  } else if (def->getNumRegions() == 0 &&
+             llvm::all_of(def->getOperands(), [&](Value operand) {
+               std::optional<int64_t> c = getCoefficient(operand, var, memo);
+               return c && *c == 0;
+             })) {
+    result = 0;
+  } else if (isa<arith::AddIOp, arith::SubIOp>(def)) {
+    std::optional<int64_t> lhs = getCoefficient(def->getOperand(0), var, memo);
+    std::optional<int64_t> rhs = getCoefficient(def->getOperand(1), var, memo);
+    if (lhs && rhs)
+      result = isa<arith::AddIOp>(def) ? *lhs + *rhs : *lhs - *rhs;
+  } else if (isa<arith::MulIOp>(def)) {
+    for (unsigned i = 0; i < 2; ++i) {
+      std::optional<int64_t> c = getCoefficient(def->getOperand(i), var, memo);
+      APInt factor;
+      if (c && matchPattern(def->getOperand(1 - i), m_ConstantInt(&factor)))
+        result = *c * factor.getSExtValue();
+    }
+  } else if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+                 arith::ExtUIOp>(def)) {
+    result = getCoefficient(def->getOperand(0), var, memo);
+  }
+  memo[value] = result;
+  return result;
+}
+
+/// Whether the access of \p memref at \p indices is contiguous (unit stride)
+/// or the same address as \p var steps: every index but the last independent
+/// of it, the last one with coefficient 0 or 1, on an identity layout.
+static bool isContiguousAlong(Value memref, ValueRange indices, Value var,
+                              DenseMap<Value, std::optional<int64_t>> &memo) {
+  auto type = dyn_cast<MemRefType>(memref.getType());
+  if (!type || !type.getLayout().isIdentity() || indices.empty())
+    return false;
+  for (auto [i, index] : llvm::enumerate(indices)) {
+    std::optional<int64_t> c = getCoefficient(index, var, memo);
+    if (!c)
+      return false;
+    bool last = i + 1 == indices.size();
+    if (last ? (*c != 0 && *c != 1) : *c != 0)
+      return false;
+  }
+  return true;
+}
+
+void ThreadLoopBuilder::chooseInterchanges() {
+  ThreadRegion &root = *regions.front();
+  // Vectorizing across threads needs enough threads along x.
+  if (DenseI32ArrayAttr known = kernel.getKnownBlockSizeAttr();
+      known && known[0] < 4)
+    return;
+  Value threadX = root.getIVs()[2];
+  root.loop.walk([&](scf::ForOp loop) {
+    if (isVarying(loop.getLowerBound()) || isVarying(loop.getUpperBound()) ||
+        isVarying(loop.getStep()))
+      return;
+    // Every op between the loop and the thread loop must be movable out of it
+    // (uniform loops, conditions) or predicable (conditions).
+    for (Operation *p = loop->getParentOp(); p != root.loop;
+         p = p->getParentOp()) {
+      if (auto forOp = dyn_cast<scf::ForOp>(p)) {
+        if (isVarying(forOp.getLowerBound()) ||
+            isVarying(forOp.getUpperBound()) || isVarying(forOp.getStep()))
+          return;
+        continue;
+      }
+      if (isa<scf::IfOp>(p))
+        continue;
+      return;
+    }
+    // Count the accesses of the loop body that vectorize along thread x and
+    // along the loop.
+    DenseMap<Value, std::optional<int64_t>> memoX, memoK;
+    Value iv = loop.getInductionVar();
+    unsigned alongX = 0, alongLoop = 0;
+    bool nestedLoops = false;
+    loop.getBody()->walk([&](Operation *op) {
+      if (isa<LoopLikeOpInterface>(op))
+        nestedLoops = true;
+      Value memref;
+      ValueRange indices;
+      if (auto load = dyn_cast<memref::LoadOp>(op)) {
+        memref = load.getMemRef();
+        indices = load.getIndices();
+      } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+        memref = store.getMemRef();
+        indices = store.getIndices();
+      } else {
+        return;
+      }
+      alongX += isContiguousAlong(memref, indices, threadX, memoX);
+      alongLoop += isContiguousAlong(memref, indices, iv, memoK);
+    });
+    bool floatReduction = llvm::any_of(loop.getRegionIterArgs(), [](Value v) {
+      return isa<FloatType>(getElementTypeOrSelf(v.getType()));
+    });
+    if (nestedLoops || alongX == 0 ||
+        !(alongX > alongLoop || (alongX == alongLoop && floatReduction)))
+      return;
+    for (Operation *p = loop; p != root.loop; p = p->getParentOp())
+      fissionPoints.insert(p);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
 FailureOr<bool> ThreadLoopBuilder::run() {
   bool synchronizes = false;
   kernel.walk([&](Operation *op) { synchronizes |= isSyncOp(op); });
-  if (!synchronizes)
+  if (!synchronizes && !options.interchange)
     return false;
+  // A kernel without synchronization only changes when it gains from it: if
+  // anything is in the way, it stays as it is.
+  auto giveUp = [&]() -> FailureOr<bool> {
+    if (synchronizes)
+      return LogicalResult::failure();
+    return false;
+  };
 
   // gpu.global_id in terms of block and thread ids.
   {
     RewritePatternSet patterns(kernel.getContext());
     populateGpuGlobalIdPatterns(patterns);
     if (failed(applyPatternsGreedily(kernel, std::move(patterns))))
-      return LogicalResult::failure();
+      return giveUp();
   }
   if (failed(liftControlFlow()))
-    return LogicalResult::failure();
+    return giveUp();
   wrapBody();
   computeVaryingValues();
 
-  // Fission points: synchronizing ops and the ops that contain them.
+  // Fission points: synchronizing ops and the ops that contain them, and the
+  // loops worth moving out of the thread loops.
   ThreadRegion &root = *regions.front();
   root.loop.walk([&](Operation *op) {
     if (!isSyncOp(op))
@@ -1572,9 +1960,13 @@ FailureOr<bool> ThreadLoopBuilder::run() {
     for (Operation *p = op; p != root.loop; p = p->getParentOp())
       fissionPoints.insert(p);
   });
+  if (options.interchange)
+    chooseInterchanges();
+  if (fissionPoints.empty())
+    return false;
 
   if (failed(process(root)) || failed(applyMasks()))
-    return LogicalResult::failure();
+    return giveUp();
   kernel->setAttr(kThreadLoopsAttrName, UnitAttr::get(kernel.getContext()));
   return true;
 }
@@ -1583,22 +1975,92 @@ FailureOr<bool>
 mlir::offload::buildHostThreadLoops(gpu::GPUFuncOp kernel,
                                     const HostThreadLoopsOptions &options,
                                     HostThreadLoopsFailure &why) {
-  // Work on a copy so that a failure leaves the kernel as it was.
-  OpBuilder builder(kernel);
-  auto copy = cast<gpu::GPUFuncOp>(builder.clone(*kernel));
+  // Work on a copy so that a failure leaves the kernel as it was. When moving
+  // loops out for vectorization is in the way, try again without.
   DataLayout layout = DataLayout::closest(kernel);
-  ThreadLoopBuilder threadLoops(copy, layout, options);
-  FailureOr<bool> result = threadLoops.run();
-  if (failed(result) || !*result) {
+  HostThreadLoopsOptions attempt = options;
+  while (true) {
+    OpBuilder builder(kernel);
+    auto copy = cast<gpu::GPUFuncOp>(builder.clone(*kernel));
+    ThreadLoopBuilder threadLoops(copy, layout, attempt);
+    FailureOr<bool> result = threadLoops.run();
+    if (succeeded(result) && *result) {
+      kernel.getBody().takeBody(copy.getBody());
+      kernel->setAttrs(copy->getAttrDictionary());
+      copy.erase();
+      return true;
+    }
+    copy.erase();
+    if (failed(result) && attempt.interchange) {
+      attempt.interchange = false;
+      continue;
+    }
     if (failed(result))
       why = threadLoops.failure;
-    copy.erase();
     return result;
   }
-  kernel.getBody().takeBody(copy.getBody());
-  kernel->setAttrs(copy->getAttrDictionary());
-  copy.erase();
-  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Lowering of the thread loops
+//===----------------------------------------------------------------------===//
+
+void mlir::offload::lowerHostThreadLoopsToLoops(
+    Operation *root, std::optional<int64_t> blockSizeX) {
+  SmallVector<scf::ParallelOp> loops;
+  root->walk([&](scf::ParallelOp loop) {
+    if (loop.getNumReductions() == 0)
+      loops.push_back(loop);
+  });
+  MLIRContext *context = root->getContext();
+  // LLVM's cost model does not vectorize loops with a tiny maximum trip count
+  // (a known block of 16 x 16 threads) unless told the width.
+  // Nor should such a loop be fully unrolled before the vectorizer sees it.
+  IntegerAttr width;
+  LLVM::LoopUnrollAttr unroll;
+  if (blockSizeX && *blockSizeX >= 2 && *blockSizeX <= 32) {
+    width = IntegerAttr::get(IntegerType::get(context, 32),
+                             llvm::bit_floor(uint64_t(std::min<int64_t>(
+                                 *blockSizeX, 16))));
+    unroll = LLVM::LoopUnrollAttr::get(
+        context, /*disable=*/BoolAttr::get(context, true), /*count=*/nullptr,
+        /*runtimeDisable=*/nullptr, /*full=*/nullptr,
+        /*followupUnrolled=*/nullptr, /*followupRemainder=*/nullptr,
+        /*followupAll=*/nullptr);
+  }
+  auto vectorize = LLVM::LoopAnnotationAttr::get(
+      context, /*disableNonforced=*/nullptr,
+      LLVM::LoopVectorizeAttr::get(context,
+                                   /*disable=*/BoolAttr::get(context, false),
+                                   /*predicateEnable=*/nullptr,
+                                   /*scalableEnable=*/nullptr,
+                                   width,
+                                   /*followupVectorized=*/nullptr,
+                                   /*followupEpilogue=*/nullptr,
+                                   /*followupAll=*/nullptr),
+      /*interleave=*/nullptr, unroll, /*unrollAndJam=*/nullptr,
+      /*licm=*/nullptr, /*distribute=*/nullptr, /*pipeline=*/nullptr,
+      /*peeled=*/nullptr, /*unswitch=*/nullptr, /*mustProgress=*/nullptr,
+      /*isVectorized=*/nullptr, /*startLoc=*/nullptr, /*endLoc=*/nullptr,
+      /*parallelAccesses=*/{});
+  IRRewriter rewriter(context);
+  for (scf::ParallelOp loop : loops) {
+    rewriter.setInsertionPoint(loop);
+    SmallVector<Value> ivs;
+    scf::ForOp innermost;
+    for (auto [lb, ub, step] : llvm::zip(loop.getLowerBound(),
+                                         loop.getUpperBound(),
+                                         loop.getStep())) {
+      innermost = scf::ForOp::create(rewriter, loop.getLoc(), lb, ub, step);
+      ivs.push_back(innermost.getInductionVar());
+      rewriter.setInsertionPointToStart(innermost.getBody());
+    }
+    Block *body = loop.getBody();
+    rewriter.eraseOp(body->getTerminator());
+    rewriter.inlineBlockBefore(body, innermost.getBody()->getTerminator(), ivs);
+    innermost->setAttr("llvm.loop_annotation", vectorize);
+    rewriter.eraseOp(loop);
+  }
 }
 
 //===----------------------------------------------------------------------===//

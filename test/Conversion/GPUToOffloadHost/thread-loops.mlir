@@ -220,20 +220,23 @@ gpu.module @kernels {
 
 // Early return of some threads (unstructured control flow): the CFG is
 // lifted to scf, and the rest of the kernel runs as thread loops predicated
-// on the remaining threads' condition, recomputed in each loop.
+// on the remaining threads' condition; `x < n` becomes the x loop's bound.
 
 // CHECK-LABEL: gpu.func @early_return
 // CHECK-SAME: %[[N:[a-z0-9]+]]: index
-// CHECK: scf.parallel (%{{.*}}, %{{.*}}, %[[X:.*]]) =
-// CHECK:   %[[IN:.*]] = arith.cmpi ult, %[[X]], %[[N]] : index
-// CHECK:   scf.if %[[IN]] {
-// CHECK:     memref.load
-// CHECK:     memref.store
-// CHECK: scf.parallel (%{{.*}}, %{{.*}}, %[[X2:.*]]) =
-// CHECK:   %[[IN2:.*]] = arith.cmpi ult, %[[X2]], %[[N]] : index
-// CHECK:   scf.if %[[IN2]] {
-// CHECK:     memref.load
-// CHECK:     memref.store
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[BX:.*]] = gpu.block_dim x
+// CHECK: %[[POS:.*]] = arith.cmpi ugt, %[[N]], %[[C0]] : index
+// CHECK: %[[CNT:.*]] = arith.select %[[POS]], %[[N]], %[[C0]] : index
+// CHECK: %[[UB:.*]] = arith.minsi %[[BX]], %[[CNT]] : index
+// CHECK: scf.parallel ({{.*}}) = ({{.*}}) to (%{{.*}}, %{{.*}}, %[[UB]])
+// CHECK-NOT: scf.if
+// CHECK:   memref.load
+// CHECK:   memref.store
+// CHECK: scf.parallel ({{.*}}) = ({{.*}}) to (%{{.*}}, %{{.*}}, %[[UB]])
+// CHECK-NOT: scf.if
+// CHECK:   memref.load
+// CHECK:   memref.store
 // CHECK-NOT: cf.cond_br
 // CHECK: gpu.return
 gpu.module @kernels {
@@ -369,6 +372,36 @@ gpu.module @kernels {
 
 // -----
 
+// A condition that does not bound a thread id stays a guard in each thread
+// loop of the predicated branch.
+
+// CHECK-LABEL: gpu.func @odd_threads
+// CHECK: scf.parallel ({{.*}}, %[[X:.*]]) =
+// CHECK:   %[[R:.*]] = arith.remui %[[X]], %{{.*}} : index
+// CHECK:   %[[ODD:.*]] = arith.cmpi ne, %[[R]], %{{.*}} : index
+// CHECK:   scf.if %[[ODD]] {
+// CHECK: scf.parallel ({{.*}}, %[[X2:.*]]) =
+// CHECK:   %[[R2:.*]] = arith.remui %[[X2]], %{{.*}} : index
+// CHECK:   %[[ODD2:.*]] = arith.cmpi ne, %[[R2]], %{{.*}} : index
+// CHECK:   scf.if %[[ODD2]] {
+gpu.module @kernels {
+  gpu.func @odd_threads(%a: memref<?xf32>) kernel {
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %tx = gpu.thread_id x
+    %r = arith.remui %tx, %c2 : index
+    %odd = arith.cmpi ne, %r, %c0 : index
+    scf.if %odd {
+      %v = memref.load %a[%tx] : memref<?xf32>
+      gpu.barrier
+      memref.store %v, %a[%tx] : memref<?xf32>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
 // A kernel without synchronization is left alone.
 
 // CHECK-LABEL: gpu.func @plain
@@ -380,6 +413,86 @@ gpu.module @kernels {
     %tx = gpu.thread_id x
     %v = memref.load %a[%tx] : memref<?xf32>
     memref.store %v, %a[%tx] : memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A thread body with a uniform loop whose accesses are contiguous along
+// thread x (B[k, col]) rather than along the loop: the loop moves out of the
+// thread loops (interchange), the bounds check becomes loop bounds, and the
+// loop-carried sum lives in a per-thread array.
+
+// CHECK-LABEL: gpu.func @naive_matmul
+// CHECK-SAME: offload.thread_loops
+// CHECK: %[[ACC:.*]] = memref.alloca() : memref<256xf32>
+// CHECK: scf.parallel
+// CHECK:   memref.store %{{.*}}, %[[ACC]]
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:   scf.parallel (%[[Y:.*]], %[[X:.*]]) =
+// CHECK-NOT: scf.if
+// CHECK:     %[[OLD:.*]] = memref.load %[[ACC]]
+// CHECK:     memref.load %{{.*}}[%{{.*}}, %[[K]]] : memref<?x?xf32>
+// CHECK:     memref.load %{{.*}}[%[[K]], %{{.*}}] : memref<?x?xf32>
+// CHECK:     memref.store %{{.*}}, %[[ACC]]
+// CHECK: scf.parallel
+// CHECK:   memref.load %[[ACC]]
+gpu.module @kernels {
+  gpu.func @naive_matmul(%A: memref<?x?xf32>, %B: memref<?x?xf32>,
+                         %C: memref<?x?xf32>, %K: index) kernel
+      attributes {known_block_size = array<i32: 16, 16, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0.0 : f32
+    %M = memref.dim %C, %c0 : memref<?x?xf32>
+    %N = memref.dim %C, %c1 : memref<?x?xf32>
+    %by = gpu.block_id y
+    %ty = gpu.thread_id y
+    %bx = gpu.block_id x
+    %tx = gpu.thread_id x
+    %c16 = arith.constant 16 : index
+    %r0 = arith.muli %by, %c16 : index
+    %row = arith.addi %r0, %ty : index
+    %c0x = arith.muli %bx, %c16 : index
+    %col = arith.addi %c0x, %tx : index
+    %inr = arith.cmpi ult, %row, %M : index
+    %inc = arith.cmpi ult, %col, %N : index
+    %in = arith.andi %inr, %inc : i1
+    scf.if %in {
+      %sum = scf.for %j = %c0 to %K step %c1 iter_args(%s = %zero) -> f32 {
+        %a = memref.load %A[%row, %j] : memref<?x?xf32>
+        %b = memref.load %B[%j, %col] : memref<?x?xf32>
+        %p = arith.mulf %a, %b : f32
+        %t = arith.addf %s, %p : f32
+        scf.yield %t : f32
+      }
+      memref.store %sum, %C[%row, %col] : memref<?x?xf32>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// Each thread walks its own contiguous row: the loop vectorizes better as it
+// is, and the kernel is left alone.
+
+// CHECK-LABEL: gpu.func @row_per_thread
+// CHECK-NOT: offload.thread_loops
+// CHECK: scf.for
+gpu.module @kernels {
+  gpu.func @row_per_thread(%a: memref<?x?xf32>, %out: memref<?xf32>, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0.0 : f32
+    %tx = gpu.thread_id x
+    %s = scf.for %j = %c0 to %n step %c1 iter_args(%acc = %zero) -> f32 {
+      %v = memref.load %a[%tx, %j] : memref<?x?xf32>
+      %r = arith.addf %acc, %v : f32
+      scf.yield %r : f32
+    }
+    memref.store %s, %out[%tx] : memref<?xf32>
     gpu.return
   }
 }
