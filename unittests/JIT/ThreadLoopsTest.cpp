@@ -489,6 +489,37 @@ gpu.module @k {
     memref.store %y, %out[%tx] : memref<?xi32>
     gpu.return
   }
+
+  // Histogram with workgroup atomics merged by global atomics:
+  // hist[b] += count of b in the block's slice, 64 bins.
+  gpu.func @histogram(%in: memref<?xi32>, %hist: memref<?xi32>, %n: index)
+      workgroup(%local: memref<64xi32, #gpu.address_space<workgroup>>) kernel {
+    %c64 = arith.constant 64 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %tx = gpu.thread_id x
+    %bx = gpu.block_id x
+    %bd = gpu.block_dim x
+    %small = arith.cmpi ult, %tx, %c64 : index
+    scf.if %small {
+      memref.store %zero, %local[%tx] : memref<64xi32, #gpu.address_space<workgroup>>
+    }
+    gpu.barrier
+    %base = arith.muli %bx, %bd : index
+    %i = arith.addi %base, %tx : index
+    %inside = arith.cmpi ult, %i, %n : index
+    scf.if %inside {
+      %v = memref.load %in[%i] : memref<?xi32>
+      %b = arith.index_cast %v : i32 to index
+      %old = memref.atomic_rmw addi %one, %local[%b] : (i32, memref<64xi32, #gpu.address_space<workgroup>>) -> i32
+    }
+    gpu.barrier
+    scf.if %small {
+      %c = memref.load %local[%tx] : memref<64xi32, #gpu.address_space<workgroup>>
+      %g = memref.atomic_rmw addi %c, %hist[%tx] : (i32, memref<?xi32>) -> i32
+    }
+    gpu.return
+  }
 }
 }
 )mlir";
@@ -882,6 +913,22 @@ TEST_F(ThreadLoopsTest, DynamicSharedMemory) {
          Threads, 1, Threads * sizeof(int32_t));
   for (uint32_t T = 0; T < Threads; ++T)
     ASSERT_EQ(Out[T], 2 * In[(T + 1) % Threads]) << "thread " << T;
+}
+
+TEST_F(ThreadLoopsTest, HistogramWithWorkgroupAtomics) {
+  for (uint32_t Threads : {64u, 128u, 200u}) {
+    const int64_t N = 10007;
+    uint32_t Blocks = uint32_t((N + Threads - 1) / Threads);
+    std::vector<int32_t> In(N), Hist(64, 0), Expected(64, 0);
+    for (int64_t I = 0; I < N; ++I) {
+      In[I] = int32_t((I * I + 3 * I) % 64);
+      ++Expected[In[I]];
+    }
+    launch("histogram",
+           Args().memref(In.data(), N).memref(Hist.data(), 64).scalar(N),
+           Blocks, Threads);
+    ASSERT_EQ(Hist, Expected) << "threads " << Threads;
+  }
 }
 
 TEST_F(ThreadLoopsTest, UnprovableUniformityFallsBackToFibers) {

@@ -599,6 +599,49 @@ static FailureOr<KernelInfo> lowerKernel(gpu::GPUFuncOp kernel,
   return info;
 }
 
+/// Atomics on workgroup memory become plain read-modify-writes: a block's
+/// workgroup memory is only accessed by the OS thread that runs the block,
+/// and its GPU threads (thread loops or fibers) never interleave inside one
+/// operation. Atomics on other memory stay atomic (other blocks run on other
+/// OS threads).
+static void relaxWorkgroupAtomics(Operation *root) {
+  auto isWorkgroup = [](MemRefType type) {
+    auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace());
+    return space && space.getValue() == gpu::AddressSpace::Workgroup;
+  };
+  root->walk([&](memref::AtomicRMWOp op) {
+    if (!isWorkgroup(op.getMemRefType()))
+      return;
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Value old = memref::LoadOp::create(b, loc, op.getMemref(), op.getIndices());
+    Value updated =
+        op.getKind() == arith::AtomicRMWKind::assign
+            ? op.getValue()
+            : arith::getReductionOp(op.getKind(), b, loc, old, op.getValue());
+    memref::StoreOp::create(b, loc, updated, op.getMemref(), op.getIndices());
+    op.getResult().replaceAllUsesWith(old);
+    op.erase();
+  });
+  root->walk([&](memref::GenericAtomicRMWOp op) {
+    if (!isWorkgroup(cast<MemRefType>(op.getMemref().getType())))
+      return;
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    Value old = memref::LoadOp::create(b, loc, op.getMemref(), op.getIndices());
+    IRMapping mapping;
+    Block &body = op.getAtomicBody().front();
+    mapping.map(body.getArgument(0), old);
+    for (Operation &nested : body.without_terminator())
+      b.clone(nested, mapping);
+    Value updated =
+        mapping.lookupOrDefault(body.getTerminator()->getOperand(0));
+    memref::StoreOp::create(b, loc, updated, op.getMemref(), op.getIndices());
+    op.getResult().replaceAllUsesWith(old);
+    op.erase();
+  });
+}
+
 /// Removes gpu address spaces from every memref type: host memory is flat.
 static void stripGpuAddressSpaces(Operation *root) {
   AttrTypeReplacer replacer;
@@ -887,6 +930,7 @@ LogicalResult ConvertGPUToOffloadHostPass::prepare(gpu::GPUModuleOp module) {
       return failure();
     kernelInfos.push_back(std::move(*info));
   }
+  relaxWorkgroupAtomics(module);
   stripGpuAddressSpaces(module);
 
   RewritePatternSet libm(module.getContext());

@@ -153,3 +153,30 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// Atomics on workgroup memory are plain read-modify-writes (one OS thread
+// runs a block); atomics on global memory stay atomic.
+
+// CHECK-LABEL: gpu.module @atomics
+gpu.module @atomics {
+  // CHECK: llvm.func internal @histogram(
+  // CHECK-NOT: llvm.atomicrmw
+  // CHECK: %[[BIN:.*]] = llvm.sext
+  // CHECK: %[[ADDR:.*]] = llvm.getelementptr inbounds|nuw %{{.*}}[%[[BIN]]]
+  // CHECK: %[[OLD:.*]] = llvm.load %[[ADDR]] : !llvm.ptr -> i32
+  // CHECK: %[[NEW:.*]] = llvm.add %[[OLD]], %{{.*}} : i32
+  // CHECK: llvm.store %[[NEW]]
+  // CHECK: llvm.atomicrmw add %{{.*}}, %{{.*}} acq_rel : !llvm.ptr, i32
+  gpu.func @histogram(%bins: memref<?xi32>, %hist: memref<?xi32>)
+      workgroup(%local: memref<256xi32, #gpu.address_space<workgroup>>) kernel {
+    %one = arith.constant 1 : i32
+    %tx = gpu.thread_id x
+    %b = memref.load %bins[%tx] : memref<?xi32>
+    %bi = arith.index_cast %b : i32 to index
+    %old = memref.atomic_rmw addi %one, %local[%bi] : (i32, memref<256xi32, #gpu.address_space<workgroup>>) -> i32
+    %g = memref.atomic_rmw addi %old, %hist[%bi] : (i32, memref<?xi32>) -> i32
+    gpu.return
+  }
+}
