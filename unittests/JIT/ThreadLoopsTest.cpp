@@ -27,6 +27,7 @@
 #include <functional>
 #include <limits>
 #include <numeric>
+#include <tuple>
 #include <vector>
 
 using namespace offload_jit_test;
@@ -520,6 +521,56 @@ gpu.module @k {
     }
     gpu.return
   }
+
+  // A grid-stride loop: y[i] = a * x[i] + y[i] for every i < n.
+  gpu.func @grid_stride_saxpy(%x: memref<?xf32>, %y: memref<?xf32>, %a: f32,
+                              %n: index) kernel {
+    %tx = gpu.thread_id x
+    %bx = gpu.block_id x
+    %bd = gpu.block_dim x
+    %gd = gpu.grid_dim x
+    %base = arith.muli %bx, %bd : index
+    %i0 = arith.addi %base, %tx : index
+    %stride = arith.muli %gd, %bd : index
+    scf.for %i = %i0 to %n step %stride {
+      %xv = memref.load %x[%i] : memref<?xf32>
+      %yv = memref.load %y[%i] : memref<?xf32>
+      %p = arith.mulf %a, %xv : f32
+      %s = arith.addf %p, %yv : f32
+      memref.store %s, %y[%i] : memref<?xf32>
+    }
+    gpu.return
+  }
+
+  // A stencil with a radius loop in the thread body (interchanged):
+  // out[i] = sum_{k < 2r+1} w[k] * in[i + k] for i < n.
+  gpu.func @radius_stencil(%in: memref<?xf32>, %w: memref<?xf32>,
+                           %out: memref<?xf32>, %r: index, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %zero = arith.constant 0.0 : f32
+    %tx = gpu.thread_id x
+    %bx = gpu.block_id x
+    %bd = gpu.block_dim x
+    %base = arith.muli %bx, %bd : index
+    %i = arith.addi %base, %tx : index
+    %inside = arith.cmpi ult, %i, %n : index
+    scf.if %inside {
+      %r2 = arith.muli %r, %c2 : index
+      %taps = arith.addi %r2, %c1 : index
+      %sum = scf.for %k = %c0 to %taps step %c1 iter_args(%acc = %zero) -> f32 {
+        %j = arith.addi %i, %k : index
+        %v = memref.load %in[%j] : memref<?xf32>
+        %wk = memref.load %w[%k] : memref<?xf32>
+        %p = arith.mulf %v, %wk : f32
+        %a = arith.addf %acc, %p : f32
+        scf.yield %a : f32
+      }
+      memref.store %sum, %out[%i] : memref<?xf32>
+    }
+    gpu.return
+  }
 }
 }
 )mlir";
@@ -928,6 +979,54 @@ TEST_F(ThreadLoopsTest, HistogramWithWorkgroupAtomics) {
            Args().memref(In.data(), N).memref(Hist.data(), 64).scalar(N),
            Blocks, Threads);
     ASSERT_EQ(Hist, Expected) << "threads " << Threads;
+  }
+}
+
+TEST_F(ThreadLoopsTest, GridStrideLoop) {
+  for (auto [Blocks, Threads, N] :
+       {std::tuple<uint32_t, uint32_t, int64_t>{3, 64, 1000},
+        {1, 256, 255},
+        {4, 32, 4096},
+        {2, 100, 7}}) {
+    std::vector<float> X(N), Y(N), Expected(N);
+    for (int64_t I = 0; I < N; ++I) {
+      X[I] = float(I % 17);
+      Y[I] = float(I % 5) - 2;
+      Expected[I] = 3.0f * X[I] + Y[I];
+    }
+    launch("grid_stride_saxpy",
+           Args().memref(X.data(), N).memref(Y.data(), N).scalar(3.0f).scalar(
+               N),
+           Blocks, Threads);
+    ASSERT_EQ(Y, Expected) << Blocks << " blocks of " << Threads << ", n "
+                           << N;
+  }
+}
+
+TEST_F(ThreadLoopsTest, StencilWithRadiusLoop) {
+  for (int64_t R : {0, 1, 3}) {
+    const int64_t N = 1000;
+    const uint32_t Threads = 128;
+    std::vector<float> In(N + 2 * R), W(2 * R + 1), Out(N, -1), Expected(N);
+    for (size_t I = 0; I < In.size(); ++I)
+      In[I] = float(I % 11);
+    for (size_t K = 0; K < W.size(); ++K)
+      W[K] = float(K + 1);
+    for (int64_t I = 0; I < N; ++I) {
+      float Acc = 0;
+      for (int64_t K = 0; K < 2 * R + 1; ++K)
+        Acc += In[I + K] * W[K];
+      Expected[I] = Acc;
+    }
+    launch("radius_stencil",
+           Args()
+               .memref(In.data(), In.size())
+               .memref(W.data(), W.size())
+               .memref(Out.data(), N)
+               .scalar(R)
+               .scalar(N),
+           uint32_t((N + Threads - 1) / Threads), Threads);
+    ASSERT_EQ(Out, Expected) << "radius " << R;
   }
 }
 

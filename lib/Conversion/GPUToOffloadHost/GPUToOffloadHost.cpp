@@ -543,12 +543,7 @@ static FailureOr<KernelInfo> lowerKernel(gpu::GPUFuncOp kernel,
                               kernel.getKnownGridSizeAttr());
   if (failed(lowering.run()))
     return failure();
-  if (info.threadLoops) {
-    std::optional<int64_t> blockSizeX;
-    if (DenseI32ArrayAttr known = kernel.getKnownBlockSizeAttr())
-      blockSizeX = known[0];
-    lowerHostThreadLoopsToLoops(body, blockSizeX);
-  }
+
 
   // The thread entry: declared here with the ABI's signature; its body, which
   // unpacks the argument buffer, is added after lowering to LLVM (phase 4).
@@ -892,16 +887,6 @@ struct ConvertGPUToOffloadHostPass
     pm.addPass(createReconcileUnrealizedCastsPass());
     if (failed(runPipeline(pm, module)))
       return signalPassFailure();
-    // Loop annotations of scf.for (the thread loops' vectorization hints)
-    // reach llvm.br as a discardable attribute: make them the branch's loop
-    // metadata.
-    module.walk([](LLVM::BrOp branch) {
-      if (auto annotation = branch->getAttrOfType<LLVM::LoopAnnotationAttr>(
-              "llvm.loop_annotation")) {
-        branch->removeAttr("llvm.loop_annotation");
-        branch.setLoopAnnotationAttr(annotation);
-      }
-    });
     // Phase 4.
     for (const KernelInfo &info : kernelInfos)
       if (failed(emitEntryPoints(module, info)))

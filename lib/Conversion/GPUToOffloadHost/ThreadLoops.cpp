@@ -65,8 +65,6 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/Utils/GPUUtils.h"
-#include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -261,6 +259,10 @@ private:
   /// Marks the uniform scf.for loops that should move out of the thread loops
   /// so that the loop over thread x, innermost, vectorizes.
   void chooseInterchanges();
+  /// Rewrites loops whose lower bound is a uniform value plus a non-negative
+  /// thread offset (grid-stride loops) into loops with uniform bounds whose
+  /// body runs under `offset + j < ub`.
+  void normalizeThreadOffsetLoops();
 
   // Thread regions.
   ThreadRegion &createRegion(OpBuilder &b, ArrayRef<MaskTerm> mask,
@@ -365,6 +367,8 @@ private:
   DenseMap<Operation *, ThreadRegion *> regionOfLoop;
   DenseSet<Value> varying;
   DenseSet<Operation *> fissionPoints;
+  /// The guards of loops rewritten by normalizeThreadOffsetLoops.
+  SmallVector<scf::IfOp> offsetGuards;
   DenseMap<std::pair<Value, Operation *>, Value> materialized;
   DenseMap<Value, Value> slots;
   /// The per-thread arrays. Each thread writes its element of one only where
@@ -1863,6 +1867,95 @@ static bool isContiguousAlong(Value memref, ValueRange indices, Value var,
   return true;
 }
 
+/// Whether none of \p indices depends on \p var.
+static bool isInvariantIn(ValueRange indices, Value var,
+                          DenseMap<Value, std::optional<int64_t>> &memo) {
+  return llvm::all_of(indices, [&](Value index) {
+    std::optional<int64_t> c = getCoefficient(index, var, memo);
+    return c && *c == 0;
+  });
+}
+
+/// Whether \p value is provably >= 0: thread ids, block sizes, non-negative
+/// constants, and sums and products of them.
+static bool isNonNegative(Value value, ValueRange threadIds) {
+  if (llvm::is_contained(threadIds, value))
+    return true;
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return !constant.isNegative();
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<gpu::BlockDimOp, gpu::GridDimOp, gpu::BlockIdOp>(def))
+    return true;
+  if (isa<arith::AddIOp, arith::MulIOp>(def))
+    return isNonNegative(def->getOperand(0), threadIds) &&
+           isNonNegative(def->getOperand(1), threadIds);
+  return false;
+}
+
+void ThreadLoopBuilder::normalizeThreadOffsetLoops() {
+  ThreadRegion &root = *regions.front();
+  SmallVector<scf::ForOp> loops;
+  root.loop.walk([&](scf::ForOp loop) {
+    if (isVarying(loop.getLowerBound()) && !isVarying(loop.getUpperBound()) &&
+        !isVarying(loop.getStep()))
+      loops.push_back(loop);
+  });
+  for (scf::ForOp loop : loops) {
+    // lb = U + T with U uniform and T >= 0 thread-dependent (grid-stride
+    // loops: lb = block_id * block_dim + thread_id).
+    Value lb = loop.getLowerBound(), uniformPart, offset;
+    if (auto add = lb.getDefiningOp<arith::AddIOp>()) {
+      for (unsigned i = 0; i < 2; ++i)
+        if (!isVarying(add->getOperand(i)) &&
+            isNonNegative(add->getOperand(1 - i), root.getIVs())) {
+          uniformPart = add->getOperand(i);
+          offset = add->getOperand(1 - i);
+        }
+    }
+    if (!offset && isNonNegative(lb, root.getIVs())) {
+      offset = lb;
+      uniformPart = zeroIndex;
+    }
+    if (!offset)
+      continue;
+    // for (j = U; j < ub; j += step) { i = j + T; if (i < ub) body(i) }:
+    // since T >= 0, the iterations of each thread are the same.
+    OpBuilder b(loop);
+    Location loc = loop.getLoc();
+    Value ub = loop.getUpperBound();
+    auto normalized = scf::ForOp::create(
+        b, loc, uniformPart, ub, loop.getStep(), loop.getInitArgs(),
+        [&](OpBuilder &lb2, Location l, Value j, ValueRange iterArgs) {
+          Value i = arith::AddIOp::create(lb2, l, j, offset);
+          Value inside =
+              arith::CmpIOp::create(lb2, l, arith::CmpIPredicate::slt, i, ub);
+          auto guard = scf::IfOp::create(
+              lb2, l, loop.getResultTypes(), inside,
+              /*addThenBlock=*/true, /*addElseBlock=*/true);
+          OpBuilder eb = guard.getElseBodyBuilder();
+          scf::YieldOp::create(eb, l, iterArgs);
+          Block *then = guard.thenBlock();
+          if (!then->empty())
+            then->getTerminator()->erase();
+          SmallVector<Value> args{i};
+          args.append(iterArgs.begin(), iterArgs.end());
+          IRRewriter rewriter(lb2.getContext());
+          rewriter.mergeBlocks(loop.getBody(), then, args);
+          scf::YieldOp::create(lb2, l, guard.getResults());
+          offsetGuards.push_back(guard);
+        });
+    loop.replaceAllUsesWith(normalized.getResults());
+    loop.erase();
+  }
+  if (!loops.empty()) {
+    varying.clear();
+    computeVaryingValues();
+  }
+}
+
 void ThreadLoopBuilder::chooseInterchanges() {
   ThreadRegion &root = *regions.front();
   // Vectorizing across threads needs enough threads along x.
@@ -1892,6 +1985,7 @@ void ThreadLoopBuilder::chooseInterchanges() {
     // along the loop.
     DenseMap<Value, std::optional<int64_t>> memoX, memoK;
     Value iv = loop.getInductionVar();
+    bool unitStep = matchPattern(loop.getStep(), m_One());
     unsigned alongX = 0, alongLoop = 0;
     bool nestedLoops = false;
     loop.getBody()->walk([&](Operation *op) {
@@ -1909,7 +2003,9 @@ void ThreadLoopBuilder::chooseInterchanges() {
         return;
       }
       alongX += isContiguousAlong(memref, indices, threadX, memoX);
-      alongLoop += isContiguousAlong(memref, indices, iv, memoK);
+      // Along the loop, the index moves by its coefficient times the step.
+      alongLoop += unitStep ? isContiguousAlong(memref, indices, iv, memoK)
+                            : isInvariantIn(indices, iv, memoK);
     });
     bool floatReduction = llvm::any_of(loop.getRegionIterArgs(), [](Value v) {
       return isa<FloatType>(getElementTypeOrSelf(v.getType()));
@@ -1950,6 +2046,8 @@ FailureOr<bool> ThreadLoopBuilder::run() {
     return giveUp();
   wrapBody();
   computeVaryingValues();
+  if (options.interchange)
+    normalizeThreadOffsetLoops();
 
   // Fission points: synchronizing ops and the ops that contain them, and the
   // loops worth moving out of the thread loops.
@@ -1960,8 +2058,14 @@ FailureOr<bool> ThreadLoopBuilder::run() {
     for (Operation *p = op; p != root.loop; p = p->getParentOp())
       fissionPoints.insert(p);
   });
-  if (options.interchange)
+  if (options.interchange) {
     chooseInterchanges();
+    // A moved grid-stride loop's guard predicates its thread loop, which
+    // turns it into a loop bound.
+    for (scf::IfOp guard : offsetGuards)
+      if (isFissionPoint(guard->getParentOp()))
+        fissionPoints.insert(guard);
+  }
   if (fissionPoints.empty())
     return false;
 
@@ -1998,68 +2102,6 @@ mlir::offload::buildHostThreadLoops(gpu::GPUFuncOp kernel,
     if (failed(result))
       why = threadLoops.failure;
     return result;
-  }
-}
-
-//===----------------------------------------------------------------------===//
-// Lowering of the thread loops
-//===----------------------------------------------------------------------===//
-
-void mlir::offload::lowerHostThreadLoopsToLoops(
-    Operation *root, std::optional<int64_t> blockSizeX) {
-  SmallVector<scf::ParallelOp> loops;
-  root->walk([&](scf::ParallelOp loop) {
-    if (loop.getNumReductions() == 0)
-      loops.push_back(loop);
-  });
-  MLIRContext *context = root->getContext();
-  // LLVM's cost model does not vectorize loops with a tiny maximum trip count
-  // (a known block of 16 x 16 threads) unless told the width.
-  // Nor should such a loop be fully unrolled before the vectorizer sees it.
-  IntegerAttr width;
-  LLVM::LoopUnrollAttr unroll;
-  if (blockSizeX && *blockSizeX >= 2 && *blockSizeX <= 32) {
-    width = IntegerAttr::get(IntegerType::get(context, 32),
-                             llvm::bit_floor(uint64_t(std::min<int64_t>(
-                                 *blockSizeX, 16))));
-    unroll = LLVM::LoopUnrollAttr::get(
-        context, /*disable=*/BoolAttr::get(context, true), /*count=*/nullptr,
-        /*runtimeDisable=*/nullptr, /*full=*/nullptr,
-        /*followupUnrolled=*/nullptr, /*followupRemainder=*/nullptr,
-        /*followupAll=*/nullptr);
-  }
-  auto vectorize = LLVM::LoopAnnotationAttr::get(
-      context, /*disableNonforced=*/nullptr,
-      LLVM::LoopVectorizeAttr::get(context,
-                                   /*disable=*/BoolAttr::get(context, false),
-                                   /*predicateEnable=*/nullptr,
-                                   /*scalableEnable=*/nullptr,
-                                   width,
-                                   /*followupVectorized=*/nullptr,
-                                   /*followupEpilogue=*/nullptr,
-                                   /*followupAll=*/nullptr),
-      /*interleave=*/nullptr, unroll, /*unrollAndJam=*/nullptr,
-      /*licm=*/nullptr, /*distribute=*/nullptr, /*pipeline=*/nullptr,
-      /*peeled=*/nullptr, /*unswitch=*/nullptr, /*mustProgress=*/nullptr,
-      /*isVectorized=*/nullptr, /*startLoc=*/nullptr, /*endLoc=*/nullptr,
-      /*parallelAccesses=*/{});
-  IRRewriter rewriter(context);
-  for (scf::ParallelOp loop : loops) {
-    rewriter.setInsertionPoint(loop);
-    SmallVector<Value> ivs;
-    scf::ForOp innermost;
-    for (auto [lb, ub, step] : llvm::zip(loop.getLowerBound(),
-                                         loop.getUpperBound(),
-                                         loop.getStep())) {
-      innermost = scf::ForOp::create(rewriter, loop.getLoc(), lb, ub, step);
-      ivs.push_back(innermost.getInductionVar());
-      rewriter.setInsertionPointToStart(innermost.getBody());
-    }
-    Block *body = loop.getBody();
-    rewriter.eraseOp(body->getTerminator());
-    rewriter.inlineBlockBefore(body, innermost.getBody()->getTerminator(), ivs);
-    innermost->setAttr("llvm.loop_annotation", vectorize);
-    rewriter.eraseOp(loop);
   }
 }
 

@@ -496,3 +496,42 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// A grid-stride loop (lower bound: block offset plus thread id) runs over
+// uniform bounds with the thread id added inside; it then moves out of the
+// thread loop, whose bound is what is left of the range.
+
+// CHECK-LABEL: gpu.func @grid_stride
+// CHECK-SAME: %[[N:[a-z0-9]+]]: index
+// CHECK: %[[BASE:.*]] = arith.muli %{{.*}}, %{{.*}} : index
+// CHECK: %[[STRIDE:.*]] = arith.muli %{{.*}}, %{{.*}} : index
+// CHECK: scf.for %[[J:.*]] = %[[BASE]] to %[[N]] step %[[STRIDE]] {
+// CHECK:   %[[LEFT:.*]] = arith.subi %[[N]], %[[J]] : index
+// CHECK:   %[[UB:.*]] = arith.minsi %[[LEFT]], %{{.*}} : index
+// CHECK:   scf.parallel (%[[X:.*]]) = (%{{.*}}) to (%[[UB]])
+// CHECK:     %[[I:.*]] = arith.addi %[[J]], %[[X]] : index
+// CHECK-NOT: scf.if
+// CHECK:     memref.load %{{.*}}[%[[I]]]
+gpu.module @kernels {
+  gpu.func @grid_stride(%x: memref<?xf32>, %y: memref<?xf32>, %a: f32,
+                        %n: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %tx = gpu.thread_id x
+    %bx = gpu.block_id x
+    %bd = gpu.block_dim x
+    %gd = gpu.grid_dim x
+    %base = arith.muli %bx, %bd : index
+    %i0 = arith.addi %base, %tx : index
+    %stride = arith.muli %gd, %bd : index
+    scf.for %i = %i0 to %n step %stride {
+      %xv = memref.load %x[%i] : memref<?xf32>
+      %yv = memref.load %y[%i] : memref<?xf32>
+      %p = arith.mulf %a, %xv : f32
+      %s = arith.addf %p, %yv : f32
+      memref.store %s, %y[%i] : memref<?xf32>
+    }
+    gpu.return
+  }
+}

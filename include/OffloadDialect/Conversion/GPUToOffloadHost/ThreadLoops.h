@@ -82,17 +82,6 @@ FailureOr<bool> buildHostThreadLoops(gpu::GPUFuncOp kernel,
                                      const HostThreadLoopsOptions &options,
                                      HostThreadLoopsFailure &why);
 
-/// Rewrites every `scf.parallel` nested in \p root (the thread loops of a
-/// kernel with kThreadLoopsAttrName, after its lowering to a function) into
-/// `scf.for` nests, first dimension outermost, and asks LLVM to vectorize the
-/// innermost loop (`llvm.loop.vectorize.enable`): its iterations are threads
-/// that do not synchronize, like the iterations of `#pragma omp simd`, and
-/// known block sizes give short trip counts that LLVM's cost model would
-/// otherwise leave scalar. When \p blockSizeX (threads along x) is known and
-/// at most 32, the vector width is set too (its power of two, at most 16).
-void lowerHostThreadLoopsToLoops(Operation *root,
-                                 std::optional<int64_t> blockSizeX);
-
 } // namespace offload
 } // namespace mlir
 
