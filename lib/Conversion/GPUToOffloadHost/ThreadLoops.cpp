@@ -59,6 +59,7 @@
 
 #include "OffloadRuntime/HostKernelABI.h"
 
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ControlFlowToSCF/ControlFlowToSCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -2035,10 +2036,12 @@ FailureOr<bool> ThreadLoopBuilder::run() {
     return false;
   };
 
-  // gpu.global_id in terms of block and thread ids.
+  // gpu.global_id in terms of block and thread ids, affine loops and
+  // conditions as scf.
   {
     RewritePatternSet patterns(kernel.getContext());
     populateGpuGlobalIdPatterns(patterns);
+    populateAffineToStdConversionPatterns(patterns);
     if (failed(applyPatternsGreedily(kernel, std::move(patterns))))
       return giveUp();
   }

@@ -535,3 +535,26 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// Affine loops are handled as scf loops.
+
+// CHECK-LABEL: gpu.func @affine_loop
+// CHECK-SAME: offload.thread_loops
+// CHECK: scf.for
+// CHECK:   scf.parallel
+// CHECK-NOT: gpu.barrier
+gpu.module @kernels {
+  gpu.func @affine_loop(%a: memref<?xf32>, %n: index)
+      workgroup(%t: memref<64xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %tx = gpu.thread_id x
+    affine.for %i = 0 to %n {
+      %v = memref.load %a[%tx] : memref<?xf32>
+      memref.store %v, %t[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+    }
+    gpu.return
+  }
+}
