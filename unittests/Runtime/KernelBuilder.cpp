@@ -10,6 +10,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -258,7 +259,7 @@ GlobalVariable *HostModuleBuilder::addGlobalArrayI32(StringRef Name,
                             GlobalValue::ExternalLinkage, Init, Name);
 }
 
-std::string HostModuleBuilder::emitObject() {
+std::string HostModuleBuilder::emitObject(bool Optimize) {
   static std::once_flag Once;
   std::call_once(Once, [] {
     InitializeNativeTarget();
@@ -273,14 +274,26 @@ std::string HostModuleBuilder::emitObject() {
   const Target *T = TargetRegistry::lookupTarget(TT, Errors);
   if (!T)
     report_fatal_error(Twine("no native target: ") + Errors);
-  // Position-independent code, as for any relocatable object; no
-  // optimization, so that the code keeps the shape it was built with (the
-  // deadlock kernel relies on two distinct barrier calls).
-  std::unique_ptr<TargetMachine> TM(
-      T->createTargetMachine(TT, "generic", "", TargetOptions(), Reloc::PIC_,
-                             std::nullopt, CodeGenOptLevel::None));
+  // Position-independent code, as for any relocatable object; by default no
+  // optimization, so that the code keeps the shape it was built with.
+  std::unique_ptr<TargetMachine> TM(T->createTargetMachine(
+      TT, "generic", "", TargetOptions(), Reloc::PIC_, std::nullopt,
+      Optimize ? CodeGenOptLevel::Default : CodeGenOptLevel::None));
   M->setTargetTriple(TT);
   M->setDataLayout(TM->createDataLayout());
+  if (Optimize) {
+    LoopAnalysisManager LAM;
+    FunctionAnalysisManager FAM;
+    CGSCCAnalysisManager CGAM;
+    ModuleAnalysisManager MAM;
+    PassBuilder PB(TM.get());
+    PB.registerModuleAnalyses(MAM);
+    PB.registerCGSCCAnalyses(CGAM);
+    PB.registerFunctionAnalyses(FAM);
+    PB.registerLoopAnalyses(LAM);
+    PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+    PB.buildPerModuleDefaultPipeline(OptimizationLevel::O2).run(*M, MAM);
+  }
 
   SmallVector<char, 0> Buffer;
   raw_svector_ostream OS(Buffer);

@@ -113,8 +113,10 @@ public:
   /// Adds an exported global [Count x i32] \p Name, element i = i.
   llvm::GlobalVariable *addGlobalArrayI32(llvm::StringRef Name, unsigned Count);
 
-  /// Verifies the module and compiles it into an ELF object for the host.
-  std::string emitObject();
+  /// Verifies the module and compiles it into an ELF object for the host;
+  /// with \p Optimize, after LLVM's O2 pipeline (the test kernels are built
+  /// without, so that they keep the shape they were built with).
+  std::string emitObject(bool Optimize = false);
 
 private:
   std::unique_ptr<llvm::LLVMContext> Context;
