@@ -80,7 +80,7 @@ void loadKernels() {
   HostModuleBuilder::KernelOptions Coop;
   Coop.Cooperative = true;
   MB.addKernel("barrier_loop", 8, Coop, [](ThreadEnv &E) {
-    E.loop(E.arg(E.i64(), 0), [&](llvm::Value *) { E.barrier(); });
+    E.loop(E.arg(E.i64(), 0), [&](llvm::Value *) { E.barrier(0); });
   });
   std::string Object = MB.emitObject(/*Optimize=*/true);
   offload_program_handle_t Program = nullptr;

@@ -64,7 +64,8 @@ public:
   /// Address of element \p Index of array \p Base of \p ElemTy.
   llvm::Value *elem(llvm::Type *ElemTy, llvm::Value *Base, llvm::Value *Index);
 
-  void barrier();
+  /// Calls __offload_host_barrier with barrier id \p Id.
+  void barrier(uint32_t Id);
   /// Calls __offload_host_shuffle; returns {value, valid (i8)}.
   std::pair<llvm::Value *, llvm::Value *> shuffle(llvm::Value *Value64,
                                                   llvm::Value *Offset,
@@ -100,6 +101,9 @@ public:
     /// (offset, size) of each argument in the packed buffer, recorded in the
     /// descriptor; empty: the layout is unknown (NumArguments 0).
     std::vector<std::pair<uint64_t, uint64_t>> ArgumentLayout;
+    /// The descriptor's CooperativeReason of a cooperative kernel; empty:
+    /// null.
+    std::string CooperativeReason = "the test kernel synchronizes threads";
   };
 
   /// Adds kernel \p Name whose thread body \p Body builds; \p ArgumentsSize
@@ -146,8 +150,14 @@ private:
 ///    each warp, out[g] = sum of the warp
 ///  - early_exit (cooperative) {int32 *out}: odd threads exit, even threads
 ///    write tid to shared memory, barrier, out[g] = s[(tid+2)%bx]
-///  - deadlock (cooperative, no arguments): threads < 16 and the others wait
-///    at different barriers
+///  - deadlock (cooperative, no arguments): threads < 16 wait at barrier 1,
+///    the others at barrier 2
+///  - duplicated_barrier (cooperative) {int32 *out}: one barrier (id 0)
+///    whose call is emitted twice, in both branches of `tid < 16` (as
+///    LLVM's optimizer may duplicate a call), then out[g] = tid of the
+///    mirror thread, read through shared memory
+///  - no_reason (cooperative, no arguments): a barrier; the descriptor has
+///    no CooperativeReason
 ///  - barrier_misuse (non-cooperative, no arguments): calls the barrier
 ///  - bad_version: a descriptor with Version 99
 ///  - read_array {int32 *out; int64 n}: out[i] = offload_test_array[i]

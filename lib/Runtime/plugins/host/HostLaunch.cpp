@@ -17,6 +17,7 @@
 #include "Fiber.h"
 
 #include "../../Error.h"
+#include "../../Trace.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -195,11 +196,24 @@ private:
 };
 } // namespace
 
+void HostSymbol::traceFibers() {
+  if (!isTraceEnabled() || FibersTraced.exchange(true))
+    return;
+  const offload_host_kernel_descriptor_t *Desc = getDescriptor();
+  StringRef Name = Desc->Name ? StringRef(Desc->Name) : getName();
+  StringRef Reason = Desc->CooperativeReason
+                         ? StringRef(Desc->CooperativeReason)
+                         : StringRef("its descriptor marks it cooperative");
+  trace::printLine("kernel " + Name + " runs on fibers: " + Reason);
+}
+
 Error HostDevice::launchKernel(Queue *Q, Symbol &Kernel, ArrayRef<uint8_t> Args,
                                const offload_kernel_launch_size_args_t &Size) {
   auto &Sym = static_cast<HostSymbol &>(Kernel);
   const offload_host_kernel_descriptor_t *Desc = Sym.getDescriptor();
   std::string Name = (Desc->Name ? StringRef(Desc->Name) : Sym.getName()).str();
+  if (Desc->Flags & OFFLOAD_HOST_KERNEL_COOPERATIVE)
+    Sym.traceFibers();
   ThreadPoolInterface &Pool = ThePlugin.getThreadPool();
   const HostConfig &Config = ThePlugin.getConfig();
 

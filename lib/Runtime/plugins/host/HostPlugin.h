@@ -29,6 +29,7 @@
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/Support/ThreadPool.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -155,7 +156,13 @@ public:
   void *getGlobalAddress() const override { return Address; }
   uint64_t getGlobalSize() const override { return Size; }
 
+  /// With OFFLOAD_TRACE=1, says once why a cooperative kernel runs on
+  /// fibers.
+  void traceFibers();
+
 private:
+  /// Whether traceFibers printed its line.
+  std::atomic<bool> FibersTraced{false};
   /// The descriptor of a kernel, the variable of a global.
   void *Address;
   /// Size in bytes of the ELF symbol.
