@@ -15,8 +15,9 @@
 // offload_host_kernel_descriptor_t. offloadGetSymbol(Program, "K", KERNEL)
 // finds it.
 //
-// Execution model. Blocks of a grid run in parallel on a thread pool. The
-// threads of one block run on one OS thread:
+// Execution model. Blocks of a grid run in parallel on a pool of worker
+// threads and the launching thread. The threads of one block run on one OS
+// thread:
 //  - kernels without barriers, shuffles or reductions ("non-cooperative") run
 //    through RunBlock, a compiled loop over the block's threads: they pay
 //    nothing for cooperation;

@@ -523,6 +523,25 @@ static void buildTestKernels(HostModuleBuilder &MB) {
     });
   });
 
+  MB.addKernel("count_blocks", 8, Plain, [](ThreadEnv &E) {
+    IRBuilder<> &B = E.B;
+    Value *Counts = E.arg(E.ptr(), 0);
+    B.CreateAtomicRMW(AtomicRMWInst::Add,
+                      E.elem(E.i64(), Counts, linearBlockId(E)), E.c64(1),
+                      MaybeAlign(8), AtomicOrdering::Monotonic);
+  });
+
+  MB.addKernel("count_blocks_cooperative", 8, CoopNoStatic, [](ThreadEnv &E) {
+    IRBuilder<> &B = E.B;
+    Value *Counts = E.arg(E.ptr(), 0);
+    Value *Slot = E.elem(E.i64(), Counts, linearBlockId(E));
+    B.CreateAtomicRMW(AtomicRMWInst::Add, Slot, E.c64(1), MaybeAlign(8),
+                      AtomicOrdering::Monotonic);
+    E.barrier(0);
+    B.CreateAtomicRMW(AtomicRMWInst::Add, Slot, E.c64(1), MaybeAlign(8),
+                      AtomicOrdering::Monotonic);
+  });
+
   Opts BadLayout = Plain;
   BadLayout.ArgumentLayout = {{4, 8}};
   MB.addKernel("bad_layout", 8, BadLayout, [](ThreadEnv &) {});

@@ -161,6 +161,10 @@ private:
 ///  - barrier_misuse (non-cooperative, no arguments): calls the barrier
 ///  - bad_version: a descriptor with Version 99
 ///  - read_array {int32 *out; int64 n}: out[i] = offload_test_array[i]
+///  - count_blocks {int64 *counts}: every thread atomically adds 1 to
+///    counts[linear block id]
+///  - count_blocks_cooperative (cooperative) {int64 *counts}: the same, twice,
+///    with a barrier in between
 ///  - bad_layout: a descriptor whose argument 0 lies outside its 8-byte buffer
 /// and the exported globals `offload_test_global` (i32 42) and
 /// `offload_test_array` ([16 x i32], element i = i).

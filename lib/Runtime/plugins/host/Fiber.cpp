@@ -48,11 +48,11 @@
 // stores per thread.
 //
 // Fiber stacks (OFFLOAD_HOST_FIBER_STACK_SIZE, default 64 KiB, each above a
-// guard page), fiber records and their contexts are made once per OS thread
-// and reused by every block and launch that thread runs: a finished fiber
-// parks at the top of its loop and runs the next thread given to it. The
-// fibers left waiting by a deadlock are abandoned: kernels are C-like code
-// without destructors, so nothing leaks; their contexts are remade on the
+// guard page), fiber records and their contexts are made once per OS thread,
+// in one mapping, and reused by every block and launch that thread runs: a
+// finished fiber parks at the top of its loop and runs the next thread given to
+// it. The fibers left waiting by a deadlock are abandoned: kernels are C-like
+// code without destructors, so nothing leaks; their contexts are remade on the
 // same stacks.
 //
 // Values travel as uint64_t bits; the compiler zero-extends 32-bit values and
@@ -72,7 +72,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <memory>
+#include <new>
 
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
@@ -172,28 +172,28 @@ struct Fiber : ContextSlot {
   uint64_t ShuffleResult = 0;
 };
 
-/// Fiber stacks of one OS thread, in one mapping: each stack sits above a
-/// guard page, so an overflow faults instead of corrupting a neighbour.
-class StackPool {
+/// The fibers of one OS thread and their stacks, in one mapping: the fiber
+/// records first, then the stacks, each above a guard page so that an
+/// overflow faults instead of corrupting a neighbour. Fiber I runs on stack
+/// I. Nothing is allocated on the heap.
+class WorkerFibers {
 public:
-  StackPool() = default;
-  StackPool(const StackPool &) = delete;
-  StackPool &operator=(const StackPool &) = delete;
-  ~StackPool() { release(); }
+  WorkerFibers() = default;
+  WorkerFibers(const WorkerFibers &) = delete;
+  WorkerFibers &operator=(const WorkerFibers &) = delete;
+  ~WorkerFibers() { release(); }
 
-  /// Makes at least \p Count stacks of \p Size bytes available; sets
-  /// \p Remapped if the stacks moved (every context on them is lost).
-  Error reserve(size_t Count, size_t Size, bool &Remapped) {
-    Remapped = false;
+  /// Makes at least \p Count fibers with stacks of \p Size bytes.
+  Error reserve(size_t Count, size_t Size) {
     size_t Page = getpagesize();
     size_t NewSize = alignTo(Size, Page);
-    if (Count <= NumStacks && NewSize == StackSize)
+    if (Count <= NumFibers && NewSize == StackSize)
       return Error::success();
-    size_t NewCount = NewSize == StackSize ? std::max(Count, NumStacks) : Count;
+    size_t NewCount = NewSize == StackSize ? std::max(Count, NumFibers) : Count;
     release();
-    Remapped = true;
+    size_t RecordBytes = alignTo(NewCount * sizeof(Fiber), Page);
     size_t Stride = NewSize + Page;
-    size_t Bytes = Stride * NewCount;
+    size_t Bytes = RecordBytes + Stride * NewCount;
     void *Mem = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (Mem == MAP_FAILED)
@@ -202,55 +202,16 @@ public:
                          NewSize);
     Region = static_cast<char *>(Mem);
     RegionSize = Bytes;
+    StacksOffset = RecordBytes;
     StackSize = NewSize;
-    NumStacks = NewCount;
+    NumFibers = NewCount;
     // Best effort: without a guard (e.g. when the process hit its mapping
     // limit) the stack still works.
     for (size_t I = 0; I < NewCount; ++I)
-      (void)mprotect(Region + I * Stride, Page, PROT_NONE);
-    return Error::success();
-  }
-
-  /// The lowest address of stack \p I.
-  char *getStackBottom(size_t I) const {
-    return Region + I * (StackSize + getpagesize()) + getpagesize();
-  }
-  size_t getStackSize() const { return StackSize; }
-  size_t size() const { return NumStacks; }
-
-private:
-  void release() {
-    if (Region)
-      munmap(Region, RegionSize);
-    Region = nullptr;
-    RegionSize = StackSize = NumStacks = 0;
-  }
-
-  char *Region = nullptr;
-  size_t RegionSize = 0;
-  size_t StackSize = 0;
-  size_t NumStacks = 0;
-};
-
-/// The fibers an OS thread keeps between blocks: fiber I runs on stack I.
-class WorkerFibers {
-public:
-  WorkerFibers() = default;
-  WorkerFibers(const WorkerFibers &) = delete;
-  WorkerFibers &operator=(const WorkerFibers &) = delete;
-  ~WorkerFibers() { destroyFibers(); }
-
-  /// Makes at least \p Count fibers with stacks of \p StackSize bytes.
-  Error reserve(size_t Count, size_t StackSize) {
-    bool Remapped = false;
-    if (Error E = Stacks.reserve(Count, StackSize, Remapped))
-      return E;
-    if (!Remapped)
-      return Error::success();
-    destroyFibers();
-    NumFibers = Stacks.size();
-    Fibers = std::make_unique<Fiber[]>(NumFibers);
+      (void)mprotect(Region + RecordBytes + I * Stride, Page, PROT_NONE);
+    Fibers = reinterpret_cast<Fiber *>(Region);
     for (size_t I = 0; I < NumFibers; ++I) {
+      new (&Fibers[I]) Fiber();
       Fibers[I].Tsan = TsanFiber::create();
       reset(I);
     }
@@ -266,18 +227,32 @@ public:
     reset(I);
   }
 
-  Fiber *getFibers() { return Fibers.get(); }
+  Fiber *getFibers() { return Fibers; }
 
 private:
-  void destroyFibers() {
-    for (size_t I = 0; I < NumFibers; ++I)
-      Fibers[I].Tsan.destroy();
-    Fibers.reset();
-    NumFibers = 0;
+  /// The lowest address of stack \p I.
+  char *getStackBottom(size_t I) const {
+    return Region + StacksOffset + I * (StackSize + getpagesize()) +
+           getpagesize();
   }
 
-  StackPool Stacks;
-  std::unique_ptr<Fiber[]> Fibers;
+  void release() {
+    for (size_t I = 0; I < NumFibers; ++I) {
+      Fibers[I].Tsan.destroy();
+      Fibers[I].~Fiber();
+    }
+    if (Region)
+      munmap(Region, RegionSize);
+    Region = nullptr;
+    Fibers = nullptr;
+    RegionSize = StacksOffset = StackSize = NumFibers = 0;
+  }
+
+  char *Region = nullptr;
+  size_t RegionSize = 0;
+  size_t StacksOffset = 0;
+  size_t StackSize = 0;
+  Fiber *Fibers = nullptr;
   size_t NumFibers = 0;
 };
 
@@ -350,8 +325,8 @@ private:
 
 void WorkerFibers::reset(size_t I) {
   Fiber &F = Fibers[I];
-  char *Bottom = Stacks.getStackBottom(I);
-  size_t Size = Stacks.getStackSize();
+  char *Bottom = getStackBottom(I);
+  size_t Size = StackSize;
   F.Context =
       fctx::make_fcontext(Bottom + Size, Size, &BlockScheduler::fiberMain);
   F.Fresh = true;
