@@ -4,13 +4,14 @@
 #   scripts/setup.sh [BUILD_DIR]     (default BUILD_DIR: build)
 #
 # Dependencies come from Debian's packages (LLVM/MLIR 22, clang-22, lld,
-# Ninja, ccache, CMake, GoogleTest, Google Benchmark, Python 3 headers and
-# venv) and, for the Python package, PyPI (nanobind, numpy, pytest, into the
-# virtual environment .venv at the checkout's root). Runs apt-get through
-# sudo when not root. Environment: OFFLOAD_BUILD_TYPE (default Release),
-# OFFLOAD_CMAKE_ARGS (extra CMake arguments, e.g. -DOFFLOAD_SANITIZE=address
-# or -DOFFLOAD_ENABLE_PYTHON=OFF), OFFLOAD_PYTHON (the interpreter the venv is
-# made from, default python3).
+# Ninja, ccache, CMake, GoogleTest, Google Benchmark, Boost.Context for the
+# host device's fibers, LLVM's OpenMP runtime for a benchmark baseline,
+# Python 3 headers and venv) and, for the Python package, PyPI (nanobind,
+# numpy, pytest, into the virtual environment .venv at the checkout's root).
+# Runs apt-get through sudo when not root. Environment: OFFLOAD_BUILD_TYPE
+# (default Release), OFFLOAD_CMAKE_ARGS (extra CMake arguments, e.g.
+# -DOFFLOAD_SANITIZE=address or -DOFFLOAD_ENABLE_PYTHON=OFF), OFFLOAD_PYTHON
+# (the interpreter the venv is made from, default python3).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,7 +21,8 @@ build_type=${OFFLOAD_BUILD_TYPE:-Release}
 packages=(
   cmake ninja-build ccache
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
-  libgtest-dev libbenchmark-dev rocm-device-libs
+  libgtest-dev libbenchmark-dev libboost-context-dev libomp-22-dev
+  rocm-device-libs
   python3-dev python3-venv
 )
 

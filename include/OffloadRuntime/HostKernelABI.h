@@ -15,14 +15,21 @@
 // offload_host_kernel_descriptor_t. offloadGetSymbol(Program, "K", KERNEL)
 // finds it.
 //
-// Execution model. Blocks of a grid run in parallel on a thread pool. The
-// threads of one block run on one OS thread:
+// Execution model. Blocks of a grid run in parallel on a pool of worker
+// threads and the launching thread. The threads of one block run on one OS
+// thread:
 //  - kernels without barriers, shuffles or reductions ("non-cooperative") run
 //    through RunBlock, a compiled loop over the block's threads: they pay
 //    nothing for cooperation;
 //  - cooperative kernels (Flags & OFFLOAD_HOST_KERNEL_COOPERATIVE) run each
 //    thread of the block as a fiber through RunThread; gpu.barrier and
-//    gpu.shuffle call back into the runtime, which switches fibers.
+//    gpu.shuffle call back into the runtime, which switches fibers. The
+//    descriptor's CooperativeReason says why (OFFLOAD_TRACE=1 prints it).
+//
+// Version history: 2 added the argument layout; 3 added CooperativeReason
+// and the barrier id argument of __offload_host_barrier (barriers used to be
+// identified by their call's return address, which breaks when the optimizer
+// duplicates a barrier call). The runtime loads only kernels of its version.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,7 +43,7 @@ extern "C" {
 #endif
 
 /// Version of this contract, stored in each descriptor.
-#define OFFLOAD_HOST_KERNEL_ABI_VERSION 2u
+#define OFFLOAD_HOST_KERNEL_ABI_VERSION 3u
 
 /// Prefix of kernel descriptor symbols in a host object.
 #define OFFLOAD_HOST_KERNEL_SYMBOL_PREFIX "__offload_kernel."
@@ -87,6 +94,10 @@ typedef struct offload_host_kernel_descriptor_t {
   uint64_t NumArguments;
   const uint64_t *ArgumentOffsets;
   const uint64_t *ArgumentSizes;
+  /// For cooperative kernels, a NUL-terminated sentence saying why the kernel
+  /// runs on fibers (e.g. "the kernel synchronizes threads with gpu.barrier
+  /// or gpu.shuffle"); null for other kernels.
+  const char *CooperativeReason;
 } offload_host_kernel_descriptor_t;
 
 /// gpu.shuffle modes, as passed to __offload_host_shuffle.
@@ -106,8 +117,13 @@ enum offload_host_shuffle_mode_t {
 //===----------------------------------------------------------------------===//
 
 /// gpu.barrier: returns once every thread of the block that has not exited
-/// has reached a barrier.
-void __offload_host_barrier(offload_host_kernel_context_t *Ctx);
+/// has reached a barrier. \p BarrierId identifies the gpu.barrier op: a
+/// compile-time constant, distinct for distinct barriers of a kernel and
+/// identical for every copy the optimizer makes of one call. Threads that
+/// wait at barriers with different ids (divergent barriers) make the launch
+/// fail with a deadlock error naming both threads and both ids.
+void __offload_host_barrier(offload_host_kernel_context_t *Ctx,
+                            uint32_t BarrierId);
 
 /// gpu.shuffle on the low \p BitWidth (32 or 64) bits of \p Value among the
 /// lanes of the calling thread's warp that reach a shuffle together (lane =

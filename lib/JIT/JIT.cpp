@@ -35,6 +35,7 @@
 #include "OffloadDialect/Conversion/Passes.h"
 #include "OffloadDialect/InitAll.h"
 #include "OffloadDialect/Transforms/Specialize.h"
+#include "OffloadRuntime/HostKernelABI.h"
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -76,10 +77,15 @@ using mlir::offload::KernelSpecialization;
 using mlir::offload::SpecializationOptions;
 using namespace offloadjit;
 
-/// The compiler that produces the cached code: LLVM's version and this
-/// project's revision (set by CMake).
+#define OFFLOAD_JIT_STRINGIFY_IMPL(X) #X
+#define OFFLOAD_JIT_STRINGIFY(X) OFFLOAD_JIT_STRINGIFY_IMPL(X)
+
+/// The compiler that produces the cached code: LLVM's version, this
+/// project's revision (set by CMake) and the host kernel ABI's version, so
+/// that objects of another ABI are never loaded from the disk cache.
 static constexpr const char *kCompilerVersion =
-    "llvm-" LLVM_VERSION_STRING ";offload-" OFFLOAD_COMPILER_REVISION;
+    "llvm-" LLVM_VERSION_STRING ";offload-" OFFLOAD_COMPILER_REVISION
+    ";host-abi-" OFFLOAD_JIT_STRINGIFY(OFFLOAD_HOST_KERNEL_ABI_VERSION);
 
 //===----------------------------------------------------------------------===//
 // Errors

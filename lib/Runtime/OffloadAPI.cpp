@@ -487,13 +487,14 @@ offload::Queue *getImpl(offload_queue_handle_t Queue) {
 /// by host functions enqueued before and after it, which read the clock when
 /// the queue reaches them.
 template <typename OperationT>
-static Error traced(StringRef Name, StringRef Category,
-                    offload_queue_handle_t Queue,
-                    function_ref<std::string()> Details,
-                    OperationT &&Operation) {
+static Error
+traced(const Twine &NameTwine, StringRef Category, offload_queue_handle_t Queue,
+       function_ref<std::string()> Details, OperationT &&Operation) {
   ChromeTrace *Trace = ChromeTrace::get();
   if (!Trace)
     return Operation();
+  // Built only when tracing: launches allocate nothing otherwise.
+  std::string Name = NameTwine.str();
   uint64_t Track = Trace->getTrack(Queue);
   if (!Queue) {
     uint64_t Start = Trace->now();
@@ -507,7 +508,7 @@ static Error traced(StringRef Name, StringRef Category,
     std::string Name, Category, Details;
     uint64_t Track, Start = 0;
   };
-  auto *M = new Marker{Trace, Name.str(), Category.str(), Details(), Track};
+  auto *M = new Marker{Trace, Name, Category.str(), Details(), Track};
   if (Error E = Queue->Impl->enqueueHostFunction(
           [](void *P) {
             auto *M = static_cast<Marker *>(P);
@@ -908,7 +909,7 @@ Error launchKernel(Runtime &RT, offload_queue_handle_t Queue,
   ArrayRef<uint8_t> Args(static_cast<const uint8_t *>(ArgumentsData),
                          ArgumentsSize);
   return traced(
-      ("launch " + Sym.getName()).str(), "launch", Queue,
+      "launch " + Sym.getName(), "launch", Queue,
       [&] {
         const offload_kernel_launch_size_args_t &L = *LaunchSizeArgs;
         return llvm::formatv("grid ({0},{1},{2}) block ({3},{4},{5})",

@@ -150,6 +150,21 @@ void trace::printArg(raw_ostream &OS,
   OS << ", DynSharedMemory=" << Value->DynSharedMemory << '}';
 }
 
+/// Serializes the lines of concurrent calls.
+static std::mutex &getOutputMutex() {
+  static std::mutex Mutex;
+  return Mutex;
+}
+
+void trace::printLine(const Twine &Line) {
+  if (!isTraceEnabled())
+    return;
+  std::string Text = ("offload: " + Line + "\n").str();
+  std::lock_guard<std::mutex> Lock(getOutputMutex());
+  errs() << Text;
+  errs().flush();
+}
+
 void trace::printCall(StringRef Function, StringRef Args,
                       const offload_code_location_t *Location,
                       offload_result_t Result) {
@@ -168,8 +183,7 @@ void trace::printCall(StringRef Function, StringRef Args,
     OS << offloadErrcName(Result->Code) << ": " << Result->Details;
   OS << '\n';
   // One write per line so that concurrent calls do not interleave.
-  static std::mutex Mutex;
-  std::lock_guard<std::mutex> Lock(Mutex);
+  std::lock_guard<std::mutex> Lock(getOutputMutex());
   errs() << Line;
   errs().flush();
 }

@@ -27,6 +27,7 @@
 #include "OffloadRuntime/OffloadAPI.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <type_traits>
@@ -71,6 +72,10 @@ void printArgs(llvm::raw_ostream &OS, bool First, const char *Name,
   printArg(OS, Value);
   printArgs(OS, false, More...);
 }
+
+/// Prints "offload: <Line>" on one line of stderr, atomically, when tracing
+/// (OFFLOAD_TRACE=1): what the runtime decided on the caller's behalf.
+void printLine(const llvm::Twine &Line);
 
 /// Prints the complete trace line of one call, atomically; \p Location, if
 /// not null, is the caller's (WithCodeLoc variants).

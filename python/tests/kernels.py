@@ -186,3 +186,27 @@ module attributes {gpu.container_module} {
   }
 }
 """
+
+BLOCK_SUM = """
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // out[block] = the sum of the block's slice of x, stored by thread 0 only
+    // (gpu.all_reduce: a reduction between thread loops).
+    gpu.func @block_sum(%x: memref<?xf32>, %out: memref<?xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %bid = gpu.block_id x
+      %bdim = gpu.block_dim x
+      %tid = gpu.thread_id x
+      %base = arith.muli %bid, %bdim : index
+      %i = arith.addi %base, %tid : index
+      %v = memref.load %x[%i] : memref<?xf32>
+      %sum = gpu.all_reduce add %v uniform {} : (f32) -> (f32)
+      %first = arith.cmpi eq, %tid, %c0 : index
+      scf.if %first {
+        memref.store %sum, %out[%bid] : memref<?xf32>
+      }
+      gpu.return
+    }
+  }
+}
+"""

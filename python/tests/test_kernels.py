@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import offload
-from kernels import COOPERATIVE, MATMUL, MISC, SAXPY
+from kernels import BLOCK_SUM, COOPERATIVE, MATMUL, MISC, SAXPY
 
 
 def unique(source):
@@ -66,6 +66,17 @@ def test_matmul_against_numpy(host, m, k, n):
     dc = offload.zeros((m, n), np.float32)
     kernel(da, db, dc, k, grid=((n + 15) // 16, (m + 15) // 16), block=(16, 16))
     np.testing.assert_array_equal(dc.numpy(), a @ b)
+
+
+@pytest.mark.parametrize("block", [32, 64, 96, 256, 1024])
+def test_block_reduction_used_by_one_thread(host, block):
+    # Specialized for the block size and optimized at -O3, whatever LLVM does
+    # with the barrier calls, they stay the reduction's two barriers.
+    kernel = offload.compile(BLOCK_SUM, device=host).kernel("block_sum")
+    x = np.arange(3 * block, dtype=np.float32) % 7
+    out = np.zeros(3, np.float32)
+    kernel(x, out, grid=3, block=block)
+    np.testing.assert_array_equal(out, x.reshape(3, block).sum(axis=1))
 
 
 def test_specialization_counters(host):

@@ -1,6 +1,7 @@
 // The result of a gpu.all_reduce that only thread 0 uses, for block sizes
 // 32 ... 1024 (including sizes that are not multiples of the subgroup), at
-// every optimization level, ahead of time and through the JIT. Each line is
+// every optimization level, ahead of time and through the JIT, with thread
+// loops and on fibers. Each line is
 // n * (n - 1) / 2.
 //
 // RUN: offload-run -O0 %s | FileCheck %s
@@ -9,6 +10,8 @@
 // RUN: offload-run -O3 %s | FileCheck %s
 // RUN: offload-run --jit -O0 %s | FileCheck %s
 // RUN: offload-run --jit -O3 %s | FileCheck %s
+// RUN: offload-run --thread-loops=false -O0 %s | FileCheck %s
+// RUN: offload-run --thread-loops=false -O3 %s | FileCheck %s
 
 // CHECK: [496]
 // CHECK: [2016]

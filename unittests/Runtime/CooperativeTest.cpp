@@ -117,6 +117,48 @@ TEST_P(CooperativeTest, DeadlockIsAnError) {
   checkReverse(Device, nullptr, getKernel("reverse"), launch1D(2, 32));
 }
 
+TEST_P(CooperativeTest, DeadlockNamesThreadsAndBarrierIds) {
+  // Threads 0-15 wait at barrier 1, threads 16-31 at barrier 2: the first
+  // thread of each group is named, with its barrier's id.
+  auto L = launch1D(1, 32);
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_UNKNOWN,
+                   "in block (0,0,0), threads wait at different barriers: "
+                   "thread (0,0,0) at barrier 1 and thread (16,0,0) at "
+                   "barrier 2",
+                   offloadLaunchKernel(nullptr, Device, getKernel("deadlock"),
+                                       nullptr, 0, &L));
+}
+
+TEST_P(CooperativeTest, DeadlockedFibersAreReused) {
+  // The fibers a deadlock abandons get fresh contexts: blocks of every size
+  // still run on the same OS threads afterwards.
+  for (int I = 0; I < 3; ++I) {
+    auto L = launch1D(3, 64);
+    ASSERT_ERROR(OFFLOAD_ERRC_UNKNOWN,
+                 offloadLaunchKernel(nullptr, Device, getKernel("deadlock"),
+                                     nullptr, 0, &L));
+    checkReverse(Device, nullptr, getKernel("reverse"), launch1D(3, 64));
+    checkReverse(Device, Queue, getKernel("reverse"), launch1D(2, 128));
+  }
+}
+
+TEST_P(CooperativeTest, CopiesOfOneBarrierCallAreOneBarrier) {
+  // duplicated_barrier calls barrier 0 from two call sites, as the optimizer
+  // may duplicate a call into both paths of a branch: threads on either path
+  // meet at the same barrier, not a deadlock.
+  const uint32_t Blocks = 4, Threads = 64;
+  std::vector<int32_t> Out(Blocks * Threads, -1);
+  int32_t *OutPtr = Out.data();
+  auto L = launch1D(Blocks, Threads);
+  ASSERT_SUCCESS(offloadLaunchKernel(nullptr, Device,
+                                     getKernel("duplicated_barrier"), &OutPtr,
+                                     sizeof(OutPtr), &L));
+  for (uint32_t B = 0; B < Blocks; ++B)
+    for (uint32_t T = 0; T < Threads; ++T)
+      ASSERT_EQ(Out[B * Threads + T], int32_t(Threads - 1 - T))
+          << "block " << B << " thread " << T;
+}
+
 TEST_P(CooperativeTest, DeadlockOnQueueIsReportedBySync) {
   auto L = launch1D(4, 64);
   ASSERT_SUCCESS(offloadLaunchKernel(Queue, Device, getKernel("deadlock"),

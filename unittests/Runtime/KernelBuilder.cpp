@@ -10,6 +10,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -98,12 +99,12 @@ Value *ThreadEnv::elem(Type *ElemTy, Value *Base, Value *Index) {
   return B.CreateInBoundsGEP(ElemTy, Base, Index);
 }
 
-void ThreadEnv::barrier() {
+void ThreadEnv::barrier(uint32_t Id) {
   Module &M = *F->getParent();
-  FunctionCallee Barrier =
-      M.getOrInsertFunction("__offload_host_barrier",
-                            FunctionType::get(B.getVoidTy(), {ptr()}, false));
-  B.CreateCall(Barrier, {Ctx});
+  FunctionCallee Barrier = M.getOrInsertFunction(
+      "__offload_host_barrier",
+      FunctionType::get(B.getVoidTy(), {ptr(), i32()}, false));
+  B.CreateCall(Barrier, {Ctx, c32(int32_t(Id))});
 }
 
 std::pair<Value *, Value *> ThreadEnv::shuffle(Value *Value64, Value *Offset,
@@ -209,8 +210,8 @@ void HostModuleBuilder::addKernel(StringRef Name, uint64_t ArgumentsSize,
   auto *NameVar =
       new GlobalVariable(*M, NameInit->getType(), true,
                          GlobalValue::PrivateLinkage, NameInit, Name + ".name");
-  StructType *DescTy =
-      StructType::get(C, {I32, I32, I64, I64, Ptr, Ptr, Ptr, I64, Ptr, Ptr});
+  StructType *DescTy = StructType::get(
+      C, {I32, I32, I64, I64, Ptr, Ptr, Ptr, I64, Ptr, Ptr, Ptr});
   Constant *NullPtr = ConstantPointerNull::get(cast<PointerType>(Ptr));
   // The argument layout: two private [N x i64] arrays.
   Constant *Offsets = NullPtr, *Sizes = NullPtr;
@@ -230,6 +231,13 @@ void HostModuleBuilder::addKernel(StringRef Name, uint64_t ArgumentsSize,
     Offsets = MakeArray(OffsetValues, ".arg_offsets");
     Sizes = MakeArray(SizeValues, ".arg_sizes");
   }
+  Constant *Reason = NullPtr;
+  if (Options.Cooperative && !Options.CooperativeReason.empty()) {
+    Constant *Init = ConstantDataArray::getString(C, Options.CooperativeReason);
+    Reason =
+        new GlobalVariable(*M, Init->getType(), true,
+                           GlobalValue::PrivateLinkage, Init, Name + ".reason");
+  }
   Constant *Desc = ConstantStruct::get(
       DescTy,
       {B.getInt32(Options.Version),
@@ -237,7 +245,7 @@ void HostModuleBuilder::addKernel(StringRef Name, uint64_t ArgumentsSize,
        B.getInt64(Options.StaticSharedBytes), B.getInt64(ArgumentsSize),
        Block ? static_cast<Constant *>(Block)
              : ConstantPointerNull::get(cast<PointerType>(Ptr)),
-       Thread, NameVar, B.getInt64(NumArguments), Offsets, Sizes});
+       Thread, NameVar, B.getInt64(NumArguments), Offsets, Sizes, Reason});
   new GlobalVariable(*M, DescTy, true, GlobalValue::ExternalLinkage, Desc,
                      OFFLOAD_HOST_KERNEL_SYMBOL_PREFIX + Name);
 }
@@ -258,7 +266,7 @@ GlobalVariable *HostModuleBuilder::addGlobalArrayI32(StringRef Name,
                             GlobalValue::ExternalLinkage, Init, Name);
 }
 
-std::string HostModuleBuilder::emitObject() {
+std::string HostModuleBuilder::emitObject(bool Optimize) {
   static std::once_flag Once;
   std::call_once(Once, [] {
     InitializeNativeTarget();
@@ -273,14 +281,27 @@ std::string HostModuleBuilder::emitObject() {
   const Target *T = TargetRegistry::lookupTarget(TT, Errors);
   if (!T)
     report_fatal_error(Twine("no native target: ") + Errors);
-  // Position-independent code, as for any relocatable object; no
+  // Position-independent code, as for any relocatable object; by default no
   // optimization, so that the code keeps the shape it was built with (the
-  // deadlock kernel relies on two distinct barrier calls).
-  std::unique_ptr<TargetMachine> TM(
-      T->createTargetMachine(TT, "generic", "", TargetOptions(), Reloc::PIC_,
-                             std::nullopt, CodeGenOptLevel::None));
+  // duplicated_barrier kernel relies on two calls of one barrier).
+  std::unique_ptr<TargetMachine> TM(T->createTargetMachine(
+      TT, "generic", "", TargetOptions(), Reloc::PIC_, std::nullopt,
+      Optimize ? CodeGenOptLevel::Default : CodeGenOptLevel::None));
   M->setTargetTriple(TT);
   M->setDataLayout(TM->createDataLayout());
+  if (Optimize) {
+    LoopAnalysisManager LAM;
+    FunctionAnalysisManager FAM;
+    CGSCCAnalysisManager CGAM;
+    ModuleAnalysisManager MAM;
+    PassBuilder PB(TM.get());
+    PB.registerModuleAnalyses(MAM);
+    PB.registerCGSCCAnalyses(CGAM);
+    PB.registerFunctionAnalyses(FAM);
+    PB.registerLoopAnalyses(LAM);
+    PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+    PB.buildPerModuleDefaultPipeline(OptimizationLevel::O2).run(*M, MAM);
+  }
 
   SmallVector<char, 0> Buffer;
   raw_svector_ostream OS(Buffer);
@@ -395,7 +416,7 @@ static void buildTestKernels(HostModuleBuilder &MB) {
     Value *V =
         B.CreateLoad(E.i32(), E.elem(E.i32(), In, B.CreateAdd(Base, Tid)));
     B.CreateStore(V, E.elem(E.i32(), S, Tid));
-    E.barrier();
+    E.barrier(0);
     Value *Mirror = B.CreateSub(B.CreateSub(N, E.c64(1)), Tid);
     Value *R = B.CreateLoad(E.i32(), E.elem(E.i32(), S, Mirror));
     B.CreateStore(R, E.elem(E.i32(), Out, B.CreateAdd(Base, Tid)));
@@ -412,7 +433,7 @@ static void buildTestKernels(HostModuleBuilder &MB) {
     Value *V =
         B.CreateLoad(E.i32(), E.elem(E.i32(), In, B.CreateAdd(Base, Tid)));
     B.CreateStore(B.CreateMul(V, E.c32(2)), E.elem(E.i32(), D, Tid));
-    E.barrier();
+    E.barrier(0);
     Value *Next = B.CreateURem(B.CreateAdd(Tid, E.c64(1)), N);
     Value *R = B.CreateLoad(E.i32(), E.elem(E.i32(), D, Next));
     B.CreateStore(R, E.elem(E.i32(), Out, B.CreateAdd(Base, Tid)));
@@ -454,7 +475,7 @@ static void buildTestKernels(HostModuleBuilder &MB) {
     E.returnIf(B.CreateICmpNE(B.CreateAnd(Tid, 1), E.c64(0)));
     Value *S = E.sharedMemory();
     B.CreateStore(B.CreateTrunc(Tid, E.i32()), E.elem(E.i32(), S, Tid));
-    E.barrier();
+    E.barrier(0);
     Value *Src = B.CreateURem(B.CreateAdd(Tid, E.c64(2)), N);
     Value *R = B.CreateLoad(E.i32(), E.elem(E.i32(), S, Src));
     B.CreateStore(R, E.elem(E.i32(), Out, B.CreateAdd(Base, Tid)));
@@ -462,11 +483,30 @@ static void buildTestKernels(HostModuleBuilder &MB) {
 
   MB.addKernel("deadlock", 0, CoopNoStatic, [](ThreadEnv &E) {
     E.ifThenElse(
-        E.B.CreateICmpULT(E.linearThreadId(), E.c64(16)), [&] { E.barrier(); },
-        [&] { E.barrier(); });
+        E.B.CreateICmpULT(E.linearThreadId(), E.c64(16)), [&] { E.barrier(1); },
+        [&] { E.barrier(2); });
   });
 
-  MB.addKernel("barrier_misuse", 0, Plain, [](ThreadEnv &E) { E.barrier(); });
+  MB.addKernel("duplicated_barrier", 8, Coop, [](ThreadEnv &E) {
+    IRBuilder<> &B = E.B;
+    Value *Out = E.arg(E.ptr(), 0);
+    Value *Tid = E.linearThreadId(), *N = E.blockThreads();
+    Value *Base = B.CreateMul(linearBlockId(E), N);
+    Value *S = E.sharedMemory();
+    B.CreateStore(B.CreateTrunc(Tid, E.i32()), E.elem(E.i32(), S, Tid));
+    E.ifThenElse(
+        B.CreateICmpULT(Tid, E.c64(16)), [&] { E.barrier(0); },
+        [&] { E.barrier(0); });
+    Value *Mirror = B.CreateSub(B.CreateSub(N, E.c64(1)), Tid);
+    Value *R = B.CreateLoad(E.i32(), E.elem(E.i32(), S, Mirror));
+    B.CreateStore(R, E.elem(E.i32(), Out, B.CreateAdd(Base, Tid)));
+  });
+
+  Opts NoReason = CoopNoStatic;
+  NoReason.CooperativeReason.clear();
+  MB.addKernel("no_reason", 0, NoReason, [](ThreadEnv &E) { E.barrier(0); });
+
+  MB.addKernel("barrier_misuse", 0, Plain, [](ThreadEnv &E) { E.barrier(0); });
 
   Opts Bad = Plain;
   Bad.Version = 99;
@@ -481,6 +521,25 @@ static void buildTestKernels(HostModuleBuilder &MB) {
       Value *V = B.CreateLoad(E.i32(), E.elem(E.i32(), Array, I));
       B.CreateStore(V, E.elem(E.i32(), Out, I));
     });
+  });
+
+  MB.addKernel("count_blocks", 8, Plain, [](ThreadEnv &E) {
+    IRBuilder<> &B = E.B;
+    Value *Counts = E.arg(E.ptr(), 0);
+    B.CreateAtomicRMW(AtomicRMWInst::Add,
+                      E.elem(E.i64(), Counts, linearBlockId(E)), E.c64(1),
+                      MaybeAlign(8), AtomicOrdering::Monotonic);
+  });
+
+  MB.addKernel("count_blocks_cooperative", 8, CoopNoStatic, [](ThreadEnv &E) {
+    IRBuilder<> &B = E.B;
+    Value *Counts = E.arg(E.ptr(), 0);
+    Value *Slot = E.elem(E.i64(), Counts, linearBlockId(E));
+    B.CreateAtomicRMW(AtomicRMWInst::Add, Slot, E.c64(1), MaybeAlign(8),
+                      AtomicOrdering::Monotonic);
+    E.barrier(0);
+    B.CreateAtomicRMW(AtomicRMWInst::Add, Slot, E.c64(1), MaybeAlign(8),
+                      AtomicOrdering::Monotonic);
   });
 
   Opts BadLayout = Plain;

@@ -64,7 +64,8 @@ public:
   /// Address of element \p Index of array \p Base of \p ElemTy.
   llvm::Value *elem(llvm::Type *ElemTy, llvm::Value *Base, llvm::Value *Index);
 
-  void barrier();
+  /// Calls __offload_host_barrier with barrier id \p Id.
+  void barrier(uint32_t Id);
   /// Calls __offload_host_shuffle; returns {value, valid (i8)}.
   std::pair<llvm::Value *, llvm::Value *> shuffle(llvm::Value *Value64,
                                                   llvm::Value *Offset,
@@ -100,6 +101,9 @@ public:
     /// (offset, size) of each argument in the packed buffer, recorded in the
     /// descriptor; empty: the layout is unknown (NumArguments 0).
     std::vector<std::pair<uint64_t, uint64_t>> ArgumentLayout;
+    /// The descriptor's CooperativeReason of a cooperative kernel; empty:
+    /// null.
+    std::string CooperativeReason = "the test kernel synchronizes threads";
   };
 
   /// Adds kernel \p Name whose thread body \p Body builds; \p ArgumentsSize
@@ -113,8 +117,10 @@ public:
   /// Adds an exported global [Count x i32] \p Name, element i = i.
   llvm::GlobalVariable *addGlobalArrayI32(llvm::StringRef Name, unsigned Count);
 
-  /// Verifies the module and compiles it into an ELF object for the host.
-  std::string emitObject();
+  /// Verifies the module and compiles it into an ELF object for the host;
+  /// with \p Optimize, after LLVM's O2 pipeline (the test kernels are built
+  /// without, so that they keep the shape they were built with).
+  std::string emitObject(bool Optimize = false);
 
 private:
   std::unique_ptr<llvm::LLVMContext> Context;
@@ -144,11 +150,21 @@ private:
 ///    each warp, out[g] = sum of the warp
 ///  - early_exit (cooperative) {int32 *out}: odd threads exit, even threads
 ///    write tid to shared memory, barrier, out[g] = s[(tid+2)%bx]
-///  - deadlock (cooperative, no arguments): threads < 16 and the others wait
-///    at different barriers
+///  - deadlock (cooperative, no arguments): threads < 16 wait at barrier 1,
+///    the others at barrier 2
+///  - duplicated_barrier (cooperative) {int32 *out}: one barrier (id 0)
+///    whose call is emitted twice, in both branches of `tid < 16` (as
+///    LLVM's optimizer may duplicate a call), then out[g] = tid of the
+///    mirror thread, read through shared memory
+///  - no_reason (cooperative, no arguments): a barrier; the descriptor has
+///    no CooperativeReason
 ///  - barrier_misuse (non-cooperative, no arguments): calls the barrier
 ///  - bad_version: a descriptor with Version 99
 ///  - read_array {int32 *out; int64 n}: out[i] = offload_test_array[i]
+///  - count_blocks {int64 *counts}: every thread atomically adds 1 to
+///    counts[linear block id]
+///  - count_blocks_cooperative (cooperative) {int64 *counts}: the same, twice,
+///    with a barrier in between
 ///  - bad_layout: a descriptor whose argument 0 lies outside its 8-byte buffer
 /// and the exported globals `offload_test_global` (i32 42) and
 /// `offload_test_array` ([16 x i32], element i = i).

@@ -91,6 +91,58 @@ TEST_F(TraceTest, LaunchArguments) {
   ASSERT_SUCCESS(offloadDestroyProgram(Program));
 }
 
+/// Number of times \p Needle occurs in \p Text.
+size_t count(const std::string &Text, const std::string &Needle) {
+  size_t N = 0;
+  for (size_t At = Text.find(Needle); At != std::string::npos;
+       At = Text.find(Needle, At + 1))
+    ++N;
+  return N;
+}
+
+TEST_F(TraceTest, CooperativeKernelsSayWhyTheyRunOnFibers) {
+  const std::string &Object = getTestKernels();
+  offload_program_handle_t Program = nullptr;
+  ASSERT_SUCCESS(
+      offloadCreateProgram(Host, Object.data(), Object.size(), &Program));
+  offload_symbol_handle_t Reverse = nullptr, NoReason = nullptr,
+                          Saxpy = nullptr;
+  ASSERT_SUCCESS(offloadGetSymbol(Program, "reverse",
+                                  OFFLOAD_SYMBOL_KIND_KERNEL, &Reverse));
+  ASSERT_SUCCESS(offloadGetSymbol(Program, "no_reason",
+                                  OFFLOAD_SYMBOL_KIND_KERNEL, &NoReason));
+  ASSERT_SUCCESS(
+      offloadGetSymbol(Program, "saxpy", OFFLOAD_SYMBOL_KIND_KERNEL, &Saxpy));
+  std::vector<int32_t> In(32, 1), Out(32);
+  TwoPointers Args{In.data(), Out.data()};
+  float X = 1, Y = 2;
+  SaxpyArgs SArgs{2.0f, &X, &Y, 1};
+  auto L = launch1D(1, 32);
+  CaptureStderr();
+  for (int I = 0; I < 3; ++I) {
+    ASSERT_SUCCESS(
+        offloadLaunchKernel(nullptr, Host, Reverse, &Args, sizeof(Args), &L));
+    ASSERT_SUCCESS(
+        offloadLaunchKernel(nullptr, Host, NoReason, nullptr, 0, &L));
+    ASSERT_SUCCESS(
+        offloadLaunchKernel(nullptr, Host, Saxpy, &SArgs, sizeof(SArgs), &L));
+  }
+  std::string Trace = GetCapturedStderr();
+  // Once per kernel, with the descriptor's CooperativeReason (or, without
+  // one, what the runtime knows); never for kernels without barriers.
+  EXPECT_EQ(count(Trace, "offload: kernel reverse runs on fibers: the test "
+                         "kernel synchronizes threads\n"),
+            1u)
+      << Trace;
+  EXPECT_EQ(count(Trace, "offload: kernel no_reason runs on fibers: its "
+                         "descriptor marks it cooperative\n"),
+            1u)
+      << Trace;
+  EXPECT_EQ(count(Trace, "runs on fibers"), 2u) << Trace;
+  EXPECT_EQ(count(Trace, "offloadLaunchKernel("), 9u) << Trace;
+  ASSERT_SUCCESS(offloadDestroyProgram(Program));
+}
+
 TEST_F(TraceTest, InfoQueriesNameTheirProperty) {
   const std::string &Object = getTestKernels();
   offload_program_handle_t Program = nullptr;

@@ -93,6 +93,8 @@ struct KernelInfo {
   /// The body runs every thread of the block (offload-host-thread-loops):
   /// the block entry calls it once, and there is no thread entry.
   bool threadLoops = false;
+  /// Why the kernel runs on fibers (cooperative kernels only).
+  std::string cooperativeReason;
   int64_t staticSharedBytes = 0;
   unsigned numKernelArgs = 0;
 };
@@ -208,6 +210,8 @@ private:
   std::array<Value, 3> blockDims, gridDims, blockIds;
   Value valid;
   unsigned printfCount = 0;
+  /// Barriers lowered so far: the next barrier's id.
+  uint32_t barrierCount = 0;
 };
 } // namespace
 
@@ -416,10 +420,14 @@ LogicalResult KernelBodyLowering::run() {
               return success();
             })
             .Case([&](gpu::BarrierOp op) {
+              // The id identifies this gpu.barrier for the runtime's
+              // divergence check, also in copies LLVM makes of the call.
               auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
-              func::FuncOp fn =
-                  getOrDeclareFunc(b, module, kBarrierFn, {ptrType}, {});
-              func::CallOp::create(b, loc, fn, ValueRange{ctx});
+              func::FuncOp fn = getOrDeclareFunc(b, module, kBarrierFn,
+                                                 {ptrType, b.getI32Type()}, {});
+              Value id = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                                      barrierCount++);
+              func::CallOp::create(b, loc, fn, ValueRange{ctx, id});
               op.erase();
               return success();
             })
@@ -482,6 +490,15 @@ static FailureOr<KernelInfo> lowerKernel(gpu::GPUFuncOp kernel,
     if (isa<gpu::BarrierOp, gpu::ShuffleOp>(op))
       info.cooperative = true;
   });
+  if (info.cooperative) {
+    // offload-host-thread-loops says why it could not make thread loops.
+    if (auto reason = kernel->getAttrOfType<StringAttr>(kFiberReasonAttrName))
+      info.cooperativeReason = reason.str();
+    else
+      info.cooperativeReason =
+          "the kernel synchronizes threads with gpu.barrier or gpu.shuffle "
+          "(thread loops were not tried)";
+  }
 
   auto ptrType = LLVM::LLVMPointerType::get(context);
   Type indexType = builder.getIndexType();
@@ -685,9 +702,9 @@ static LogicalResult emitEntryPoints(gpu::GPUModuleOp module,
     fn.setVisibility(SymbolTable::Visibility::Private);
   }
   // Barriers and shuffles synchronize threads: LLVM must not make them
-  // control-dependent on more values (e.g. duplicate a barrier into two
-  // paths). The runtime identifies a barrier by its call site to diagnose
-  // divergent barriers, which relies on this.
+  // control-dependent on more values. (The runtime identifies a barrier by
+  // its id argument, not its call site, so copies of a call that LLVM makes
+  // anyway are still the same barrier.)
   for (StringRef name : {kBarrierFn, kShuffleFn})
     if (auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
       fn.setConvergent(true);
@@ -796,9 +813,22 @@ static LogicalResult emitEntryPoints(gpu::GPUModuleOp module,
     sizesSymbol = emitArray(".sizes", sizes);
   }
 
+  // Why a cooperative kernel runs on fibers, for the runtime's trace.
+  std::string reasonSymbol;
+  if (!info.cooperativeReason.empty()) {
+    std::string reason = info.cooperativeReason;
+    reason.push_back('\0');
+    reasonSymbol = "__offload_kernel_reason." + info.name;
+    LLVM::GlobalOp::create(
+        builder, loc,
+        LLVM::LLVMArrayType::get(builder.getI8Type(), reason.size()),
+        /*isConstant=*/true, LLVM::Linkage::Private, reasonSymbol,
+        builder.getStringAttr(reason));
+  }
+
   auto descriptorType = LLVM::LLVMStructType::getLiteral(
-      context,
-      {i32, i32, i64, i64, ptrType, ptrType, ptrType, i64, ptrType, ptrType});
+      context, {i32, i32, i64, i64, ptrType, ptrType, ptrType, i64, ptrType,
+                ptrType, ptrType});
   auto descriptor = LLVM::GlobalOp::create(
       builder, loc, descriptorType, /*isConstant=*/true,
       LLVM::Linkage::External, OFFLOAD_HOST_KERNEL_SYMBOL_PREFIX + info.name,
@@ -843,6 +873,7 @@ static LogicalResult emitEntryPoints(gpu::GPUModuleOp module,
   };
   insert(addressOrNull(offsetsSymbol), 8);
   insert(addressOrNull(sizesSymbol), 9);
+  insert(addressOrNull(reasonSymbol), 10);
   LLVM::ReturnOp::create(builder, loc, value);
   return success();
 }

@@ -19,11 +19,16 @@ gpu.module @plain {
   // CHECK: llvm.mlir.global internal constant @__offload_kernel_name.copy("copy\00")
   // CHECK: llvm.mlir.global internal constant @__offload_kernel_args.copy.offsets(dense<[0, 8, 16, 24, 32, 40, 48, 56, 64, 72]> : tensor<10xi64>)
   // CHECK: llvm.mlir.global internal constant @__offload_kernel_args.copy.sizes(dense<8> : tensor<10xi64>)
-  // CHECK: llvm.mlir.global external constant @__offload_kernel.copy()
-  // CHECK:   llvm.mlir.constant(2 : i32) : i32
+  // CHECK-NOT: __offload_kernel_reason.copy
+  // CHECK: llvm.mlir.global external constant @__offload_kernel.copy() {{.*}} : !llvm.struct<(i32, i32, i64, i64, ptr, ptr, ptr, i64, ptr, ptr, ptr)>
+  // CHECK:   llvm.mlir.constant(3 : i32) : i32
   // CHECK:   llvm.mlir.constant(0 : i32) : i32
   // CHECK:   llvm.mlir.constant(0 : i64) : i64
   // CHECK:   llvm.mlir.constant(80 : i64) : i64
+  // The last field, CooperativeReason, is null.
+  // CHECK:   %[[NO_REASON:.*]] = llvm.mlir.zero : !llvm.ptr
+  // CHECK:   %[[DESC:.*]] = llvm.insertvalue %[[NO_REASON]], %{{.*}}[10]
+  // CHECK:   llvm.return %[[DESC]]
   gpu.func @copy(%src: memref<?xf32>, %dst: memref<?xf32>) kernel {
     %bid = gpu.block_id x
     %bdim = gpu.block_dim x
@@ -40,17 +45,28 @@ gpu.module @plain {
 
 // Barriers and workgroup memory: the kernel is cooperative (flags 1), its
 // workgroup attribution lives in the block's static shared memory (64 bytes
-// of f32 rounded to 16), and gpu.barrier calls the runtime.
+// of f32 rounded to 16), and gpu.barrier calls the runtime with the
+// barrier's id: 0, 1, ... in the order of the kernel's gpu.barrier ops. The
+// descriptor's CooperativeReason says why the kernel runs on fibers.
 
 // CHECK-LABEL: gpu.module @coop
 gpu.module @coop {
   // CHECK: llvm.func internal @reverse({{.*}} attributes {convergent
-  // CHECK:   llvm.call @__offload_host_barrier(%{{.*}}) : (!llvm.ptr) -> ()
-  // CHECK: llvm.func @__offload_host_barrier(!llvm.ptr) attributes {convergent
+  // CHECK:   %[[ID0:.*]] = llvm.mlir.constant(0 : i32) : i32
+  // CHECK:   llvm.call @__offload_host_barrier(%{{.*}}, %[[ID0]]) : (!llvm.ptr, i32) -> ()
+  // CHECK: llvm.func internal @two_barriers(
+  // CHECK-DAG: %[[FIRST:.*]] = llvm.mlir.constant(0 : i32) : i32
+  // CHECK-DAG: %[[SECOND:.*]] = llvm.mlir.constant(1 : i32) : i32
+  // CHECK:   llvm.call @__offload_host_barrier(%{{.*}}, %[[FIRST]]) : (!llvm.ptr, i32) -> ()
+  // CHECK:   llvm.call @__offload_host_barrier(%{{.*}}, %[[SECOND]]) : (!llvm.ptr, i32) -> ()
+  // CHECK: llvm.func @__offload_host_barrier(!llvm.ptr, i32) attributes {convergent
+  // CHECK: llvm.mlir.global private constant @[[REASON:__offload_kernel_reason.reverse]]("the kernel synchronizes threads with gpu.barrier or gpu.shuffle (thread loops were not tried)\00")
   // CHECK: llvm.mlir.global external constant @__offload_kernel.reverse()
-  // CHECK:   llvm.mlir.constant(2 : i32) : i32
+  // CHECK:   llvm.mlir.constant(3 : i32) : i32
   // CHECK:   llvm.mlir.constant(1 : i32) : i32
   // CHECK:   llvm.mlir.constant(64 : i64) : i64
+  // CHECK:   %[[REASON_PTR:.*]] = llvm.mlir.addressof @[[REASON]] : !llvm.ptr
+  // CHECK:   llvm.insertvalue %[[REASON_PTR]], %{{.*}}[10]
   gpu.func @reverse(%data: memref<16xf32>)
       workgroup(%tile: memref<16xf32, #gpu.address_space<workgroup>>) kernel
       attributes {known_block_size = array<i32: 16, 1, 1>} {
@@ -62,6 +78,14 @@ gpu.module @coop {
     %r = arith.subi %c15, %tid : index
     %w = memref.load %tile[%r] : memref<16xf32, #gpu.address_space<workgroup>>
     memref.store %w, %data[%tid] : memref<16xf32>
+    gpu.return
+  }
+  gpu.func @two_barriers(%data: memref<16xf32>) kernel {
+    %tid = gpu.thread_id x
+    %v = memref.load %data[%tid] : memref<16xf32>
+    gpu.barrier
+    memref.store %v, %data[%tid] : memref<16xf32>
+    gpu.barrier
     gpu.return
   }
 }

@@ -5,16 +5,16 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A cooperative block runs every GPU thread as a fiber (POSIX ucontext) on the
-// pool worker that owns the block. A fiber runs until it calls
-// __offload_host_barrier or __offload_host_shuffle (it then waits) or returns
-// (it is finished). The block scheduler loops:
+// A cooperative block runs every GPU thread as a fiber on the OS thread that
+// owns the block (a pool worker or the launching thread). A fiber runs until
+// it calls __offload_host_barrier or __offload_host_shuffle (it then waits)
+// or returns (it is finished). Scheduling proceeds in passes:
 //
-//  1. Run every ready fiber, round-robin in linear-id order, until each waits
-//     or finishes. Fibers only become ready in steps 2 and 3, so after one
-//     pass none is ready: every thread has reached its next synchronization
-//     point, which is what makes a shuffle see the whole warp when the whole
-//     warp reaches it.
+//  1. Every ready fiber runs, in linear-id order, until it waits or finishes.
+//     Fibers only become ready in steps 2 and 3, so after one pass none is
+//     ready: every thread has reached its next synchronization point, which
+//     is what makes a shuffle see the whole warp when the whole warp reaches
+//     it.
 //  2. Shuffles first. For each warp (32 consecutive linear ids) with lanes
 //     waiting at a shuffle, the shuffle resolves among exactly those lanes
 //     (the participants): each computes its source lane from its own mode,
@@ -26,26 +26,37 @@
 //     resolving shuffles before barriers lets a warp finish its reduction
 //     before the block synchronizes.
 //  3. Otherwise every unfinished fiber waits at a barrier. If they all wait at
-//     the same barrier (call site), all are released. Exited threads do not
-//     count, so a barrier never hangs because some threads returned early, as
-//     on GPUs where exited threads no longer take part in bar.sync.
+//     the same barrier (the same BarrierId), all are released. Exited threads
+//     do not count, so a barrier never hangs because some threads returned
+//     early, as on GPUs where exited threads no longer take part in bar.sync.
 //  4. Otherwise threads wait at different barriers (divergent barriers, which
 //     would hang or be undefined on a GPU): the block cannot progress and the
-//     launch fails with OFFLOAD_ERRC_UNKNOWN "deadlock in kernel ..." rather
-//     than hanging. The suspended fibers are abandoned; kernels are C-like
-//     code without destructors, so nothing is leaked but their stacks, which
-//     the worker reuses.
+//     launch fails with OFFLOAD_ERRC_UNKNOWN "deadlock in kernel ..." naming
+//     two of the threads and their barrier ids, rather than hanging.
 //
-// Identifying barriers by call site requires the compiler not to duplicate a
-// barrier call into paths taken by different threads; marking the call
-// `convergent` (as for GPU targets) guarantees that.
+// Barriers are identified by the id the compiler passes (one per gpu.barrier
+// op), never by call site: LLVM may duplicate a barrier call into several
+// paths, and the copies must still be one barrier.
+//
+// Switching. Contexts are Boost.Context's fcontext (a register save and a
+// stack switch; unlike swapcontext, no signal-mask system calls). A fiber
+// that waits or finishes switches directly to the next ready fiber of the
+// pass; the last fiber of a pass runs steps 2-4 on its own stack and switches
+// to the first fiber of the next pass. Only the end of the block (or a
+// deadlock) returns to the OS thread's own stack. The pass is a scan of the
+// fibers' states in linear-id order; a barrier costs one switch and a few
+// stores per thread.
+//
+// Fiber stacks (OFFLOAD_HOST_FIBER_STACK_SIZE, default 64 KiB, each above a
+// guard page), fiber records and their contexts are made once per OS thread,
+// in one mapping, and reused by every block and launch that thread runs: a
+// finished fiber parks at the top of its loop and runs the next thread given to
+// it. The fibers left waiting by a deadlock are abandoned: kernels are C-like
+// code without destructors, so nothing leaks; their contexts are remade on the
+// same stacks.
 //
 // Values travel as uint64_t bits; the compiler zero-extends 32-bit values and
 // truncates results.
-//
-// Fiber stacks (OFFLOAD_HOST_FIBER_STACK_SIZE, default 64 KiB, each above a
-// guard page) and fiber records are cached per OS thread and reused by every
-// block and launch that thread runs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,25 +65,31 @@
 #include "../../Error.h"
 
 #include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <boost/context/detail/fcontext.hpp>
+
 #include <sys/mman.h>
-#include <ucontext.h>
 #include <unistd.h>
 
-#include <vector>
+#include <new>
 
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
 #define OFFLOAD_TSAN_FIBERS 1
 #include <sanitizer/tsan_interface.h>
 #endif
+#if __has_feature(address_sanitizer)
+#define OFFLOAD_ASAN_FIBERS 1
+#include <sanitizer/common_interface_defs.h>
+#endif
 #endif
 
 using namespace llvm;
 using namespace offload;
 using namespace offload::host;
+
+namespace fctx = boost::context::detail;
 
 namespace {
 /// ThreadSanitizer must be told about stack switches (OFFLOAD_SANITIZE=thread);
@@ -91,6 +108,34 @@ struct TsanFiber {
   void switchTo() const {}
 #endif
 };
+
+/// AddressSanitizer must be told about stack switches too
+/// (OFFLOAD_SANITIZE=address): the stack a context runs on, and its fake
+/// stack while it is suspended. Nothing otherwise.
+struct AsanStack {
+#ifdef OFFLOAD_ASAN_FIBERS
+  const void *Bottom = nullptr;
+  size_t Size = 0;
+  void *FakeStack = nullptr;
+  void set(const void *StackBottom, size_t StackSize) {
+    Bottom = StackBottom;
+    Size = StackSize;
+  }
+  /// Called by the context that suspends itself, before switching to \p To.
+  void startSwitch(const AsanStack &To) {
+    __sanitizer_start_switch_fiber(&FakeStack, To.Bottom, To.Size);
+  }
+  /// Called by the context that resumes; learns the stack of \p From.
+  void finishSwitch(AsanStack &From, bool Fresh) {
+    __sanitizer_finish_switch_fiber(Fresh ? nullptr : FakeStack, &From.Bottom,
+                                    &From.Size);
+  }
+#else
+  void set(const void *, size_t) {}
+  void startSwitch(const AsanStack &) {}
+  void finishSwitch(AsanStack &, bool) {}
+#endif
+};
 } // namespace
 
 namespace {
@@ -99,40 +144,56 @@ enum class FiberState : uint8_t { Ready, AtBarrier, AtShuffle, Finished };
 
 class BlockScheduler;
 
-/// One GPU thread of a cooperative block.
-struct Fiber {
-  ucontext_t Context;
+/// An execution context: a fiber, or the OS thread's own stack (the
+/// scheduler's "home").
+struct ContextSlot {
+  /// Where to resume the context while it is suspended.
+  fctx::fcontext_t Context = nullptr;
+  /// The block the context works for.
+  BlockScheduler *Scheduler = nullptr;
   TsanFiber Tsan;
-  BlockScheduler *Scheduler;
-  int64_t Tx, Ty, Tz;
-  FiberState State;
-  /// Return address of the barrier call the fiber waits at.
-  const void *BarrierSite;
-  /// The pending shuffle: request, then answer.
-  uint64_t ShuffleValue;
-  int32_t ShuffleOffset;
-  int32_t ShuffleWidth;
-  int32_t ShuffleMode;
-  uint64_t ShuffleResult;
-  bool ShuffleValid;
+  AsanStack Asan;
 };
 
-/// Fiber stacks of one OS thread, in one mapping: each stack sits above a
-/// guard page, so an overflow faults instead of corrupting a neighbour.
-class StackPool {
-public:
-  ~StackPool() { release(); }
+/// One GPU thread of a cooperative block.
+struct Fiber : ContextSlot {
+  int64_t Tx = 0, Ty = 0, Tz = 0;
+  FiberState State = FiberState::Finished;
+  /// Whether Context is a fresh one, not yet started.
+  bool Fresh = true;
+  /// The barrier the fiber waits at.
+  uint32_t BarrierId = 0;
+  /// The pending shuffle: request, then answer.
+  int32_t ShuffleOffset = 0;
+  int32_t ShuffleWidth = 0;
+  int32_t ShuffleMode = 0;
+  bool ShuffleValid = false;
+  uint64_t ShuffleValue = 0;
+  uint64_t ShuffleResult = 0;
+};
 
-  /// Makes at least \p Count stacks of \p Size bytes available.
+/// The fibers of one OS thread and their stacks, in one mapping: the fiber
+/// records first, then the stacks, each above a guard page so that an
+/// overflow faults instead of corrupting a neighbour. Fiber I runs on stack
+/// I. Nothing is allocated on the heap.
+class WorkerFibers {
+public:
+  WorkerFibers() = default;
+  WorkerFibers(const WorkerFibers &) = delete;
+  WorkerFibers &operator=(const WorkerFibers &) = delete;
+  ~WorkerFibers() { release(); }
+
+  /// Makes at least \p Count fibers with stacks of \p Size bytes.
   Error reserve(size_t Count, size_t Size) {
-    if (Count <= NumStacks && Size == StackSize)
-      return Error::success();
     size_t Page = getpagesize();
     size_t NewSize = alignTo(Size, Page);
-    size_t NewCount = NewSize == StackSize ? std::max(Count, NumStacks) : Count;
+    if (Count <= NumFibers && NewSize == StackSize)
+      return Error::success();
+    size_t NewCount = NewSize == StackSize ? std::max(Count, NumFibers) : Count;
     release();
+    size_t RecordBytes = alignTo(NewCount * sizeof(Fiber), Page);
     size_t Stride = NewSize + Page;
-    size_t Bytes = Stride * NewCount;
+    size_t Bytes = RecordBytes + Stride * NewCount;
     void *Mem = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (Mem == MAP_FAILED)
@@ -141,38 +202,58 @@ public:
                          NewSize);
     Region = static_cast<char *>(Mem);
     RegionSize = Bytes;
+    StacksOffset = RecordBytes;
     StackSize = NewSize;
-    NumStacks = NewCount;
+    NumFibers = NewCount;
     // Best effort: without a guard (e.g. when the process hit its mapping
     // limit) the stack still works.
     for (size_t I = 0; I < NewCount; ++I)
-      (void)mprotect(Region + I * Stride, Page, PROT_NONE);
+      (void)mprotect(Region + RecordBytes + I * Stride, Page, PROT_NONE);
+    Fibers = reinterpret_cast<Fiber *>(Region);
+    for (size_t I = 0; I < NumFibers; ++I) {
+      new (&Fibers[I]) Fiber();
+      Fibers[I].Tsan = TsanFiber::create();
+      reset(I);
+    }
     return Error::success();
   }
 
-  void *getStack(size_t I) const {
-    return Region + I * (StackSize + getpagesize()) + getpagesize();
+  /// Gives fiber \p I a fresh context at the top of its stack.
+  void reset(size_t I);
+  /// The same for a fiber that a deadlock left waiting mid-kernel.
+  void abandon(size_t I) {
+    Fibers[I].Tsan.destroy();
+    Fibers[I].Tsan = TsanFiber::create();
+    reset(I);
   }
-  size_t getStackSize() const { return StackSize; }
+
+  Fiber *getFibers() { return Fibers; }
 
 private:
+  /// The lowest address of stack \p I.
+  char *getStackBottom(size_t I) const {
+    return Region + StacksOffset + I * (StackSize + getpagesize()) +
+           getpagesize();
+  }
+
   void release() {
+    for (size_t I = 0; I < NumFibers; ++I) {
+      Fibers[I].Tsan.destroy();
+      Fibers[I].~Fiber();
+    }
     if (Region)
       munmap(Region, RegionSize);
     Region = nullptr;
-    RegionSize = StackSize = NumStacks = 0;
+    Fibers = nullptr;
+    RegionSize = StacksOffset = StackSize = NumFibers = 0;
   }
 
   char *Region = nullptr;
   size_t RegionSize = 0;
+  size_t StacksOffset = 0;
   size_t StackSize = 0;
-  size_t NumStacks = 0;
-};
-
-/// What an OS thread keeps between blocks.
-struct WorkerFibers {
-  StackPool Stacks;
-  std::vector<Fiber> Fibers;
+  Fiber *Fibers = nullptr;
+  size_t NumFibers = 0;
 };
 
 thread_local WorkerFibers Worker;
@@ -183,76 +264,173 @@ thread_local bool SyncInNonCooperativeKernel = false;
 /// Schedules the fibers of one cooperative block.
 class BlockScheduler {
 public:
+  /// Schedules the first \p NumFibers fibers of \p Worker.
   BlockScheduler(const BlockLaunch &Launch, offload_host_kernel_context_t &Ctx,
-                 MutableArrayRef<Fiber> Fibers)
-      : Launch(Launch), Ctx(Ctx), Fibers(Fibers) {}
+                 WorkerFibers &Worker, size_t NumFibers)
+      : Launch(Launch), Ctx(Ctx), Worker(Worker), Fibers(Worker.getFibers()),
+        NumFibers(NumFibers) {}
 
-  Error run(const StackPool &Stacks);
-  void barrier(const void *Site);
+  /// Runs the block. On a deadlock, abandons the fibers left waiting and
+  /// returns the error.
+  Error run();
+  void barrier(uint32_t Id);
   uint64_t shuffle(uint64_t Value, int32_t Offset, int32_t Width, int32_t Mode,
                    int8_t *Valid);
 
+  /// Where every fiber context starts.
+  static void fiberMain(fctx::transfer_t T);
+
 private:
-  static void entry(unsigned Low, unsigned High);
-  /// Switches from the current fiber back to the scheduler.
-  void wait(FiberState State);
-  /// Step 2 of the scheduler; returns whether any shuffle was resolved.
-  bool resolveShuffles();
-  /// Steps 3 and 4.
-  Error releaseBarrier();
+  /// Switches from \p From to \p To; returns when \p From is resumed.
+  void switchTo(ContextSlot &From, ContextSlot &To);
+  /// The context to run after \p Self stopped running: the next ready fiber
+  /// of the pass, else (end of the pass, steps 2-4) the first of the next
+  /// pass, else home (the block is done or deadlocked). May be \p Self.
+  ContextSlot &next(Fiber &Self);
+  /// Current stops (it waits); returns when it may continue.
+  void suspend();
+  /// \p Self returned from the kernel; returns when the fiber runs again, for
+  /// a later block.
+  void finish(Fiber &Self);
+  /// The first ready fiber at or after \p From, or null.
+  Fiber *findReady(size_t From) {
+    for (size_t I = From; I < NumFibers; ++I)
+      if (Fibers[I].State == FiberState::Ready)
+        return &Fibers[I];
+    return nullptr;
+  }
+  /// Step 2; returns the first released fiber.
+  Fiber *resolveShuffles();
+  Error makeDeadlockError() const;
 
   const BlockLaunch &Launch;
   offload_host_kernel_context_t &Ctx;
-  MutableArrayRef<Fiber> Fibers;
-  ucontext_t SchedulerContext;
-  TsanFiber SchedulerTsan;
+  WorkerFibers &Worker;
+  Fiber *Fibers;
+  size_t NumFibers;
+  /// The OS thread's own context.
+  ContextSlot Home;
   Fiber *Current = nullptr;
+  size_t NumUnfinished = 0;
+  size_t NumAtShuffle = 0;
+  size_t NumAtBarrier = 0;
+  /// The id of the first barrier a fiber waits at since the last release,
+  /// and whether another fiber waits at another one.
+  uint32_t BarrierId = 0;
+  bool Divergent = false;
+  bool Deadlocked = false;
 };
 
 } // namespace
 
-void BlockScheduler::entry(unsigned Low, unsigned High) {
-  // makecontext passes int arguments only: the fiber pointer comes in halves.
-  auto *F = reinterpret_cast<Fiber *>((uintptr_t(High) << 32) | Low);
-  BlockScheduler &S = *F->Scheduler;
-  S.Launch.Desc->RunThread(S.Launch.Args, &S.Ctx, F->Tx, F->Ty, F->Tz);
-  F->State = FiberState::Finished;
-  // Resume the scheduler without returning (so that, under ThreadSanitizer,
-  // no function exit runs on the scheduler's shadow stack); uc_link is only a
-  // fallback.
-  S.SchedulerTsan.switchTo();
-  setcontext(&S.SchedulerContext);
+void WorkerFibers::reset(size_t I) {
+  Fiber &F = Fibers[I];
+  char *Bottom = getStackBottom(I);
+  size_t Size = StackSize;
+  F.Context =
+      fctx::make_fcontext(Bottom + Size, Size, &BlockScheduler::fiberMain);
+  F.Fresh = true;
+  F.Asan.set(Bottom, Size);
 }
 
-void BlockScheduler::wait(FiberState State) {
-  Fiber *Self = Current;
-  Self->State = State;
-  SchedulerTsan.switchTo();
-  swapcontext(&Self->Context, &SchedulerContext);
+void BlockScheduler::switchTo(ContextSlot &From, ContextSlot &To) {
+  Current = &To == &Home ? nullptr : static_cast<Fiber *>(&To);
+  From.Asan.startSwitch(To.Asan);
+  To.Tsan.switchTo();
+  fctx::transfer_t T = fctx::jump_fcontext(To.Context, &From);
+  // Resumed by the context in T.data: keep where it stopped.
+  auto *Prev = static_cast<ContextSlot *>(T.data);
+  From.Asan.finishSwitch(Prev->Asan, /*Fresh=*/false);
+  Prev->Context = T.fctx;
 }
 
-void BlockScheduler::barrier(const void *Site) {
-  Current->BarrierSite = Site;
-  wait(FiberState::AtBarrier);
+void BlockScheduler::fiberMain(fctx::transfer_t T) {
+  // First start: the context that jumped here says which block this is, and
+  // the block's scheduler which fiber.
+  auto *Prev = static_cast<ContextSlot *>(T.data);
+  Fiber &Self = *Prev->Scheduler->Current;
+  Self.Asan.finishSwitch(Prev->Asan, /*Fresh=*/true);
+  Prev->Context = T.fctx;
+  Self.Fresh = false;
+  // Never returns: a finished fiber parks in finish() until a later block
+  // gives it another thread.
+  while (true) {
+    BlockScheduler &S = *Self.Scheduler;
+    S.Launch.Desc->RunThread(S.Launch.Args, &S.Ctx, Self.Tx, Self.Ty, Self.Tz);
+    S.finish(Self);
+  }
+}
+
+ContextSlot &BlockScheduler::next(Fiber &Self) {
+  if (Fiber *F = findReady(size_t(&Self - Fibers) + 1))
+    return *F;
+  // End of the pass: no fiber is ready.
+  if (NumUnfinished == 0)
+    return Home;
+  if (NumAtShuffle)
+    return *resolveShuffles();
+  // Every unfinished fiber waits at a barrier.
+  if (Divergent) {
+    Deadlocked = true;
+    return Home;
+  }
+  Fiber *First = nullptr;
+  for (size_t I = 0; I < NumFibers; ++I) {
+    Fiber &F = Fibers[I];
+    if (F.State != FiberState::AtBarrier)
+      continue;
+    F.State = FiberState::Ready;
+    if (!First)
+      First = &F;
+  }
+  NumAtBarrier = 0;
+  return *First;
+}
+
+void BlockScheduler::suspend() {
+  Fiber &Self = *Current;
+  ContextSlot &To = next(Self);
+  if (&To != &Self)
+    switchTo(Self, To);
+}
+
+void BlockScheduler::finish(Fiber &Self) {
+  Self.State = FiberState::Finished;
+  --NumUnfinished;
+  switchTo(Self, next(Self));
+}
+
+void BlockScheduler::barrier(uint32_t Id) {
+  Fiber &Self = *Current;
+  Self.State = FiberState::AtBarrier;
+  Self.BarrierId = Id;
+  if (NumAtBarrier++ == 0)
+    BarrierId = Id;
+  else if (Id != BarrierId)
+    Divergent = true;
+  suspend();
 }
 
 uint64_t BlockScheduler::shuffle(uint64_t Value, int32_t Offset, int32_t Width,
                                  int32_t Mode, int8_t *Valid) {
-  Fiber *Self = Current;
-  Self->ShuffleValue = Value;
-  Self->ShuffleOffset = Offset;
-  Self->ShuffleWidth = Width;
-  Self->ShuffleMode = Mode;
-  wait(FiberState::AtShuffle);
+  Fiber &Self = *Current;
+  Self.State = FiberState::AtShuffle;
+  Self.ShuffleValue = Value;
+  Self.ShuffleOffset = Offset;
+  Self.ShuffleWidth = Width;
+  Self.ShuffleMode = Mode;
+  ++NumAtShuffle;
+  suspend();
   if (Valid)
-    *Valid = Self->ShuffleValid;
-  return Self->ShuffleResult;
+    *Valid = Self.ShuffleValid;
+  return Self.ShuffleResult;
 }
 
-bool BlockScheduler::resolveShuffles() {
-  bool Resolved = false;
-  size_t N = Fibers.size();
-  for (size_t Base = 0; Base < N; Base += OFFLOAD_HOST_SUBGROUP_SIZE) {
+Fiber *BlockScheduler::resolveShuffles() {
+  Fiber *First = nullptr;
+  size_t N = NumFibers;
+  for (size_t Base = 0; Base < N && NumAtShuffle;
+       Base += OFFLOAD_HOST_SUBGROUP_SIZE) {
     size_t End = std::min<size_t>(N, Base + OFFLOAD_HOST_SUBGROUP_SIZE);
     auto IsParticipant = [&](int64_t Lane) {
       return Lane >= 0 && Lane < int64_t(End - Base) &&
@@ -290,105 +468,76 @@ bool BlockScheduler::resolveShuffles() {
     if (!Any)
       continue;
     // Release only after every answer was computed from the requests.
-    for (size_t I = Base; I < End; ++I)
-      if (Fibers[I].State == FiberState::AtShuffle)
-        Fibers[I].State = FiberState::Ready;
-    Resolved = true;
+    for (size_t I = Base; I < End; ++I) {
+      Fiber &F = Fibers[I];
+      if (F.State != FiberState::AtShuffle)
+        continue;
+      F.State = FiberState::Ready;
+      --NumAtShuffle;
+      if (!First)
+        First = &F;
+    }
   }
-  return Resolved;
+  return First;
 }
 
-Error BlockScheduler::releaseBarrier() {
-  // No fiber is ready and none waits at a shuffle: every unfinished fiber
-  // waits at a barrier.
+Error BlockScheduler::makeDeadlockError() const {
   const Fiber *First = nullptr;
-  for (const Fiber &F : Fibers) {
+  for (size_t I = 0; I < NumFibers; ++I) {
+    const Fiber &F = Fibers[I];
     if (F.State != FiberState::AtBarrier)
       continue;
     if (!First) {
       First = &F;
       continue;
     }
-    if (F.BarrierSite != First->BarrierSite)
+    if (F.BarrierId != First->BarrierId)
       return createError(
           OFFLOAD_ERRC_UNKNOWN,
           "deadlock in kernel {0}: in block ({1},{2},{3}), threads wait at "
-          "different barriers: thread ({4},{5},{6}) at {7} and thread "
-          "({8},{9},{10}) at {11}; every thread of a block that has not "
-          "exited must reach the same barrier",
+          "different barriers: thread ({4},{5},{6}) at barrier {7} and thread "
+          "({8},{9},{10}) at barrier {11}; every thread of a block that has "
+          "not exited must reach the same barrier",
           Launch.Name, Ctx.BlockId[0], Ctx.BlockId[1], Ctx.BlockId[2],
-          First->Tx, First->Ty, First->Tz, First->BarrierSite, F.Tx, F.Ty, F.Tz,
-          F.BarrierSite);
+          First->Tx, First->Ty, First->Tz, First->BarrierId, F.Tx, F.Ty, F.Tz,
+          F.BarrierId);
   }
-  for (Fiber &F : Fibers)
-    if (F.State == FiberState::AtBarrier)
-      F.State = FiberState::Ready;
-  return Error::success();
+  llvm_unreachable("a deadlock needs two barriers");
 }
 
-Error BlockScheduler::run(const StackPool &Stacks) {
+Error BlockScheduler::run() {
   int64_t Bx = Ctx.BlockDim[0], By = Ctx.BlockDim[1];
-  for (size_t I = 0, E = Fibers.size(); I < E; ++I) {
+  for (size_t I = 0; I < NumFibers; ++I) {
     Fiber &F = Fibers[I];
     F.Scheduler = this;
     F.Tx = int64_t(I) % Bx;
     F.Ty = (int64_t(I) / Bx) % By;
     F.Tz = int64_t(I) / (Bx * By);
     F.State = FiberState::Ready;
-    if (getcontext(&F.Context) != 0)
-      return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
-                         "getcontext failed for kernel {0}", Launch.Name);
-    F.Context.uc_stack.ss_sp = Stacks.getStack(I);
-    F.Context.uc_stack.ss_size = Stacks.getStackSize();
-    F.Context.uc_link = &SchedulerContext;
-    uintptr_t Self = reinterpret_cast<uintptr_t>(&F);
-    makecontext(&F.Context, reinterpret_cast<void (*)()>(&entry), 2,
-                unsigned(Self & 0xffffffffu), unsigned(Self >> 32));
-    F.Tsan = TsanFiber::create();
   }
-  SchedulerTsan = TsanFiber::current();
-  scope_exit DestroyTsanFibers([&] {
-    for (Fiber &F : Fibers)
-      F.Tsan.destroy();
-  });
+  Home.Scheduler = this;
+  Home.Tsan = TsanFiber::current();
+  NumUnfinished = NumFibers;
 
   Ctx.Cooperative = this;
-  size_t Unfinished = Fibers.size();
-  while (true) {
-    for (Fiber &F : Fibers) {
-      if (F.State != FiberState::Ready)
-        continue;
-      Current = &F;
-      F.Tsan.switchTo();
-      swapcontext(&SchedulerContext, &F.Context);
-      if (F.State == FiberState::Finished)
-        --Unfinished;
-    }
-    Current = nullptr;
-    if (Unfinished == 0)
-      break;
-    if (resolveShuffles())
-      continue;
-    if (Error E = releaseBarrier()) {
-      Ctx.Cooperative = nullptr;
-      return E;
-    }
-  }
+  switchTo(Home, Fibers[0]);
   Ctx.Cooperative = nullptr;
-  return Error::success();
+  if (!Deadlocked)
+    return Error::success();
+  Error E = makeDeadlockError();
+  for (size_t I = 0; I < NumFibers; ++I)
+    if (Fibers[I].State != FiberState::Finished)
+      Worker.abandon(I);
+  return E;
 }
 
 Error offload::host::runCooperativeBlock(const BlockLaunch &Launch,
                                          offload_host_kernel_context_t &Ctx) {
   size_t NumThreads = size_t(Ctx.BlockDim[0]) * size_t(Ctx.BlockDim[1]) *
                       size_t(Ctx.BlockDim[2]);
-  if (Error E = Worker.Stacks.reserve(NumThreads, Launch.FiberStackSize))
+  if (Error E = Worker.reserve(NumThreads, Launch.FiberStackSize))
     return E;
-  if (Worker.Fibers.size() < NumThreads)
-    Worker.Fibers.resize(NumThreads);
-  BlockScheduler Scheduler(
-      Launch, Ctx, MutableArrayRef<Fiber>(Worker.Fibers.data(), NumThreads));
-  return Scheduler.run(Worker.Stacks);
+  return BlockScheduler(Launch, Ctx, Worker, NumThreads).run();
 }
 
 Error offload::host::runNonCooperativeBlock(
@@ -418,13 +567,12 @@ Error offload::host::runNonCooperativeBlock(
 //===----------------------------------------------------------------------===//
 
 extern "C" __attribute__((visibility("default"))) void
-__offload_host_barrier(offload_host_kernel_context_t *Ctx) {
-  const void *Site = __builtin_return_address(0);
+__offload_host_barrier(offload_host_kernel_context_t *Ctx, uint32_t BarrierId) {
   if (!Ctx || !Ctx->Cooperative) {
     SyncInNonCooperativeKernel = true;
     return;
   }
-  static_cast<BlockScheduler *>(Ctx->Cooperative)->barrier(Site);
+  static_cast<BlockScheduler *>(Ctx->Cooperative)->barrier(BarrierId);
 }
 
 extern "C" __attribute__((visibility("default"))) uint64_t

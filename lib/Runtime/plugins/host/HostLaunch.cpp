@@ -1,14 +1,20 @@
-//===- HostLaunch.cpp - Running a grid on the host thread pool ------------===//
+//===- HostLaunch.cpp - Running a grid on the host device -----------------===//
 //
 // Part of the offload project, under the Apache License v2.0 with LLVM
 // Exceptions.
 //
 //===----------------------------------------------------------------------===//
 //
-// The blocks of a grid are split into a few contiguous chunks per pool worker
+// The blocks of a grid are split into a few contiguous chunks per thread
 // (enough to balance uneven blocks, few enough to keep scheduling overhead
-// low) and run as one ThreadPoolTaskGroup, which the launching thread waits
-// for. Each worker reuses one shared-memory buffer for all the blocks it runs.
+// low) that the block pool's workers and the launching thread take in turn
+// (HostPool.cpp). A grid too small to be worth splitting (one chunk) runs on
+// the launching thread alone. Each thread reuses one shared-memory buffer for
+// all the blocks it runs.
+//
+// The hot path allocates nothing: a synchronous launch uses the caller's
+// argument buffer, a queued one copies it into its task, which the queue
+// stores in place (QueueTask).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +23,7 @@
 #include "Fiber.h"
 
 #include "../../Error.h"
+#include "../../Trace.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -30,8 +37,12 @@ using namespace offload::host;
 
 static constexpr size_t SharedAlignment = 64;
 
-/// Chunks of blocks per pool worker.
-static constexpr uint64_t ChunksPerWorker = 4;
+/// Chunks of blocks per thread that runs blocks.
+static constexpr uint64_t ChunksPerThread = 4;
+
+/// The fewest GPU threads a chunk is given: below, the hand-off to another
+/// thread costs more than the work it could take over.
+static constexpr uint64_t MinThreadsPerChunk = 64;
 
 namespace {
 /// A 64-byte aligned buffer that only grows.
@@ -124,8 +135,25 @@ static void runBlocks(const BlockLaunch &Launch,
   }
 }
 
-Error offload::host::launchOnHost(ThreadPoolInterface &Pool,
-                                  const HostConfig &Config,
+namespace {
+/// A launch split into chunks of blocks, as a job of the block pool.
+struct LaunchChunks {
+  const BlockLaunch &Launch;
+  const offload_kernel_launch_size_args_t &Size;
+  uint64_t NumBlocks, NumChunks;
+  LaunchErrors &Errors;
+
+  static void run(void *Self, uint64_t Chunk) {
+    auto &L = *static_cast<LaunchChunks *>(Self);
+    uint64_t Per = L.NumBlocks / L.NumChunks, Extra = L.NumBlocks % L.NumChunks;
+    uint64_t Begin = Chunk * Per + std::min(Chunk, Extra);
+    uint64_t End = Begin + Per + (Chunk < Extra ? 1 : 0);
+    runBlocks(L.Launch, L.Size, Begin, End, L.Errors);
+  }
+};
+} // namespace
+
+Error offload::host::launchOnHost(BlockPool &Pool, const HostConfig &Config,
                                   const offload_host_kernel_descriptor_t &Desc,
                                   const void *Args,
                                   const offload_kernel_launch_size_args_t &Size,
@@ -137,87 +165,132 @@ Error offload::host::launchOnHost(ThreadPoolInterface &Pool,
     return createError(OFFLOAD_ERRC_INVALID_SIZE,
                        "the grid of kernel {0} has more than 2^64 blocks",
                        Name);
+  uint64_t BlockThreads =
+      uint64_t(Size.GroupSize.x) * Size.GroupSize.y * Size.GroupSize.z;
   // Only reachable with validation off: nothing to run.
-  if (NumBlocks == 0 ||
-      uint64_t(Size.GroupSize.x) * Size.GroupSize.y * Size.GroupSize.z == 0)
+  if (NumBlocks == 0 || BlockThreads == 0)
     return Error::success();
 
   BlockLaunch Launch{&Desc, Args, Name, Config.FiberStackSize};
   LaunchErrors Errors;
-  uint64_t Workers = std::max(1u, Pool.getMaxConcurrency());
-  uint64_t NumChunks = std::min(NumBlocks, Workers * ChunksPerWorker);
-  if (NumChunks <= 1 || Workers == 1) {
-    // Not worth a trip through the pool.
+  uint64_t Threads = uint64_t(Pool.getNumWorkers()) + 1;
+  uint64_t NumChunks = std::min(NumBlocks, Threads * ChunksPerThread);
+  // The grain: every chunk but a grid's only one has MinThreadsPerChunk
+  // threads or more.
+  uint64_t TotalThreads = NumBlocks > UINT64_MAX / BlockThreads
+                              ? UINT64_MAX
+                              : NumBlocks * BlockThreads;
+  NumChunks = std::max<uint64_t>(
+      1, std::min(NumChunks, TotalThreads / MinThreadsPerChunk));
+  if (NumChunks == 1) {
     runBlocks(Launch, Size, 0, NumBlocks, Errors);
     return Errors.take();
   }
-
-  ThreadPoolTaskGroup Group(Pool);
-  uint64_t PerChunk = NumBlocks / NumChunks, Extra = NumBlocks % NumChunks;
-  uint64_t Begin = 0;
-  for (uint64_t C = 0; C < NumChunks; ++C) {
-    uint64_t End = Begin + PerChunk + (C < Extra ? 1 : 0);
-    Group.async(
-        [&, Begin, End] { runBlocks(Launch, Size, Begin, End, Errors); });
-    Begin = End;
-  }
-  Group.wait();
+  LaunchChunks Chunks{Launch, Size, NumBlocks, NumChunks, Errors};
+  BlockPool::Job Job;
+  Job.Run = &LaunchChunks::run;
+  Job.Context = &Chunks;
+  Job.NumChunks = NumChunks;
+  Pool.run(Job);
   return Errors.take();
 }
 
 namespace {
-/// A copy of a kernel's packed arguments, for a launch that runs later.
-class ArgumentCopy {
+/// A launch that runs later, on a queue, with a copy of its arguments: in
+/// place up to InlineBytes (the task is stored in the queue's ring), else on
+/// the heap.
+class QueuedLaunch {
 public:
-  ArgumentCopy(ArrayRef<uint8_t> Args, size_t KernelSize)
-      : Size(std::max(Args.size(), KernelSize)) {
-    // Kernels load arguments at their natural alignment; give the copy more.
-    Data = static_cast<uint8_t *>(std::aligned_alloc(
-        SharedAlignment, alignTo(std::max<size_t>(Size, 1), SharedAlignment)));
-    if (!Data)
-      return;
+  static constexpr size_t InlineBytes = 256;
+
+  QueuedLaunch(BlockPool &Pool, const HostConfig &Config,
+               const offload_host_kernel_descriptor_t &Desc,
+               ArrayRef<uint8_t> Args,
+               const offload_kernel_launch_size_args_t &Size, StringRef Name)
+      : Pool(Pool), Config(Config), Desc(Desc), Size(Size), Name(Name),
+        Bytes(std::max<size_t>(Args.size(), Desc.ArgumentsSize)) {
+    if (Bytes > InlineBytes) {
+      // Kernels load arguments at their natural alignment; give the copy
+      // more.
+      Heap = static_cast<uint8_t *>(
+          std::aligned_alloc(SharedAlignment, alignTo(Bytes, SharedAlignment)));
+      if (!Heap)
+        return;
+    }
+    uint8_t *Data = data();
     // With validation off, a short buffer is padded with zeros.
-    std::memset(Data, 0, Size);
+    if (Args.size() < Bytes)
+      std::memset(Data + Args.size(), 0, Bytes - Args.size());
     if (!Args.empty())
       std::memcpy(Data, Args.data(), Args.size());
   }
-  ArgumentCopy(ArgumentCopy &&Other) : Data(Other.Data), Size(Other.Size) {
-    Other.Data = nullptr;
+  QueuedLaunch(QueuedLaunch &&Other)
+      : Pool(Other.Pool), Config(Other.Config), Desc(Other.Desc),
+        Size(Other.Size), Name(Other.Name), Bytes(Other.Bytes),
+        Heap(Other.Heap) {
+    Other.Heap = nullptr;
+    if (!Heap)
+      std::memcpy(Inline, Other.Inline, Bytes);
   }
-  ArgumentCopy(const ArgumentCopy &) = delete;
-  ~ArgumentCopy() { std::free(Data); }
+  QueuedLaunch(const QueuedLaunch &) = delete;
+  ~QueuedLaunch() { std::free(Heap); }
 
-  const uint8_t *data() const { return Data; }
+  /// Whether the copy could be made.
+  bool valid() const { return Bytes <= InlineBytes || Heap; }
+
+  Error operator()() {
+    return launchOnHost(Pool, Config, Desc, data(), Size, Name);
+  }
 
 private:
-  uint8_t *Data = nullptr;
-  size_t Size;
+  uint8_t *data() { return Heap ? Heap : Inline; }
+
+  alignas(SharedAlignment) uint8_t Inline[InlineBytes];
+  BlockPool &Pool;
+  const HostConfig &Config;
+  const offload_host_kernel_descriptor_t &Desc;
+  offload_kernel_launch_size_args_t Size;
+  /// The kernel's name, owned by its program, which outlives the launch.
+  StringRef Name;
+  size_t Bytes;
+  uint8_t *Heap = nullptr;
 };
+static_assert(sizeof(QueuedLaunch) <= QueueTask::InlineSize,
+              "a queued launch is stored in its queue's ring");
 } // namespace
+
+void HostSymbol::traceFibers() {
+  if (!isTraceEnabled() || FibersTraced.exchange(true))
+    return;
+  const offload_host_kernel_descriptor_t *Desc = getDescriptor();
+  StringRef Name = Desc->Name ? StringRef(Desc->Name) : getName();
+  StringRef Reason = Desc->CooperativeReason
+                         ? StringRef(Desc->CooperativeReason)
+                         : StringRef("its descriptor marks it cooperative");
+  trace::printLine("kernel " + Name + " runs on fibers: " + Reason);
+}
 
 Error HostDevice::launchKernel(Queue *Q, Symbol &Kernel, ArrayRef<uint8_t> Args,
                                const offload_kernel_launch_size_args_t &Size) {
   auto &Sym = static_cast<HostSymbol &>(Kernel);
   const offload_host_kernel_descriptor_t *Desc = Sym.getDescriptor();
-  std::string Name = (Desc->Name ? StringRef(Desc->Name) : Sym.getName()).str();
-  ThreadPoolInterface &Pool = ThePlugin.getThreadPool();
+  StringRef Name = Desc->Name ? StringRef(Desc->Name) : Sym.getName();
+  if (Desc->Flags & OFFLOAD_HOST_KERNEL_COOPERATIVE)
+    Sym.traceFibers();
+  BlockPool &Pool = ThePlugin.getBlockPool();
   const HostConfig &Config = ThePlugin.getConfig();
 
   if (!Q && Args.size() >= Desc->ArgumentsSize)
     return launchOnHost(Pool, Config, *Desc, Args.data(), Size, Name);
 
-  // Asynchronous launches (and short buffers) use a copy of the arguments:
-  // the caller may reuse its buffer as soon as the launch is enqueued.
-  ArgumentCopy Copy(Args, Desc->ArgumentsSize);
-  if (!Copy.data())
+  // Queued launches (and short buffers) use a copy of the arguments: the
+  // caller may reuse its buffer as soon as the launch is enqueued.
+  QueuedLaunch Launch(Pool, Config, *Desc, Args, Size, Name);
+  if (!Launch.valid())
     return createError(OFFLOAD_ERRC_OUT_OF_RESOURCES,
                        "cannot copy the arguments of kernel {0}", Name);
   if (!Q)
-    return launchOnHost(Pool, Config, *Desc, Copy.data(), Size, Name);
-  static_cast<HostQueue *>(Q)->enqueue([&Pool, &Config, Desc,
-                                        Copy = std::move(Copy), Size,
-                                        Name = std::move(Name)]() -> Error {
-    return launchOnHost(Pool, Config, *Desc, Copy.data(), Size, Name);
-  });
+    return Launch();
+  static_cast<HostQueue *>(Q)->enqueue(std::move(Launch));
   return Error::success();
 }

@@ -123,7 +123,7 @@ Error HostDevice::unregisterHostMemory(void *HostPtr) {
 }
 
 Expected<std::unique_ptr<Queue>> HostDevice::createQueue() {
-  return std::make_unique<HostQueue>(*this);
+  return std::make_unique<HostQueue>(*this, ThePlugin.getConfig().SpinMicros);
 }
 
 bool HostDevice::isValidBinary(StringRef Image) const {
@@ -160,15 +160,22 @@ Error HostPlugin::init() {
   if (std::optional<uint64_t> N =
           getEnvUnsigned("OFFLOAD_HOST_FIBER_STACK_SIZE"))
     Config.FiberStackSize = std::max<uint64_t>(*N, 16 * 1024);
+  if (const char *Spin = std::getenv("OFFLOAD_HOST_SPIN_US")) {
+    uint64_t Micros;
+    if (!StringRef(Spin).trim().getAsInteger(0, Micros))
+      Config.SpinMicros = std::min<uint64_t>(Micros, 1000000);
+  }
   TheDevice = std::make_unique<HostDevice>(*this);
   return Error::success();
 }
 
 Error HostPlugin::deinit() {
   // Blocks have all finished (queues were drained before); joining the pool
-  // frees its workers' fiber stacks.
+  // frees its workers' fiber stacks (a launching thread keeps its own until
+  // it exits).
   {
     std::lock_guard<std::mutex> Lock(PoolMutex);
+    PoolPtr.store(nullptr, std::memory_order_release);
     Pool.reset();
   }
   {
@@ -181,11 +188,18 @@ Error HostPlugin::deinit() {
   return Error::success();
 }
 
-ThreadPoolInterface &HostPlugin::getThreadPool() {
+BlockPool &HostPlugin::getBlockPool() {
+  if (BlockPool *P = PoolPtr.load(std::memory_order_acquire))
+    return *P;
   std::lock_guard<std::mutex> Lock(PoolMutex);
-  if (!Pool)
-    Pool = std::make_unique<StdThreadPool>(
-        llvm::hardware_concurrency(Config.NumThreads));
+  if (!Pool) {
+    // The launching thread runs blocks too.
+    unsigned Threads = std::max(
+        1u,
+        llvm::hardware_concurrency(Config.NumThreads).compute_thread_count());
+    Pool = std::make_unique<BlockPool>(Threads - 1, Config.SpinMicros);
+    PoolPtr.store(Pool.get(), std::memory_order_release);
+  }
   return *Pool;
 }
 

@@ -12,7 +12,8 @@
 //  - HostDeviceInfo.cpp: the device's properties, read from the system;
 //  - HostQueue.cpp: in-order asynchronous queues and events;
 //  - HostProgram.cpp: loading ELF objects with ORC, symbol lookup;
-//  - HostLaunch.cpp: running the blocks of a grid on a thread pool;
+//  - HostPool.cpp: the threads that run the blocks of launches;
+//  - HostLaunch.cpp: running the blocks of a grid on them;
 //  - Fiber.cpp: running the threads of a cooperative block as fibers.
 //
 //===----------------------------------------------------------------------===//
@@ -24,17 +25,21 @@
 
 #include "OffloadRuntime/HostKernelABI.h"
 
-#include "llvm/ADT/FunctionExtras.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
-#include "llvm/Support/ThreadPool.h"
 
+#include <atomic>
 #include <condition_variable>
-#include <deque>
+#include <cstddef>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <thread>
+#include <type_traits>
+#include <vector>
 
 namespace offload {
 namespace host {
@@ -43,9 +48,14 @@ class HostPlugin;
 
 /// Settings of the host plugin, read from the environment at init.
 struct HostConfig {
-  /// Threads of the block thread pool (OFFLOAD_HOST_THREADS, default: the
+  /// Threads that run the blocks of a launch: the launching thread and
+  /// NumThreads - 1 pool workers (OFFLOAD_HOST_THREADS, default: the
   /// hardware threads).
   unsigned NumThreads = 0;
+  /// How long an idle pool worker or queue thread, or a thread waiting for
+  /// one, spins before it sleeps, in microseconds (OFFLOAD_HOST_SPIN_US,
+  /// default 200; 0: sleep at once).
+  uint64_t SpinMicros = 200;
   /// Stack size of a fiber (OFFLOAD_HOST_FIBER_STACK_SIZE, default 64 KiB).
   size_t FiberStackSize = 64 * 1024;
   /// Shared memory per block the device reports (WORK_GROUP_LOCAL_MEM_SIZE).
@@ -55,6 +65,67 @@ struct HostConfig {
 /// Reads the properties of the host device from the system. Defined in
 /// HostDeviceInfo.cpp.
 DeviceInfo queryHostDeviceInfo(const HostConfig &Config);
+
+//===----------------------------------------------------------------------===//
+// Threads
+//===----------------------------------------------------------------------===//
+
+/// Waits until \p Done returns true: spins (pauses, then yields the CPU) for
+/// at most \p BudgetMicros microseconds. Returns Done()'s last answer.
+bool spinUntil(llvm::function_ref<bool()> Done, uint64_t BudgetMicros);
+
+/// The worker threads that run the blocks of launches, with the launching
+/// threads (HostPool.cpp). Several launches may run at once; workers take
+/// chunks of the oldest first.
+class BlockPool {
+public:
+  /// A launch's work: NumChunks calls Run(Context, Chunk), concurrently, in
+  /// any order. Lives on the launcher's stack.
+  struct Job {
+    void (*Run)(void *Context, uint64_t Chunk) = nullptr;
+    void *Context = nullptr;
+    uint64_t NumChunks = 0;
+
+  private:
+    friend class BlockPool;
+    std::atomic<uint64_t> NextChunk{0};
+    /// Workers working on the job; changed under the pool's mutex.
+    std::atomic<unsigned> Users{0};
+    bool LauncherWaits = false;
+    Job *Prev = nullptr, *Next = nullptr;
+  };
+
+  BlockPool(unsigned NumWorkers, uint64_t SpinMicros);
+  ~BlockPool();
+  BlockPool(const BlockPool &) = delete;
+  BlockPool &operator=(const BlockPool &) = delete;
+
+  unsigned getNumWorkers() const { return unsigned(Workers.size()); }
+
+  /// Runs every chunk of \p J on the workers and the calling thread; returns
+  /// once all ran.
+  void run(Job &J);
+
+private:
+  void workerMain();
+  /// The oldest job with chunks left; the mutex is held.
+  Job *findWork();
+  static void runChunks(Job &J);
+
+  uint64_t SpinMicros;
+  std::mutex Mutex;
+  /// Workers sleep here until Epoch changes.
+  std::condition_variable WorkAvailable;
+  /// Launchers wait here for workers to leave their job.
+  std::condition_variable JobDone;
+  /// Jobs being run, oldest first.
+  Job *Head = nullptr, *Tail = nullptr;
+  /// Changes (under the mutex) whenever a job is published.
+  std::atomic<uint64_t> Epoch{0};
+  unsigned Sleepers = 0;
+  bool Stopping = false;
+  std::vector<std::thread> Workers;
+};
 
 //===----------------------------------------------------------------------===//
 // Queues and events
@@ -74,14 +145,101 @@ private:
   bool Complete;
 };
 
-/// An in-order queue executed by one worker thread, so that operations run in
-/// submission order without blocking the submitter, and a queue waiting on an
-/// event of another queue blocks only its own worker.
+/// A queued operation: a move-only callable returning llvm::Error, stored in
+/// place when it fits InlineSize bytes (launches with their argument copy,
+/// copies, fills), else on the heap.
+class QueueTask {
+public:
+  static constexpr size_t InlineSize = 448;
+  static constexpr size_t StorageAlign = 64;
+
+  QueueTask() = default;
+  template <typename CallableT, typename = std::enable_if_t<!std::is_same_v<
+                                    std::decay_t<CallableT>, QueueTask>>>
+  QueueTask(CallableT &&Callable) {
+    using T = std::decay_t<CallableT>;
+    if constexpr (sizeof(T) <= InlineSize && alignof(T) <= StorageAlign) {
+      new (Storage) T(std::forward<CallableT>(Callable));
+      Ops = &InlineOps<T>;
+    } else {
+      *reinterpret_cast<T **>(Storage) =
+          new T(std::forward<CallableT>(Callable));
+      Ops = &HeapOps<T>;
+    }
+  }
+  QueueTask(QueueTask &&Other) { *this = std::move(Other); }
+  QueueTask &operator=(QueueTask &&Other) {
+    if (this == &Other)
+      return *this;
+    reset();
+    if (Other.Ops) {
+      Other.Ops->Move(Storage, Other.Storage);
+      Ops = Other.Ops;
+      Other.Ops = nullptr;
+    }
+    return *this;
+  }
+  QueueTask(const QueueTask &) = delete;
+  QueueTask &operator=(const QueueTask &) = delete;
+  ~QueueTask() { reset(); }
+
+  explicit operator bool() const { return Ops; }
+  llvm::Error operator()() { return Ops->Invoke(Storage); }
+  /// Destroys the callable (and what it captured).
+  void reset() {
+    if (Ops)
+      Ops->Destroy(Storage);
+    Ops = nullptr;
+  }
+
+private:
+  struct Operations {
+    llvm::Error (*Invoke)(void *);
+    /// Move-constructs into the first storage and destroys the second's.
+    void (*Move)(void *, void *);
+    void (*Destroy)(void *);
+  };
+  template <typename T>
+  static constexpr Operations InlineOps = {
+      [](void *S) -> llvm::Error { return (*static_cast<T *>(S))(); },
+      [](void *D, void *S) {
+        new (D) T(std::move(*static_cast<T *>(S)));
+        static_cast<T *>(S)->~T();
+      },
+      [](void *S) { static_cast<T *>(S)->~T(); }};
+  template <typename T>
+  static constexpr Operations HeapOps = {
+      [](void *S) -> llvm::Error { return (**static_cast<T **>(S))(); },
+      [](void *D, void *S) { *static_cast<T **>(D) = *static_cast<T **>(S); },
+      [](void *S) { delete *static_cast<T **>(S); }};
+
+  const Operations *Ops = nullptr;
+  alignas(StorageAlign) unsigned char Storage[InlineSize];
+};
+
+/// A FIFO of tasks in a ring that only grows: steady use allocates nothing.
+class TaskRing {
+public:
+  bool empty() const { return Count == 0; }
+  void push(QueueTask Task);
+  /// Moves the oldest task into \p Out.
+  void pop(QueueTask &Out);
+
+private:
+  std::unique_ptr<QueueTask[]> Slots;
+  size_t Capacity = 0, Head = 0, Count = 0;
+};
+
+/// An in-order queue. Operations run one at a time, in submission order, on
+/// the queue's own thread, so that they do not block the submitter and a
+/// queue waiting on an event of another queue blocks only itself; or on a
+/// thread that synchronizes the queue while its thread is not running one
+/// (a launch followed by a synchronization then runs on the caller without
+/// any hand-off). The queue's thread spins for HostConfig::SpinMicros after
+/// its last operation before it sleeps.
 class HostQueue final : public Queue {
 public:
-  using Operation = llvm::unique_function<llvm::Error()>;
-
-  explicit HostQueue(Device &D);
+  HostQueue(Device &D, uint64_t SpinMicros);
   ~HostQueue() override;
 
   llvm::Error synchronize() override;
@@ -92,18 +250,36 @@ public:
   llvm::Expected<std::shared_ptr<Event>> recordEvent() override;
   llvm::Expected<bool> isEmpty() override;
 
-  /// Appends \p Op; its error, if any, is reported by the next synchronize.
-  void enqueue(Operation Op);
+  /// Appends \p Task; its error, if any, is reported by the next
+  /// synchronize.
+  void enqueue(QueueTask Task);
 
 private:
-  void run();
+  void workerMain();
+  /// Whether the next task may start: none runs and one is pending.
+  bool canStart() const { return !Executing && !Pending.empty(); }
+  /// Runs the oldest task on the calling thread; \p Lock (of Mutex) is held
+  /// and canStart().
+  void runOne(std::unique_lock<std::mutex> &Lock);
+  /// Pushes \p Task; Mutex is held. Returns whether to wake the worker.
+  bool push(QueueTask Task);
 
+  uint64_t SpinMicros;
   std::mutex Mutex;
+  /// The queue's thread sleeps here for canStart() or Stopping.
   std::condition_variable WorkAvailable;
+  /// Synchronizing threads sleep here for completions or canStart().
   std::condition_variable WorkDone;
-  std::deque<Operation> Pending;
-  uint64_t Submitted = 0;
-  uint64_t Completed = 0;
+  TaskRing Pending;
+  /// Counts of tasks (changed under Mutex; read without it while spinning).
+  std::atomic<uint64_t> Submitted{0};
+  std::atomic<uint64_t> Completed{0};
+  /// Changes (under Mutex) whenever canStart() may have become true.
+  std::atomic<uint64_t> Version{0};
+  /// Whether a thread runs one of the queue's tasks now.
+  bool Executing = false;
+  bool WorkerSleeping = false;
+  unsigned SyncWaiters = 0;
   bool Stopping = false;
   /// First error since the last synchronize.
   std::optional<llvm::Error> FirstError;
@@ -155,7 +331,13 @@ public:
   void *getGlobalAddress() const override { return Address; }
   uint64_t getGlobalSize() const override { return Size; }
 
+  /// With OFFLOAD_TRACE=1, says once why a cooperative kernel runs on
+  /// fibers.
+  void traceFibers();
+
 private:
+  /// Whether traceFibers printed its line.
+  std::atomic<bool> FibersTraced{false};
   /// The descriptor of a kernel, the variable of a global.
   void *Address;
   /// Size in bytes of the ELF symbol.
@@ -229,8 +411,8 @@ public:
 
   const HostConfig &getConfig() const { return Config; }
 
-  /// The thread pool running blocks, created on first use.
-  llvm::ThreadPoolInterface &getThreadPool();
+  /// The pool running blocks, created on first use.
+  BlockPool &getBlockPool();
 
   /// The JIT holding every program, created on first use, and the JITDylib
   /// that defines the runtime functions kernels call.
@@ -244,7 +426,9 @@ private:
   std::unique_ptr<HostDevice> TheDevice;
 
   std::mutex PoolMutex;
-  std::unique_ptr<llvm::StdThreadPool> Pool;
+  std::unique_ptr<BlockPool> Pool;
+  /// Pool, read without the mutex once it exists.
+  std::atomic<BlockPool *> PoolPtr{nullptr};
 
   std::mutex JITMutex;
   std::unique_ptr<llvm::orc::LLJIT> JIT;
@@ -253,10 +437,9 @@ private:
 };
 
 /// Runs \p Desc (named \p Name in messages) over the grid \p Size with
-/// arguments \p Args on \p Pool; returns once every block ran. Defined in
-/// HostLaunch.cpp.
-llvm::Error launchOnHost(llvm::ThreadPoolInterface &Pool,
-                         const HostConfig &Config,
+/// arguments \p Args on \p Pool and the calling thread; returns once every
+/// block ran. Defined in HostLaunch.cpp.
+llvm::Error launchOnHost(BlockPool &Pool, const HostConfig &Config,
                          const offload_host_kernel_descriptor_t &Desc,
                          const void *Args,
                          const offload_kernel_launch_size_args_t &Size,

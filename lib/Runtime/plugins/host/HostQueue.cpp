@@ -5,12 +5,23 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Each queue owns one worker thread that runs its operations in submission
-// order. A dedicated thread (rather than tasks on the block thread pool) keeps
-// the semantics simple: an operation may block (waiting on an event of
-// another queue, or on the blocks of a kernel it launched on the pool) without
-// taking a pool worker away from kernels, and a queue never needs to be
-// rescheduled.
+// Each queue owns one thread that runs its operations in submission order. A
+// dedicated thread (rather than tasks on the block pool) keeps the semantics
+// simple: an operation may block (waiting on an event of another queue, or
+// on the blocks of a kernel it launched) without taking a pool worker away
+// from kernels, and a queue never needs to be rescheduled.
+//
+// A thread that synchronizes the queue does not just wait: while no task of
+// the queue runs, it runs the next pending ones itself, in order, up to what
+// it waits for. A launch followed at once by offloadSyncQueue thus runs on
+// the caller, with no hand-off between threads, whether or not the queue's
+// thread is awake; the queue's thread runs what nobody waits for. At most one
+// thread runs the queue's tasks at a time, so they still run one after the
+// other in submission order.
+//
+// Idle queue threads, and synchronizing threads whose tasks run elsewhere,
+// spin for HostConfig::SpinMicros before they sleep: a queue in steady use
+// never goes through the kernel to wake a thread.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,17 +57,43 @@ void HostEvent::signal() {
 }
 
 //===----------------------------------------------------------------------===//
+// TaskRing
+//===----------------------------------------------------------------------===//
+
+void TaskRing::push(QueueTask Task) {
+  if (Count == Capacity) {
+    size_t NewCapacity = Capacity ? 2 * Capacity : 16;
+    auto NewSlots = std::make_unique<QueueTask[]>(NewCapacity);
+    for (size_t I = 0; I < Count; ++I)
+      NewSlots[I] = std::move(Slots[(Head + I) & (Capacity - 1)]);
+    Slots = std::move(NewSlots);
+    Capacity = NewCapacity;
+    Head = 0;
+  }
+  Slots[(Head + Count) & (Capacity - 1)] = std::move(Task);
+  ++Count;
+}
+
+void TaskRing::pop(QueueTask &Out) {
+  Out = std::move(Slots[Head]);
+  Head = (Head + 1) & (Capacity - 1);
+  --Count;
+}
+
+//===----------------------------------------------------------------------===//
 // HostQueue
 //===----------------------------------------------------------------------===//
 
-HostQueue::HostQueue(Device &D) : Queue(D) {
-  Worker = std::thread([this] { run(); });
+HostQueue::HostQueue(Device &D, uint64_t SpinMicros)
+    : Queue(D), SpinMicros(SpinMicros) {
+  Worker = std::thread([this] { workerMain(); });
 }
 
 HostQueue::~HostQueue() {
   {
     std::lock_guard<std::mutex> Lock(Mutex);
     Stopping = true;
+    Version.fetch_add(1, std::memory_order_release);
   }
   WorkAvailable.notify_one();
   // The worker drains the pending operations before it exits.
@@ -65,46 +102,102 @@ HostQueue::~HostQueue() {
     consumeError(std::move(*FirstError));
 }
 
-void HostQueue::run() {
-  std::unique_lock<std::mutex> Lock(Mutex);
-  while (true) {
-    WorkAvailable.wait(Lock, [&] { return Stopping || !Pending.empty(); });
-    if (Pending.empty())
-      return;
-    Operation Op = std::move(Pending.front());
-    Pending.pop_front();
-    Lock.unlock();
-    Error E = Op();
-    // Release what the operation captured (events, argument copies) before
-    // reporting completion.
-    Op = Operation();
-    Lock.lock();
-    if (E) {
-      if (!FirstError)
-        FirstError.emplace(std::move(E));
-      else
-        consumeError(std::move(E));
-    }
-    ++Completed;
-    WorkDone.notify_all();
-  }
+bool HostQueue::push(QueueTask Task) {
+  Pending.push(std::move(Task));
+  Submitted.fetch_add(1, std::memory_order_relaxed);
+  Version.fetch_add(1, std::memory_order_release);
+  return WorkerSleeping && !Executing;
 }
 
-void HostQueue::enqueue(Operation Op) {
+void HostQueue::enqueue(QueueTask Task) {
+  bool Wake;
   {
     std::lock_guard<std::mutex> Lock(Mutex);
-    Pending.push_back(std::move(Op));
-    ++Submitted;
+    Wake = push(std::move(Task));
   }
-  WorkAvailable.notify_one();
+  if (Wake)
+    WorkAvailable.notify_one();
+}
+
+void HostQueue::runOne(std::unique_lock<std::mutex> &Lock) {
+  QueueTask Task;
+  Pending.pop(Task);
+  Executing = true;
+  Lock.unlock();
+  Error E = Task();
+  // Release what the operation captured (events, argument copies) before
+  // reporting completion.
+  Task.reset();
+  Lock.lock();
+  if (E) {
+    if (!FirstError)
+      FirstError.emplace(std::move(E));
+    else
+      consumeError(std::move(E));
+  }
+  Executing = false;
+  Completed.fetch_add(1, std::memory_order_release);
+  Version.fetch_add(1, std::memory_order_release);
+  if (SyncWaiters)
+    WorkDone.notify_all();
+  // A synchronizing thread stops here: the queue's thread takes over.
+  if (WorkerSleeping && (!Pending.empty() || Stopping))
+    WorkAvailable.notify_one();
+}
+
+void HostQueue::workerMain() {
+  std::unique_lock<std::mutex> Lock(Mutex);
+  while (true) {
+    if (canStart()) {
+      runOne(Lock);
+      continue;
+    }
+    if (Stopping && Pending.empty() && !Executing)
+      return;
+    uint64_t Seen = Version.load(std::memory_order_relaxed);
+    if (!Stopping) {
+      Lock.unlock();
+      bool Changed = spinUntil(
+          [&] { return Version.load(std::memory_order_acquire) != Seen; },
+          SpinMicros);
+      Lock.lock();
+      if (Changed)
+        continue;
+    }
+    WorkerSleeping = true;
+    WorkAvailable.wait(Lock, [&] {
+      return canStart() || (Stopping && !Executing) ||
+             Version.load(std::memory_order_relaxed) != Seen;
+    });
+    WorkerSleeping = false;
+  }
 }
 
 Error HostQueue::synchronize() {
   std::unique_lock<std::mutex> Lock(Mutex);
   // Wait for what was submitted before this call only, so that other threads
   // submitting to the same queue cannot starve us.
-  uint64_t Target = Submitted;
-  WorkDone.wait(Lock, [&] { return Completed >= Target; });
+  uint64_t Target = Submitted.load(std::memory_order_relaxed);
+  while (Completed.load(std::memory_order_relaxed) < Target) {
+    if (canStart()) {
+      // Tasks run in order, so the oldest pending one is at most the last
+      // we wait for.
+      runOne(Lock);
+      continue;
+    }
+    // Another thread runs a task of the queue.
+    uint64_t Seen = Version.load(std::memory_order_relaxed);
+    Lock.unlock();
+    spinUntil([&] { return Version.load(std::memory_order_acquire) != Seen; },
+              SpinMicros);
+    Lock.lock();
+    if (Version.load(std::memory_order_relaxed) != Seen)
+      continue;
+    ++SyncWaiters;
+    WorkDone.wait(
+        Lock, [&] { return Version.load(std::memory_order_relaxed) != Seen; });
+    --SyncWaiters;
+  }
   if (!FirstError)
     return Error::success();
   Error E = std::move(*FirstError);
@@ -119,8 +212,8 @@ Error HostQueue::waitEvents(ArrayRef<std::shared_ptr<Event>> Events) {
       Waiting.push_back(E);
   if (Waiting.empty())
     return Error::success();
-  // Blocking the worker is what makes the queue wait: later operations start
-  // only after every event completed. The events are shared, so the user may
+  // Blocking the queue is what makes it wait: later operations start only
+  // after every event completed. The events are shared, so the user may
   // destroy their handles meanwhile.
   enqueue([Waiting = std::move(Waiting)]() -> Error {
     for (const std::shared_ptr<Event> &E : Waiting)
@@ -142,20 +235,26 @@ Error HostQueue::enqueueHostFunction(offload_host_function_cb_t Callback,
 
 Expected<bool> HostQueue::isEmpty() {
   std::lock_guard<std::mutex> Lock(Mutex);
-  return Completed == Submitted;
+  return Completed.load(std::memory_order_relaxed) ==
+         Submitted.load(std::memory_order_relaxed);
 }
 
 Expected<std::shared_ptr<Event>> HostQueue::recordEvent() {
-  std::lock_guard<std::mutex> Lock(Mutex);
-  // An idle queue has already reached this point.
-  if (Completed == Submitted)
-    return std::make_shared<HostEvent>(/*Complete=*/true);
-  auto E = std::make_shared<HostEvent>();
-  Pending.push_back([E] {
-    E->signal();
-    return Error::success();
-  });
-  ++Submitted;
-  WorkAvailable.notify_one();
+  bool Wake;
+  std::shared_ptr<HostEvent> E;
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    // An idle queue has already reached this point.
+    if (Completed.load(std::memory_order_relaxed) ==
+        Submitted.load(std::memory_order_relaxed))
+      return std::make_shared<HostEvent>(/*Complete=*/true);
+    E = std::make_shared<HostEvent>();
+    Wake = push([E] {
+      E->signal();
+      return Error::success();
+    });
+  }
+  if (Wake)
+    WorkAvailable.notify_one();
   return E;
 }

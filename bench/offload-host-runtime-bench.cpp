@@ -1,0 +1,252 @@
+//===- offload-host-runtime-bench.cpp - Costs of the host device runtime --===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Google Benchmark suite of what the host device's runtime costs on top of
+// the work itself, each next to a native baseline in the same binary (see
+// bench/README.md; bench/run-host-runtime-bench.sh prints ours / native):
+//
+//   BM_FiberBarrier/threads:T
+//       one block of T threads of a cooperative kernel running 256 barriers
+//       in a loop (the fiber fallback); counter ns_per_thread_barrier.
+//   BM_Launch/<sync|queued>_<1x1|64x256>
+//       a launch of an empty kernel (its block loop optimized away), either
+//       synchronous or on a queue followed by offloadSyncQueue, on a grid of
+//       1 block of 1 thread or 64 blocks of 256 threads.
+//   BM_Native/omp_parallel_for_64
+//       the baseline of a 64-block launch: an OpenMP parallel for of 64
+//       empty iterations.
+//   BM_Memcpy1KiB/<offload|offload_unknown|memcpy>
+//       a synchronous host-to-host offloadMemcpy of 1 KiB, with validation,
+//       between two offloadMemAlloc allocations (offload) or two buffers the
+//       runtime does not know (offload_unknown), and memcpy() between the
+//       same buffers.
+//
+// Every benchmark reports its time per iteration in real time and the
+// counter ns (the same value), so that a script can divide the pairs.
+// Kernels are built at start-up from LLVM IR (unittests' KernelBuilder), so
+// that the fiber kernel stays a fiber kernel whatever the compiler learns.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OpenMPBaseline.h"
+
+#include "KernelBuilder.h"
+
+#include "OffloadRuntime/OffloadAPI.h"
+
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace offload_test;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+[[noreturn]] void fail(const char *What, offload_result_t R) {
+  std::fprintf(stderr, "offload-host-runtime-bench: %s: %s: %s\n", What,
+               offloadErrcName(R->Code), R->Details);
+  std::exit(1);
+}
+
+void check(offload_result_t R, const char *What) {
+  if (R)
+    fail(What, R);
+}
+
+offload_device_handle_t Host = nullptr;
+offload_queue_handle_t Queue = nullptr;
+offload_symbol_handle_t EmptyKernel = nullptr;
+offload_symbol_handle_t BarrierKernel = nullptr;
+
+/// Barriers per thread in one launch of the barrier kernel.
+constexpr int64_t BarriersPerLaunch = 256;
+
+/// Builds and loads the benchmark kernels:
+///  - empty (no arguments): does nothing;
+///  - barrier_loop (cooperative) {int64 n}: n barriers in a loop.
+void loadKernels() {
+  HostModuleBuilder MB("offload_host_runtime_bench");
+  MB.addKernel("empty", 0, {}, [](ThreadEnv &) {});
+  HostModuleBuilder::KernelOptions Coop;
+  Coop.Cooperative = true;
+  MB.addKernel("barrier_loop", 8, Coop, [](ThreadEnv &E) {
+    E.loop(E.arg(E.i64(), 0), [&](llvm::Value *) { E.barrier(0); });
+  });
+  std::string Object = MB.emitObject(/*Optimize=*/true);
+  offload_program_handle_t Program = nullptr;
+  check(offloadCreateProgram(Host, Object.data(), Object.size(), &Program),
+        "offloadCreateProgram");
+  check(offloadGetSymbol(Program, "empty", OFFLOAD_SYMBOL_KIND_KERNEL,
+                         &EmptyKernel),
+        "offloadGetSymbol(empty)");
+  check(offloadGetSymbol(Program, "barrier_loop", OFFLOAD_SYMBOL_KIND_KERNEL,
+                         &BarrierKernel),
+        "offloadGetSymbol(barrier_loop)");
+}
+
+offload_kernel_launch_size_args_t grid(uint32_t Blocks, uint32_t Threads) {
+  offload_kernel_launch_size_args_t L;
+  L.Dimensions = 1;
+  L.NumGroups = {Blocks, 1, 1};
+  L.GroupSize = {Threads, 1, 1};
+  L.DynSharedMemory = 0;
+  return L;
+}
+
+/// Reports the mean time per iteration of \p State as counter "ns".
+void reportNs(benchmark::State &State, Clock::duration Elapsed) {
+  double Ns = std::chrono::duration<double, std::nano>(Elapsed).count();
+  State.counters["ns"] = Ns / double(State.iterations());
+}
+
+//===----------------------------------------------------------------------===//
+// Benchmarks
+//===----------------------------------------------------------------------===//
+
+void fiberBarrier(benchmark::State &State) {
+  uint32_t Threads = uint32_t(State.range(0));
+  offload_kernel_launch_size_args_t L = grid(1, Threads);
+  int64_t N = BarriersPerLaunch;
+  Clock::time_point Start = Clock::now();
+  for (auto _ : State)
+    check(offloadLaunchKernel(nullptr, Host, BarrierKernel, &N, sizeof(N), &L),
+          "launch of barrier_loop");
+  Clock::duration Elapsed = Clock::now() - Start;
+  reportNs(State, Elapsed);
+  double Ns = std::chrono::duration<double, std::nano>(Elapsed).count();
+  State.counters["ns_per_thread_barrier"] =
+      Ns / (double(State.iterations()) * Threads * BarriersPerLaunch);
+}
+
+void launch(benchmark::State &State, bool Queued, uint32_t Blocks,
+            uint32_t Threads) {
+  offload_kernel_launch_size_args_t L = grid(Blocks, Threads);
+  Clock::time_point Start = Clock::now();
+  if (Queued) {
+    for (auto _ : State) {
+      check(offloadLaunchKernel(Queue, Host, EmptyKernel, nullptr, 0, &L),
+            "queued launch");
+      check(offloadSyncQueue(Queue), "offloadSyncQueue");
+    }
+  } else {
+    for (auto _ : State)
+      check(offloadLaunchKernel(nullptr, Host, EmptyKernel, nullptr, 0, &L),
+            "launch");
+  }
+  reportNs(State, Clock::now() - Start);
+}
+
+void ompParallelFor64(benchmark::State &State) {
+  Clock::time_point Start = Clock::now();
+  for (auto _ : State)
+    offload_bench::ompParallelFor(64);
+  reportNs(State, Clock::now() - Start);
+  State.counters["threads"] = offload_bench::ompMaxThreads();
+}
+
+/// 1 KiB buffers: two allocations of the runtime and two it does not know.
+struct CopyBuffers {
+  void *Src = nullptr, *Dst = nullptr;
+  std::vector<char> UnknownSrc = std::vector<char>(1024, 1);
+  std::vector<char> UnknownDst = std::vector<char>(1024, 0);
+};
+CopyBuffers *Buffers = nullptr;
+
+void memcpyOffload(benchmark::State &State, bool Known) {
+  void *Dst = Known ? Buffers->Dst : Buffers->UnknownDst.data();
+  const void *Src = Known ? Buffers->Src : Buffers->UnknownSrc.data();
+  Clock::time_point Start = Clock::now();
+  for (auto _ : State) {
+    check(offloadMemcpy(nullptr, Dst, Host, Src, Host, 1024), "offloadMemcpy");
+    benchmark::ClobberMemory();
+  }
+  reportNs(State, Clock::now() - Start);
+}
+
+void memcpyNative(benchmark::State &State) {
+  void *Dst = Buffers->Dst;
+  const void *Src = Buffers->Src;
+  Clock::time_point Start = Clock::now();
+  for (auto _ : State) {
+    benchmark::DoNotOptimize(Dst);
+    benchmark::DoNotOptimize(Src);
+    std::memcpy(Dst, Src, 1024);
+    benchmark::ClobberMemory();
+  }
+  reportNs(State, Clock::now() - Start);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  // libomp's idle threads spin for 200 ms by default, which would take a
+  // core from the benchmarks that follow; a millisecond keeps them spinning
+  // between the iterations of the OpenMP benchmark itself.
+  setenv("KMP_BLOCKTIME", "1", /*overwrite=*/0);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 2;
+
+  check(offloadInit(), "offloadInit");
+  check(offloadGetHostDevice(&Host), "offloadGetHostDevice");
+  check(offloadCreateQueue(Host, &Queue), "offloadCreateQueue");
+  loadKernels();
+  CopyBuffers Copies;
+  check(offloadMemAlloc(Host, OFFLOAD_ALLOC_TYPE_HOST, 1024, &Copies.Src),
+        "offloadMemAlloc");
+  check(offloadMemAlloc(Host, OFFLOAD_ALLOC_TYPE_HOST, 1024, &Copies.Dst),
+        "offloadMemAlloc");
+  std::memset(Copies.Src, 1, 1024);
+  Buffers = &Copies;
+
+  benchmark::RegisterBenchmark("BM_FiberBarrier", fiberBarrier)
+      ->ArgName("threads")
+      ->Arg(32)
+      ->Arg(256)
+      ->Arg(1024)
+      ->UseRealTime();
+  for (bool Queued : {false, true})
+    for (std::pair<uint32_t, uint32_t> Grid :
+         {std::pair<uint32_t, uint32_t>{1, 1},
+          std::pair<uint32_t, uint32_t>{64, 256}}) {
+      uint32_t Blocks = Grid.first, Threads = Grid.second;
+      std::string Name = std::string("BM_Launch/") +
+                         (Queued ? "queued_" : "sync_") +
+                         std::to_string(Blocks) + "x" + std::to_string(Threads);
+      benchmark::RegisterBenchmark(Name.c_str(), [=](benchmark::State &S) {
+        launch(S, Queued, Blocks, Threads);
+      })->UseRealTime();
+    }
+  benchmark::RegisterBenchmark("BM_Native/omp_parallel_for_64",
+                               ompParallelFor64)
+      ->UseRealTime();
+  benchmark::RegisterBenchmark(
+      "BM_Memcpy1KiB/offload",
+      [](benchmark::State &S) { memcpyOffload(S, /*Known=*/true); })
+      ->UseRealTime();
+  benchmark::RegisterBenchmark(
+      "BM_Memcpy1KiB/offload_unknown",
+      [](benchmark::State &S) { memcpyOffload(S, /*Known=*/false); })
+      ->UseRealTime();
+  benchmark::RegisterBenchmark("BM_Memcpy1KiB/memcpy", memcpyNative)
+      ->UseRealTime();
+
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+
+  check(offloadMemFree(Copies.Src), "offloadMemFree");
+  check(offloadMemFree(Copies.Dst), "offloadMemFree");
+  check(offloadDestroyQueue(Queue), "offloadDestroyQueue");
+  check(offloadShutDown(), "offloadShutDown");
+  return 0;
+}
