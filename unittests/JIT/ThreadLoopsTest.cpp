@@ -608,9 +608,7 @@ public:
   }
 
 private:
-  void align(size_t A) {
-    Bytes.resize((Bytes.size() + A - 1) / A * A);
-  }
+  void align(size_t A) { Bytes.resize((Bytes.size() + A - 1) / A * A); }
   std::vector<uint8_t> Bytes;
   size_t MaxAlign = 1;
 };
@@ -673,11 +671,10 @@ TEST_F(ThreadLoopsTest, TopLevelBarrier) {
 TEST_F(ThreadLoopsTest, TwoDimensionalBlock) {
   for (int Side : {1, 5, 16, 32}) {
     std::vector<int32_t> In = pattern(Side * Side), Out(In.size(), 0);
-    launch("transpose_tile",
-           Args()
-               .memref2D(In.data(), Side, Side)
-               .memref2D(Out.data(), Side, Side),
-           1, Side, Side);
+    launch(
+        "transpose_tile",
+        Args().memref2D(In.data(), Side, Side).memref2D(Out.data(), Side, Side),
+        1, Side, Side);
     for (int R = 0; R < Side; ++R)
       for (int C = 0; C < Side; ++C)
         ASSERT_EQ(Out[R * Side + C], In[C * Side + R])
@@ -820,8 +817,8 @@ TEST_F(ThreadLoopsTest, WarpShuffleTreeSum) {
   std::vector<int32_t> Ints = pattern(Threads * Blocks);
   std::vector<float> In(Ints.begin(), Ints.end()), Out(Blocks, 0);
   launch("warp_sum",
-         Args().memref(In.data(), In.size()).memref(Out.data(), Blocks),
-         Blocks, Threads);
+         Args().memref(In.data(), In.size()).memref(Out.data(), Blocks), Blocks,
+         Threads);
   for (uint32_t B = 0; B < Blocks; ++B)
     ASSERT_EQ(Out[B], std::accumulate(In.begin() + B * Threads,
                                       In.begin() + (B + 1) * Threads, 0.0f))
@@ -928,8 +925,8 @@ TEST_F(ThreadLoopsTest, SubgroupReduceClusters) {
   for (uint32_t Threads : Sizes) {
     std::vector<int32_t> In = pattern(Threads, 11), Out(3 * Threads, 0);
     launch("subgroup_reduce",
-           Args().memref(In.data(), Threads).memref(Out.data(), Out.size()),
-           1, Threads);
+           Args().memref(In.data(), Threads).memref(Out.data(), Out.size()), 1,
+           Threads);
     for (uint32_t T = 0; T < Threads; ++T) {
       uint32_t Base = T - T % 32;
       int32_t All = 0;
@@ -994,12 +991,11 @@ TEST_F(ThreadLoopsTest, GridStrideLoop) {
       Y[I] = float(I % 5) - 2;
       Expected[I] = 3.0f * X[I] + Y[I];
     }
-    launch("grid_stride_saxpy",
-           Args().memref(X.data(), N).memref(Y.data(), N).scalar(3.0f).scalar(
-               N),
-           Blocks, Threads);
-    ASSERT_EQ(Y, Expected) << Blocks << " blocks of " << Threads << ", n "
-                           << N;
+    launch(
+        "grid_stride_saxpy",
+        Args().memref(X.data(), N).memref(Y.data(), N).scalar(3.0f).scalar(N),
+        Blocks, Threads);
+    ASSERT_EQ(Y, Expected) << Blocks << " blocks of " << Threads << ", n " << N;
   }
 }
 

@@ -56,7 +56,6 @@
 #include "OffloadDialect/Conversion/GPUToOffloadHost/ThreadLoops.h"
 #include "OffloadDialect/Conversion/Passes.h"
 
-
 #include "OffloadRuntime/HostKernelABI.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -72,9 +71,9 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/CFGToSCF.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -137,8 +136,8 @@ static bool isStorable(Type type) {
 /// Whether \p op computes its results from its operands alone (no memory
 /// access, no regions): such ops can be cloned into a later thread region.
 static bool isRecomputable(Operation *op) {
-  return op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
-         !isSyncOp(op) && !op->hasTrait<OpTrait::IsTerminator>();
+  return op->getNumRegions() == 0 && isMemoryEffectFree(op) && !isSyncOp(op) &&
+         !op->hasTrait<OpTrait::IsTerminator>();
 }
 
 static std::optional<int64_t>
@@ -266,8 +265,8 @@ private:
   void normalizeThreadOffsetLoops();
 
   // Thread regions.
-  ThreadRegion &createRegion(OpBuilder &b, ArrayRef<MaskTerm> mask,
-                             bool inLoop, bool blockSyncFollows);
+  ThreadRegion &createRegion(OpBuilder &b, ArrayRef<MaskTerm> mask, bool inLoop,
+                             bool blockSyncFollows);
   ThreadRegion *getRegionOf(Operation *op);
   ThreadRegion *getRegionOfValue(Value value);
   /// Moves the ops after \p pos (to the end of \p region) into a new region
@@ -423,8 +422,8 @@ void ThreadLoopBuilder::wrapBody() {
   // The thread loop holds every op but the terminator.
   Operation *terminator = entry.getTerminator();
   SmallVector<Operation *> ops;
-  for (Operation &op : llvm::make_range(builder.getInsertionPoint(),
-                                        terminator->getIterator()))
+  for (Operation &op :
+       llvm::make_range(builder.getInsertionPoint(), terminator->getIterator()))
     ops.push_back(&op);
   builder.setInsertionPoint(terminator);
   ThreadRegion &root =
@@ -449,14 +448,12 @@ void ThreadLoopBuilder::wrapBody() {
     if (auto id = dyn_cast<gpu::ThreadIdOp>(op)) {
       replacement = threadIds[static_cast<unsigned>(id.getDimension())];
     } else {
-      Value subgroup = arith::ConstantIndexOp::create(
-          b, opLoc, OFFLOAD_HOST_SUBGROUP_SIZE);
+      Value subgroup =
+          arith::ConstantIndexOp::create(b, opLoc, OFFLOAD_HOST_SUBGROUP_SIZE);
       if (isa<gpu::LaneIdOp>(op))
-        replacement =
-            arith::RemUIOp::create(b, opLoc, root.linearId, subgroup);
+        replacement = arith::RemUIOp::create(b, opLoc, root.linearId, subgroup);
       else
-        replacement =
-            arith::DivUIOp::create(b, opLoc, root.linearId, subgroup);
+        replacement = arith::DivUIOp::create(b, opLoc, root.linearId, subgroup);
     }
     op->getResult(0).replaceAllUsesWith(replacement);
     op->erase();
@@ -503,8 +500,7 @@ void ThreadLoopBuilder::computeVaryingValues() {
       llvm::TypeSwitch<Operation *>(op)
           .Case([&](scf::ForOp forOp) {
             bool bounds = anyVarying({forOp.getLowerBound(),
-                                      forOp.getUpperBound(),
-                                      forOp.getStep()});
+                                      forOp.getUpperBound(), forOp.getStep()});
             if (bounds) {
               markAll(forOp.getInductionVar(), changed);
               markAll(forOp.getRegionIterArgs(), changed);
@@ -526,7 +522,8 @@ void ThreadLoopBuilder::computeVaryingValues() {
             }
             for (unsigned i = 0, e = ifOp.getNumResults(); i < e; ++i)
               if (isVarying(ifOp.thenYield().getOperand(i)) ||
-                  (ifOp.elseBlock() && isVarying(ifOp.elseYield().getOperand(i))))
+                  (ifOp.elseBlock() &&
+                   isVarying(ifOp.elseYield().getOperand(i))))
                 markAll(ifOp.getResult(i), changed);
           })
           .Case([&](scf::WhileOp whileOp) {
@@ -594,8 +591,7 @@ ThreadRegion &ThreadLoopBuilder::createRegion(OpBuilder &b,
 
 ThreadRegion *ThreadLoopBuilder::getRegionOf(Operation *op) {
   for (Operation *p = op; p && p != kernel; p = p->getParentOp())
-    if (auto it = regionOfLoop.find(p); it != regionOfLoop.end() &&
-                                        p != op)
+    if (auto it = regionOfLoop.find(p); it != regionOfLoop.end() && p != op)
       return it->second;
   return nullptr;
 }
@@ -779,8 +775,8 @@ FailureOr<Value> ThreadLoopBuilder::promoteAlloca(memref::AllocaOp alloca) {
     return fail(alloca, "a per-thread allocation under control flow lives "
                         "across a barrier");
   int64_t elementBytes = layout.getTypeSize(type.getElementType());
-  int64_t align = std::max<int64_t>(kPrivateAlignment,
-                                    alloca.getAlignment().value_or(1));
+  int64_t align =
+      std::max<int64_t>(kPrivateAlignment, alloca.getAlignment().value_or(1));
   int64_t bytes = llvm::alignTo(type.getNumElements() * elementBytes, align);
   Location loc = alloca.getLoc();
   OpBuilder sb(slotInsertionPoint);
@@ -857,8 +853,7 @@ FailureOr<Value> ThreadLoopBuilder::materialize(Value value,
     FailureOr<Value> slot = getSlot(value);
     if (failed(slot))
       return fail(value.getDefiningOp() ? value.getDefiningOp() : kernel,
-                  Twine("a value of type ") +
-                      typeString(value.getType()) +
+                  Twine("a value of type ") + typeString(value.getType()) +
                       " lives across a barrier and can be neither stored "
                       "nor recomputed");
     OpBuilder b = headerBuilder(target);
@@ -960,9 +955,9 @@ FailureOr<Operation *> ThreadLoopBuilder::demoteResults(ThreadRegion &region,
     for (unsigned i : demoted)
       if (!inPlace[i])
         storeSlot(b, loc, forOp.getInitArgs()[i], slotOf[i], index);
-    auto newFor = scf::ForOp::create(
-        b, loc, forOp.getLowerBound(), forOp.getUpperBound(),
-        forOp.getStep(), keptValues(forOp.getInitArgs()));
+    auto newFor =
+        scf::ForOp::create(b, loc, forOp.getLowerBound(), forOp.getUpperBound(),
+                           forOp.getStep(), keptValues(forOp.getInitArgs()));
     Block *newBody = newFor.getBody();
     if (!newBody->empty())
       rewriter.eraseOp(newBody->getTerminator());
@@ -1097,8 +1092,8 @@ LogicalResult ThreadLoopBuilder::handleFor(ThreadRegion *&region,
     return LogicalResult::failure();
   forOp->moveAfter(region->loop);
   ThreadRegion *outer = region;
-  FailureOr<ThreadRegion *> body = makeRegionOfBlock(
-      forOp.getBody(), outer->mask, /*inLoop=*/true, follows);
+  FailureOr<ThreadRegion *> body =
+      makeRegionOfBlock(forOp.getBody(), outer->mask, /*inLoop=*/true, follows);
   if (failed(body) || failed(repairUniformUses(forOp)))
     return LogicalResult::failure();
   if (failed(process(**body)))
@@ -1209,9 +1204,8 @@ LogicalResult ThreadLoopBuilder::handleDivergentIf(ThreadRegion *&region,
   // program order: then, else.
   ifOp->moveAfter(region->loop);
   SmallVector<ThreadRegion *, 2> branches;
-  for (auto [block, negate] :
-       {std::make_pair(ifOp.thenBlock(), false),
-        std::make_pair(ifOp.elseBlock(), true)}) {
+  for (auto [block, negate] : {std::make_pair(ifOp.thenBlock(), false),
+                               std::make_pair(ifOp.elseBlock(), true)}) {
     if (!block || block->without_terminator().empty())
       continue;
     SmallVector<MaskTerm> mask(region->mask);
@@ -1240,8 +1234,8 @@ Value ThreadLoopBuilder::combineKind(OpBuilder &b, Location loc,
                                      Value value) {
   // GPU reductions have no defined order: floating-point ones reassociate,
   // which lets LLVM vectorize the loop over the threads' values.
-  auto fastmath = arith::FastMathFlagsAttr::get(
-      b.getContext(), arith::FastMathFlags::reassoc);
+  auto fastmath = arith::FastMathFlagsAttr::get(b.getContext(),
+                                                arith::FastMathFlags::reassoc);
   return vector::makeArithReduction(b, loc, gpu::convertReductionKind(kind),
                                     value, acc, fastmath);
 }
@@ -1279,8 +1273,8 @@ Value ThreadLoopBuilder::isActiveAt(OpBuilder &b, Location loc,
     auto read = [&](OpBuilder &rb, Location rl) -> Value {
       Value v = loadSlot(rb, rl, slot, index);
       if (term.negate)
-        v = arith::XOrIOp::create(
-            rb, rl, v, arith::ConstantIntOp::create(rb, rl, 1, 1));
+        v = arith::XOrIOp::create(rb, rl, v,
+                                  arith::ConstantIntOp::create(rb, rl, 1, 1));
       return v;
     };
     if (!active) {
@@ -1345,8 +1339,7 @@ LogicalResult ThreadLoopBuilder::handleAllReduce(ThreadRegion *&region,
           Value active = isActiveAt(lb, ll, *region, t);
           Value v = loadSlot(lb, ll, slot, t);
           Value combined = combine(lb, ll, op, acc[0], v);
-          Value next =
-              arith::SelectOp::create(lb, ll, acc[1], combined, v);
+          Value next = arith::SelectOp::create(lb, ll, acc[1], combined, v);
           Value acc0 = arith::SelectOp::create(lb, ll, active, next, acc[0]);
           Value found = arith::OrIOp::create(lb, ll, acc[1], active);
           scf::YieldOp::create(lb, ll, ValueRange{acc0, found});
@@ -1413,8 +1406,7 @@ ThreadLoopBuilder::handleSubgroupReduce(ThreadRegion *&region,
                         arith::ConstantOp::create(ib, il, ib.getZeroAttr(type));
                     Value noneYet = arith::ConstantIntOp::create(ib, il, 0, 1);
                     auto members = scf::ForOp::create(
-                        ib, il, zero, sizeValue, one,
-                        ValueRange{none, noneYet},
+                        ib, il, zero, sizeValue, one, ValueRange{none, noneYet},
                         [&](OpBuilder &kb, Location kl, Value k,
                             ValueRange acc) {
                           Value member = arith::AddIOp::create(
@@ -1424,8 +1416,8 @@ ThreadLoopBuilder::handleSubgroupReduce(ThreadRegion *&region,
                               kb, kl, arith::CmpIPredicate::ult, member,
                               numThreads);
                           // Clamp the index of members past the block.
-                          Value index = arith::SelectOp::create(
-                              kb, kl, inBlock, member, leader);
+                          Value index = arith::SelectOp::create(kb, kl, inBlock,
+                                                                member, leader);
                           Value takes = inBlock;
                           if (masked)
                             takes = arith::AndIOp::create(
@@ -1434,14 +1426,13 @@ ThreadLoopBuilder::handleSubgroupReduce(ThreadRegion *&region,
                           Value v = loadSlot(kb, kl, slot, index);
                           Value combined =
                               combineKind(kb, kl, op.getOp(), acc[0], v);
-                          Value next = arith::SelectOp::create(
-                              kb, kl, acc[1], combined, v);
+                          Value next = arith::SelectOp::create(kb, kl, acc[1],
+                                                               combined, v);
                           Value acc0 = arith::SelectOp::create(kb, kl, takes,
                                                                next, acc[0]);
                           Value found =
                               arith::OrIOp::create(kb, kl, acc[1], takes);
-                          scf::YieldOp::create(kb, kl,
-                                               ValueRange{acc0, found});
+                          scf::YieldOp::create(kb, kl, ValueRange{acc0, found});
                         });
                     storeSlot(ib, il, members.getResult(0), results, leader);
                     scf::YieldOp::create(ib, il);
@@ -1520,8 +1511,7 @@ LogicalResult ThreadLoopBuilder::handleShuffle(ThreadRegion *&region,
   Value zero32 = arith::ConstantIntOp::create(hb, loc, 0, 32);
   Value valid = arith::AndIOp::create(
       hb, loc,
-      arith::CmpIOp::create(hb, loc, arith::CmpIPredicate::sge, source,
-                            zero32),
+      arith::CmpIOp::create(hb, loc, arith::CmpIPredicate::sge, source, zero32),
       arith::CmpIOp::create(hb, loc, arith::CmpIPredicate::slt, source,
                             *width));
   // Only in-range sources are turned into an index.
@@ -1529,10 +1519,10 @@ LogicalResult ThreadLoopBuilder::handleShuffle(ThreadRegion *&region,
   Value sourceIndex = arith::AddIOp::create(
       hb, loc, warpBase,
       arith::IndexCastOp::create(hb, loc, hb.getIndexType(), sourceLane));
-  valid = arith::AndIOp::create(
-      hb, loc, valid,
-      arith::CmpIOp::create(hb, loc, arith::CmpIPredicate::ult, sourceIndex,
-                            numThreads));
+  valid = arith::AndIOp::create(hb, loc, valid,
+                                arith::CmpIOp::create(hb, loc,
+                                                      arith::CmpIPredicate::ult,
+                                                      sourceIndex, numThreads));
   Value index = arith::SelectOp::create(hb, loc, valid, sourceIndex, t);
   if (!region->mask.empty()) {
     // The source must take part: it runs the region of the shuffle.
@@ -1582,8 +1572,8 @@ FailureOr<Value> ThreadLoopBuilder::recomputeFresh(OpBuilder &b, Value value,
 }
 
 FailureOr<Value> ThreadLoopBuilder::cloneWithout(Value value,
-                                                 ThreadRegion &source,
-                                                 Value iv, Operation *before,
+                                                 ThreadRegion &source, Value iv,
+                                                 Operation *before,
                                                  IRMapping &mapping) {
   if (value == iv) {
     OpBuilder b(before);
@@ -1682,10 +1672,9 @@ bool ThreadLoopBuilder::tightenBounds(ThreadRegion &region, Value cond,
   default:
     return false;
   }
-  isSigned = pred == arith::CmpIPredicate::slt ||
-             pred == arith::CmpIPredicate::sle ||
-             pred == arith::CmpIPredicate::sge ||
-             pred == arith::CmpIPredicate::sgt;
+  isSigned =
+      pred == arith::CmpIPredicate::slt || pred == arith::CmpIPredicate::sle ||
+      pred == arith::CmpIPredicate::sge || pred == arith::CmpIPredicate::sgt;
   if (!lhs.getType().isIndex())
     return false;
   // u (the offset of the thread id) and n, computed before the loop.
@@ -1704,8 +1693,8 @@ bool ThreadLoopBuilder::tightenBounds(ThreadRegion &region, Value cond,
   // bound = limit - u, clamped at 0 for unsigned comparisons.
   Value bound = arith::SubIOp::create(b, loc, limit, *u);
   if (!isSigned) {
-    Value above = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
-                                        limit, *u);
+    Value above =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, limit, *u);
     bound = arith::SelectOp::create(b, loc, above, bound, zeroIndex);
   }
   scf::ParallelOp loop = region.loop;
@@ -1933,9 +1922,9 @@ void ThreadLoopBuilder::normalizeThreadOffsetLoops() {
           Value i = arith::AddIOp::create(lb2, l, j, offset);
           Value inside =
               arith::CmpIOp::create(lb2, l, arith::CmpIPredicate::slt, i, ub);
-          auto guard = scf::IfOp::create(
-              lb2, l, loop.getResultTypes(), inside,
-              /*addThenBlock=*/true, /*addElseBlock=*/true);
+          auto guard =
+              scf::IfOp::create(lb2, l, loop.getResultTypes(), inside,
+                                /*addThenBlock=*/true, /*addElseBlock=*/true);
           OpBuilder eb = guard.getElseBodyBuilder();
           scf::YieldOp::create(eb, l, iterArgs);
           Block *then = guard.thenBlock();
