@@ -337,6 +337,9 @@ private:
 
   // Finalization.
   LogicalResult applyMasks();
+  /// When the body of \p region is a guard whose condition bounds thread ids
+  /// (`if (tid == 0)`), makes it loop bounds instead.
+  void boundGuardedBody(ThreadRegion &region);
   /// Turns the mask condition \p cond (negated when \p negate) of \p region
   /// into a bound of one of its loops when it compares a thread id plus a
   /// uniform offset with a uniform value; returns whether it did.
@@ -1647,7 +1650,7 @@ bool ThreadLoopBuilder::tightenBounds(ThreadRegion &region, Value cond,
     pred = swapOperands(pred);
   }
   bool isSigned;
-  bool upper;
+  bool upper, equal = false;
   int64_t adjust = 0; // n + adjust is the exclusive (upper) or inclusive
                       // (lower) bound of iv + u.
   switch (pred) {
@@ -1669,10 +1672,15 @@ bool ThreadLoopBuilder::tightenBounds(ThreadRegion &region, Value cond,
     upper = false;
     adjust = 1;
     break;
+  case arith::CmpIPredicate::eq:
+    // Both: n - u <= iv < n - u + 1.
+    upper = false;
+    equal = true;
+    break;
   default:
     return false;
   }
-  isSigned =
+  isSigned = equal ||
       pred == arith::CmpIPredicate::slt || pred == arith::CmpIPredicate::sle ||
       pred == arith::CmpIPredicate::sge || pred == arith::CmpIPredicate::sgt;
   if (!lhs.getType().isIndex())
@@ -1698,7 +1706,14 @@ bool ThreadLoopBuilder::tightenBounds(ThreadRegion &region, Value cond,
     bound = arith::SelectOp::create(b, loc, above, bound, zeroIndex);
   }
   scf::ParallelOp loop = region.loop;
-  if (upper) {
+  if (equal) {
+    Value lb = loop.getLowerBound()[dim], ub = loop.getUpperBound()[dim];
+    Value next = arith::AddIOp::create(b, loc, bound, oneIndex);
+    loop.getLowerBoundMutable().slice(dim, 1).assign(
+        arith::MaxSIOp::create(b, loc, lb, bound).getResult());
+    loop.getUpperBoundMutable().slice(dim, 1).assign(
+        arith::MinSIOp::create(b, loc, ub, next).getResult());
+  } else if (upper) {
     Value ub = loop.getUpperBound()[dim];
     loop.getUpperBoundMutable().slice(dim, 1).assign(
         arith::MinSIOp::create(b, loc, ub, bound).getResult());
@@ -1710,10 +1725,58 @@ bool ThreadLoopBuilder::tightenBounds(ThreadRegion &region, Value cond,
   return true;
 }
 
+/// The conditions joined by `arith.andi` in \p cond.
+static SmallVector<Value> getConjuncts(Value cond) {
+  SmallVector<Value> atoms{cond};
+  for (unsigned i = 0; i < atoms.size();)
+    if (auto andOp = atoms[i].getDefiningOp<arith::AndIOp>()) {
+      atoms.push_back(andOp.getRhs());
+      atoms[i] = andOp.getLhs();
+    } else {
+      ++i;
+    }
+  return atoms;
+}
+
+void ThreadLoopBuilder::boundGuardedBody(ThreadRegion &region) {
+  // The body must be pure computations and one scf.if without else or
+  // results: `if (tid == 0) ...`, `if (i < n) ...`.
+  Block *body = region.getBody();
+  scf::IfOp guard;
+  for (Operation &op : body->without_terminator()) {
+    if (auto ifOp = dyn_cast<scf::IfOp>(op);
+        ifOp && !guard && ifOp.getNumResults() == 0 &&
+        ifOp.getElseRegion().empty()) {
+      guard = ifOp;
+      continue;
+    }
+    if (!isRecomputable(&op))
+      return;
+  }
+  if (!guard || guard->getNextNode() != body->getTerminator())
+    return;
+  // Every conjunct must become a bound (the loop is otherwise unchanged).
+  SmallVector<Value> atoms = getConjuncts(guard.getCondition());
+  scf::ParallelOp loop = region.loop;
+  SmallVector<Value> lbs(loop.getLowerBound()), ubs(loop.getUpperBound());
+  for (Value atom : atoms)
+    if (!tightenBounds(region, atom, /*negate=*/false)) {
+      loop.getLowerBoundMutable().assign(lbs);
+      loop.getUpperBoundMutable().assign(ubs);
+      return;
+    }
+  Block *then = guard.thenBlock();
+  then->getTerminator()->erase();
+  body->getOperations().splice(guard->getIterator(), then->getOperations());
+  guard.erase();
+}
+
 LogicalResult ThreadLoopBuilder::applyMasks() {
   for (const std::unique_ptr<ThreadRegion> &region : regions) {
-    if (region->mask.empty())
+    if (region->mask.empty()) {
+      boundGuardedBody(*region);
       continue;
+    }
     // Conditions that bound a thread id by uniform values become loop bounds
     // (the common `if (i < n)`): the thread loops stay branch-free.
     SmallVector<MaskTerm> guards;

@@ -301,6 +301,11 @@ gpu.module @kernels {
 // CHECK:   scf.yield %[[ADD]]
 // CHECK: scf.parallel
 // CHECK:   memref.store %[[SUM]]
+// A thread loop whose body is `if (tid == 0)` runs thread 0 only.
+// CHECK: %[[ONE:.*]] = arith.minsi %{{.*}}, %{{.*}} : index
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%[[ONE]])
+// CHECK-NOT: scf.if
+// CHECK:   memref.store %[[SUM]], %{{.*}}[%{{.*}}] : memref<?xf32>
 gpu.module @kernels {
   gpu.func @all_reduce(%a: memref<?xf32>, %out: memref<?xf32>) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
@@ -308,6 +313,11 @@ gpu.module @kernels {
     %v = memref.load %a[%tx] : memref<?xf32>
     %r = gpu.all_reduce add %v uniform {} : (f32) -> (f32)
     memref.store %r, %out[%tx] : memref<?xf32>
+    %c0 = arith.constant 0 : index
+    %first = arith.cmpi eq, %tx, %c0 : index
+    scf.if %first {
+      memref.store %r, %a[%c0] : memref<?xf32>
+    }
     gpu.return
   }
 }
