@@ -313,6 +313,7 @@ gpu.module @kernels {
     %v = memref.load %a[%tx] : memref<?xf32>
     %r = gpu.all_reduce add %v uniform {} : (f32) -> (f32)
     memref.store %r, %out[%tx] : memref<?xf32>
+    gpu.barrier
     %c0 = arith.constant 0 : index
     %first = arith.cmpi eq, %tx, %c0 : index
     scf.if %first {
