@@ -508,7 +508,10 @@ offload_result_t Engine::getKernel(offload_jit_program_handle_t Program,
       Kernel->ArgumentsSize += Size;
     };
     uint64_t MaxAlign = 1;
-    for (BlockArgument Arg : Found.getArguments()) {
+    // The kernel's arguments only: the entry block's workgroup and private
+    // attributions that follow them are not passed.
+    for (BlockArgument Arg : Found.getArguments().take_front(
+             Found.getFunctionType().getNumInputs())) {
       Argument Info;
       Info.ArgType = Arg.getType();
       Info.FirstField = Kernel->Fields.size();
