@@ -100,6 +100,19 @@ HostSerializer::moduleToObject(llvm::Module &llvmModule) {
     return getOperation().emitError()
            << "cannot create a target machine for '" << triple << "', chip '"
            << chip << "'";
+  // The runtime tells barriers apart by the return address of their call
+  // (a fiber waits at a call site), so no barrier call may be duplicated.
+  // The IR passes honour `convergent`, but x86 call instructions do not carry
+  // it: MachineBlockPlacement's tail duplication copies a block holding a
+  // barrier call into its predecessors, and threads that took different
+  // branches before the barrier (`if (lane == 0) store; barrier`) then wait
+  // at "different" barriers. A structured-CFG target keeps every machine
+  // block where it is, as for GPU targets; only modules that synchronize
+  // threads pay for it.
+  if (llvm::Function *barrier =
+          llvmModule.getFunction("__offload_host_barrier");
+      barrier && !barrier->use_empty())
+    machine->setRequiresStructuredCFG(true);
 
   if (format == gpu::CompilationTarget::Assembly) {
     FailureOr<SmallString<0>> isa = translateModuleToISA(
