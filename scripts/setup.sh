@@ -4,9 +4,10 @@
 #   scripts/setup.sh [BUILD_DIR]     (default BUILD_DIR: build)
 #
 # Dependencies come from Debian's packages (LLVM/MLIR 22, clang-22, lld,
-# Ninja, ccache, CMake, GoogleTest, Google Benchmark, Python 3 headers and
-# venv) and, for the Python package, PyPI (nanobind, numpy, pytest, into the
-# virtual environment .venv at the checkout's root). Runs apt-get through
+# Ninja, ccache, CMake, GoogleTest, Google Benchmark, LLVM's OpenMP runtime
+# for the native baselines of bench/host, Python 3 headers and venv) and,
+# for the Python package, PyPI (nanobind, numpy, pytest, into the virtual
+# environment .venv at the checkout's root). Runs apt-get through
 # sudo when not root. Environment: OFFLOAD_BUILD_TYPE (default Release),
 # OFFLOAD_CMAKE_ARGS (extra CMake arguments, e.g. -DOFFLOAD_SANITIZE=address
 # or -DOFFLOAD_ENABLE_PYTHON=OFF), OFFLOAD_PYTHON (the interpreter the venv is
@@ -20,7 +21,7 @@ build_type=${OFFLOAD_BUILD_TYPE:-Release}
 packages=(
   cmake ninja-build ccache
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
-  libgtest-dev libbenchmark-dev rocm-device-libs
+  libgtest-dev libbenchmark-dev libomp-22-dev rocm-device-libs
   python3-dev python3-venv
 )
 
