@@ -25,27 +25,6 @@ using namespace offload_bench;
 // Helpers
 //===----------------------------------------------------------------------===//
 
-void ArgPack::append(const void *Value, size_t Size, size_t Align) {
-  size_t Offset = (Bytes.size() + Align - 1) / Align * Align;
-  Bytes.resize(Offset + Size);
-  std::memcpy(Bytes.data() + Offset, Value, Size);
-  MaxAlign = std::max(MaxAlign, Align);
-}
-
-ArgPack &ArgPack::memrefRaw(void *Data, const std::vector<int64_t> &Sizes) {
-  scalar(Data);
-  scalar(Data);
-  index(0);
-  for (int64_t Size : Sizes)
-    index(Size);
-  std::vector<int64_t> Strides(Sizes.size(), 1);
-  for (size_t I = Sizes.size(); I-- > 1;)
-    Strides[I - 1] = Strides[I] * Sizes[I];
-  for (int64_t Stride : Strides)
-    index(Stride);
-  return *this;
-}
-
 std::vector<double> Output::values() const {
   std::vector<double> Result(Count);
   for (size_t I = 0; I < Count; ++I)

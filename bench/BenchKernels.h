@@ -16,6 +16,8 @@
 #ifndef OFFLOAD_BENCH_BENCHKERNELS_H
 #define OFFLOAD_BENCH_BENCHKERNELS_H
 
+#include "ArgPack.h"
+
 #include "OffloadRuntime/OffloadAPI.h"
 
 #include <cstddef>
@@ -26,34 +28,6 @@
 #include <vector>
 
 namespace offload_bench {
-
-/// A kernel's packed argument buffer: every argument lowered (memref =
-/// allocated ptr, aligned ptr, offset, sizes[rank], strides[rank]; index =
-/// i64) and laid out as a C struct at natural alignment (docs/HostTarget.md).
-class ArgPack {
-public:
-  template <typename T> ArgPack &scalar(T Value) {
-    append(&Value, sizeof(T), alignof(T));
-    return *this;
-  }
-  ArgPack &index(int64_t Value) { return scalar<int64_t>(Value); }
-  /// A memref with the identity (row-major) layout over \p Data.
-  template <typename T>
-  ArgPack &memref(T *Data, std::initializer_list<int64_t> Sizes) {
-    return memrefRaw(Data, std::vector<int64_t>(Sizes));
-  }
-  const void *data() const { return Bytes.data(); }
-  /// The size of the struct: its fields rounded up to its alignment.
-  size_t size() const {
-    return (Bytes.size() + MaxAlign - 1) / MaxAlign * MaxAlign;
-  }
-
-private:
-  ArgPack &memrefRaw(void *Data, const std::vector<int64_t> &Sizes);
-  void append(const void *Value, size_t Size, size_t Align);
-  std::vector<char> Bytes;
-  size_t MaxAlign = 1;
-};
 
 /// One output of a kernel, read back as doubles for comparison.
 struct Output {

@@ -330,6 +330,25 @@ TEST_F(JITTest, KernelSignature) {
   EXPECT_EQ(std::string(Text.data()), "memref<?xf32>\ni32 runtime_constant\n");
 }
 
+TEST_F(JITTest, WorkgroupAttributionsAreNotArguments) {
+  // The signature and the packed arguments are the kernel's arguments only,
+  // not the workgroup attributions that follow them in the entry block.
+  size_t Size = 0;
+  ASSERT_OK(offloadJITGetKernelSignature(kernel("reverse"), 0, nullptr, &Size));
+  std::vector<char> Text(Size);
+  ASSERT_OK(offloadJITGetKernelSignature(kernel("reverse"), Size, Text.data(),
+                                         nullptr));
+  EXPECT_EQ(std::string(Text.data()), "memref<?xf32>\n");
+  std::vector<float> X(128);
+  std::iota(X.begin(), X.end(), 0.0f);
+  MemRef1D Args = view(X.data(), int64_t(X.size()));
+  auto Sizes = sizes(2, 64);
+  ASSERT_OK(offloadJITLaunchKernel(nullptr, Device, kernel("reverse"), &Args,
+                                   sizeof(Args), &Sizes));
+  for (size_t I = 0; I < X.size(); ++I)
+    EXPECT_EQ(X[I], float(I / 64 * 64 + 63 - I % 64)) << "at " << I;
+}
+
 TEST_F(JITTest, KernelSignatureErrors) {
   char Small[4];
   offload_result_t R = offloadJITGetKernelSignature(

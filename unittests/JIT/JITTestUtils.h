@@ -18,7 +18,9 @@ namespace offload_jit_test {
 /// The kernels of the JIT tests: `scale` multiplies by a runtime-constant
 /// scalar; `poly` evaluates a cubic whose coefficients are runtime-constant
 /// contents; `offset` adds a runtime-constant integer; `iota` writes the
-/// global thread id (block-size specialization only).
+/// global thread id (block-size specialization only); `reverse` reverses
+/// each block's elements through a workgroup attribution (blocks of at most
+/// 64 threads).
 extern const char *const KernelsSource;
 
 /// A 1-D float memref as packed in kernel arguments.

@@ -62,6 +62,24 @@ module attributes {gpu.container_module} {
       memref.store %f, %x[%i] : memref<?xf32>
       gpu.return
     }
+    gpu.func @reverse(%x: memref<?xf32>)
+        workgroup(%tile: memref<64xf32, #gpu.address_space<workgroup>>)
+        kernel {
+      %b = gpu.block_id x
+      %d = gpu.block_dim x
+      %t = gpu.thread_id x
+      %o = arith.muli %b, %d : index
+      %i = arith.addi %o, %t : index
+      %v = memref.load %x[%i] : memref<?xf32>
+      memref.store %v, %tile[%t] : memref<64xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %c1 = arith.constant 1 : index
+      %last = arith.subi %d, %c1 : index
+      %r = arith.subi %last, %t : index
+      %w = memref.load %tile[%r] : memref<64xf32, #gpu.address_space<workgroup>>
+      memref.store %w, %x[%i] : memref<?xf32>
+      gpu.return
+    }
   }
 }
 )mlir";

@@ -1,0 +1,73 @@
+//===- ArgPack.h - Packed kernel argument buffers ---------------*- C++ -*-===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The packed argument buffer of a host kernel launch (docs/HostTarget.md),
+// built argument by argument. Shared by the benchmarks of bench/ and their
+// correctness tests.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OFFLOAD_BENCH_ARGPACK_H
+#define OFFLOAD_BENCH_ARGPACK_H
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <vector>
+
+namespace offload_bench {
+
+/// A kernel's packed argument buffer: every argument lowered (memref =
+/// allocated ptr, aligned ptr, offset, sizes[rank], strides[rank]; index =
+/// i64) and laid out as a C struct at natural alignment (docs/HostTarget.md).
+class ArgPack {
+public:
+  template <typename T> ArgPack &scalar(T Value) {
+    append(&Value, sizeof(T), alignof(T));
+    return *this;
+  }
+  ArgPack &index(int64_t Value) { return scalar<int64_t>(Value); }
+  /// A memref with the identity (row-major) layout over \p Data.
+  template <typename T>
+  ArgPack &memref(T *Data, std::initializer_list<int64_t> Sizes) {
+    return memrefRaw(Data, std::vector<int64_t>(Sizes));
+  }
+  const void *data() const { return Bytes.data(); }
+  /// The size of the struct: its fields rounded up to its alignment.
+  size_t size() const {
+    return (Bytes.size() + MaxAlign - 1) / MaxAlign * MaxAlign;
+  }
+
+private:
+  ArgPack &memrefRaw(void *Data, const std::vector<int64_t> &Sizes) {
+    scalar(Data);
+    scalar(Data);
+    index(0);
+    for (int64_t Size : Sizes)
+      index(Size);
+    std::vector<int64_t> Strides(Sizes.size(), 1);
+    for (size_t I = Sizes.size(); I-- > 1;)
+      Strides[I - 1] = Strides[I] * Sizes[I];
+    for (int64_t Stride : Strides)
+      index(Stride);
+    return *this;
+  }
+  void append(const void *Value, size_t Size, size_t Align) {
+    size_t Offset = (Bytes.size() + Align - 1) / Align * Align;
+    Bytes.resize(Offset + Size);
+    std::memcpy(Bytes.data() + Offset, Value, Size);
+    MaxAlign = std::max(MaxAlign, Align);
+  }
+  std::vector<char> Bytes;
+  size_t MaxAlign = 1;
+};
+
+} // namespace offload_bench
+
+#endif // OFFLOAD_BENCH_ARGPACK_H

@@ -1,0 +1,189 @@
+//===- HostKernels.h - Host kernels against native C++ ----------*- C++ -*-===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// The kernels of bench/host/kernels/*.mlir as runnable cases: for each,
+// deterministic inputs, the packed kernel arguments and launch geometry, a
+// native C++ baseline of the same algorithm (NativeKernels.h: OpenMP, -O3
+// -march=native) and a straightforward serial C++ reference. Each case keeps
+// three copies of its outputs (what the kernel wrote, what the baseline
+// wrote, what the reference wrote) so that any two can be compared. Shared by
+// offload-host-bench and its correctness test (unittests/Bench), so that what
+// is timed is what is checked.
+//
+// Every input is a small integer (or a byte), so that every result, also of
+// the floating-point kernels, is an integer below 2^24 whatever the order of
+// the additions: outputs are compared exactly.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OFFLOAD_BENCH_HOST_HOSTKERNELS_H
+#define OFFLOAD_BENCH_HOST_HOSTKERNELS_H
+
+#include "ArgPack.h"
+
+#include "OffloadRuntime/OffloadAPI.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace offload_bench {
+namespace host {
+
+/// A 64-byte aligned array (the kernel and the baseline get the same
+/// alignment), zero-initialized.
+template <typename T> class Buffer {
+public:
+  Buffer() = default;
+  explicit Buffer(size_t Count) : Count(Count) {
+    size_t Bytes = (std::max<size_t>(Count * sizeof(T), 1) + 63) / 64 * 64;
+    Data = static_cast<T *>(std::aligned_alloc(64, Bytes));
+    if (!Data)
+      std::abort();
+    std::fill(Data, Data + Count, T());
+  }
+  Buffer(const Buffer &) = delete;
+  Buffer &operator=(const Buffer &) = delete;
+  ~Buffer() { std::free(Data); }
+
+  T *data() { return Data; }
+  const T *data() const { return Data; }
+  size_t size() const { return Count; }
+  T &operator[](size_t I) { return Data[I]; }
+  const T &operator[](size_t I) const { return Data[I]; }
+  T *begin() { return Data; }
+  T *end() { return Data + Count; }
+
+private:
+  T *Data = nullptr;
+  size_t Count = 0;
+};
+
+/// Who computed a copy of the outputs.
+enum class Producer { Ours, Native, Reference };
+
+/// One output of a kernel, in its three copies.
+struct OutputBuffers {
+  std::string Name;
+  enum Kind { F32, I32 } Type = F32;
+  size_t Count = 0;
+  const void *Ours = nullptr, *Native = nullptr, *Reference = nullptr;
+  const void *of(Producer P) const {
+    return P == Producer::Ours     ? Ours
+           : P == Producer::Native ? Native
+                                   : Reference;
+  }
+};
+
+/// One kernel with its inputs and outputs.
+class HostKernelCase {
+public:
+  virtual ~HostKernelCase() = default;
+
+  /// Short name ("tiled_matmul"), MLIR file under bench/host/kernels and
+  /// kernel symbol.
+  virtual const char *name() const = 0;
+  virtual const char *file() const = 0;
+  virtual const char *kernel() const = 0;
+  /// Whether the kernel synchronizes its threads (gpu.barrier, gpu.shuffle,
+  /// gpu.all_reduce): the cooperative kernels whose speed barrier fission is
+  /// about.
+  virtual bool cooperative() const = 0;
+  /// The problem, for labels and tables ("n=16777216 f32").
+  std::string problem() const { return Problem; }
+  /// Elements processed per launch (the benchmark's items).
+  uint64_t items() const { return Items; }
+
+  /// Restores the inputs the kernel overwrites and clears every copy of the
+  /// outputs.
+  virtual void reset() = 0;
+  /// What must precede every launch of the kernel and is part of its time
+  /// (zeroing an output the kernel accumulates into); nothing by default.
+  virtual void beforeLaunch() {}
+  /// Runs the native baseline (including what beforeLaunch does for the
+  /// kernel) into the Native copy of the outputs.
+  virtual void runNative() = 0;
+  /// Runs the serial reference into the Reference copy of the outputs.
+  virtual void runReference() = 0;
+  virtual std::vector<OutputBuffers> outputs() const = 0;
+
+  const ArgPack &args() const { return Args; }
+  const offload_kernel_launch_size_args_t &launchSizes() const { return Sizes; }
+
+protected:
+  ArgPack Args;
+  offload_kernel_launch_size_args_t Sizes{};
+  std::string Problem;
+  uint64_t Items = 0;
+  void setSizes(uint32_t BlocksX, uint32_t BlocksY, uint32_t ThreadsX,
+                uint32_t ThreadsY) {
+    Sizes.Dimensions = ThreadsY > 1 || BlocksY > 1 ? 2 : 1;
+    Sizes.NumGroups = {BlocksX, BlocksY, 1};
+    Sizes.GroupSize = {ThreadsX, ThreadsY, 1};
+    Sizes.DynSharedMemory = 0;
+  }
+};
+
+/// "" when copies \p A and \p B of every output of \p Case are equal, else
+/// which elements differ (the count and the first few).
+std::string compareOutputs(const HostKernelCase &Case, Producer A, Producer B);
+const char *producerName(Producer P);
+
+//===----------------------------------------------------------------------===//
+// The kernels, at any size
+//===----------------------------------------------------------------------===//
+
+/// 1. y = a x + y over \p N floats; 256 threads per block.
+std::unique_ptr<HostKernelCase> createSaxpy(size_t N);
+/// 2. 3-point stencil over \p N floats (ends copied); 256 threads per block.
+std::unique_ptr<HostKernelCase> createStencil3(size_t N);
+/// 3. C = A B (M x K times K x N), one thread per element of C, 16 x 16
+/// blocks; the baseline is the vectorized i-k-j loop order.
+std::unique_ptr<HostKernelCase> createNaiveMatmul(size_t M, size_t N, size_t K);
+/// 4. The same product with 16 x 16 tiles in workgroup memory, two barriers
+/// per tile; the baseline is the same tiled algorithm.
+std::unique_ptr<HostKernelCase> createTiledMatmul(size_t M, size_t N, size_t K);
+/// 5. Per-block sums of \p N floats with gpu.all_reduce, \p BlockSize threads
+/// per block.
+std::unique_ptr<HostKernelCase> createBlockSum(size_t N, uint32_t BlockSize);
+/// 6. The same sums with a gpu.shuffle xor tree per warp, warp sums combined
+/// through workgroup memory and a barrier. \p BlockSize: a multiple of 32, at
+/// most 1024.
+std::unique_ptr<HostKernelCase> createWarpReduce(size_t N, uint32_t BlockSize);
+/// 7. Transpose of a \p Rows x \p Cols matrix through a 32 x 33 workgroup
+/// tile, 32 x 8 threads per block.
+std::unique_ptr<HostKernelCase> createTranspose(size_t Rows, size_t Cols);
+/// 8. Inclusive scan of every 1024-element block of \p N i32 (Hillis-Steele,
+/// 1024 threads per block).
+std::unique_ptr<HostKernelCase> createBlockScan(size_t N);
+/// 9. 256-bin histogram of \p N bytes with workgroup atomics merged by
+/// global atomics; 256 threads per block (\p BlockSize), a grid-stride loop
+/// over about \p PerThread bytes per thread.
+std::unique_ptr<HostKernelCase> createHistogram(size_t N, uint32_t BlockSize,
+                                                size_t PerThread);
+
+/// Benchmark sizes multiplied by a factor of the work.
+struct BenchScale {
+  /// Factor of the barrier-free kernels (1-3) and of the cooperative ones
+  /// (4-9).
+  double BarrierFree = 1, Cooperative = 1;
+};
+
+/// The nine kernels at the benchmark's sizes (bench/README.md) scaled by
+/// \p Scale: element counts of the 1-D problems times the factor, the sides
+/// of the transposed matrix times its square root and those of the matrix
+/// products times its cube root (rounded to whole tiles, at least one).
+std::vector<std::unique_ptr<HostKernelCase>> createBenchCases(BenchScale Scale);
+
+} // namespace host
+} // namespace offload_bench
+
+#endif // OFFLOAD_BENCH_HOST_HOSTKERNELS_H

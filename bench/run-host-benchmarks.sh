@@ -1,0 +1,177 @@
+#!/bin/sh
+# Runs offload-host-bench (gpu-dialect kernels on the host device against
+# native C++) in both configurations, one thread and all processors, keeps
+# the Google Benchmark JSON of each and prints the table
+#   kernel | threads | ours ms | native ms | ratio (ours/native) | problem
+# (medians over the repetitions, wall-clock time) and the geometric mean of
+# the ratios of the cooperative kernels (4-9) and of the barrier-free ones
+# (1-3) per configuration. Builds nothing.
+#
+# usage: bench/run-host-benchmarks.sh [-b BUILD_DIR] [-r REPETITIONS]
+#            [-t MIN_TIME_S] [-s SCALE] [-c COOPERATIVE_SCALE]
+#            [-k KERNEL,...] [-j THREADS_CONFIGS] [RESULTS_DIR]
+#            [-- BENCHMARK_ARGS...]
+#
+#   -b  build directory holding bin/offload-host-bench (default: build, or
+#       $OFFLOAD_BUILD_DIR)
+#   -r  repetitions of every benchmark (default 5)
+#   -t  minimum time of one repetition (default 0.2 s; a launch that takes
+#       longer is timed once per repetition)
+#   -s  work of every kernel times SCALE (default 1: the full sizes of
+#       bench/README.md)
+#   -c  work of the cooperative kernels (4-9) times COOPERATIVE_SCALE
+#       (default: SCALE); today's fiber path makes them 10^3-10^4 times
+#       slower than native, so a full-size run of them takes hours
+#   -k  only these kernels (comma-separated names)
+#   -j  the configurations, space-separated (default "1 all")
+#   RESULTS_DIR  where the JSON (host-threads-<config>.json), the console
+#       output and the binary's messages go (default:
+#       BUILD_DIR/bench/results/host-kernels)
+#   --  the rest goes to the binary (e.g. --benchmark_filter=matmul)
+#
+# The table is computed by the project's virtual environment's Python
+# (.venv/bin/python, made by scripts/setup.sh).
+set -eu
+
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=${OFFLOAD_BUILD_DIR:-$src/build}
+reps=5
+min_time=0.2
+scale=1
+coop_scale=""
+kernels=""
+configs="1 all"
+out=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -b) build=$2; shift 2 ;;
+    -r) reps=$2; shift 2 ;;
+    -t) min_time=$2; shift 2 ;;
+    -s) scale=$2; shift 2 ;;
+    -c) coop_scale=$2; shift 2 ;;
+    -k) kernels=$2; shift 2 ;;
+    -j) configs=$2; shift 2 ;;
+    --) shift; break ;;
+    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+    -*) echo "run-host-benchmarks.sh: unknown option $1 (see --help)" >&2
+        exit 2 ;;
+    *) [ -z "$out" ] || { echo "run-host-benchmarks.sh: one results" \
+         "directory only" >&2; exit 2; }
+       out=$1; shift ;;
+  esac
+done
+
+bin=$build/bin/offload-host-bench
+if [ ! -x "$bin" ]; then
+  echo "run-host-benchmarks.sh: $bin not found: build it (it needs Google" \
+       "Benchmark and OpenMP, Debian packages libbenchmark-dev and" \
+       "libomp-22-dev)" >&2
+  exit 1
+fi
+python=$src/.venv/bin/python
+if [ ! -x "$python" ]; then
+  echo "run-host-benchmarks.sh: $python not found: run scripts/setup.sh" >&2
+  exit 1
+fi
+out=${out:-$build/bench/results/host-kernels}
+mkdir -p "$out"
+
+set -- --host_bench_scale="$scale" ${coop_scale:+--host_bench_cooperative_scale="$coop_scale"} \
+  ${kernels:+--host_bench_kernels="$kernels"} "$@"
+files=""
+for config in $configs; do
+  json=$out/host-threads-$config.json
+  echo "run-host-benchmarks.sh: --host_threads=$config -> $json" >&2
+  "$bin" --kernel-dir="$src/bench/host/kernels" --host_threads="$config" \
+    --benchmark_repetitions="$reps" \
+    --benchmark_min_time="$min_time" \
+    --benchmark_out="$json" --benchmark_out_format=json \
+    --benchmark_color=false "$@" \
+    > "$out/host-threads-$config.console.txt" \
+    2> "$out/host-threads-$config.stderr.txt" || {
+    cat "$out/host-threads-$config.stderr.txt" >&2
+    echo "run-host-benchmarks.sh: offload-host-bench --host_threads=$config" \
+         "failed" >&2
+    exit 1
+  }
+  files="$files $json"
+done
+
+# shellcheck disable=SC2086
+"$python" - $files <<'EOF'
+import json, math, re, sys
+
+scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
+
+def median(values):
+    values = sorted(values)
+    n = len(values)
+    return (values[n // 2] if n % 2 else
+            (values[n // 2 - 1] + values[n // 2]) / 2)
+
+rows = []       # (kernel, threads, ours ms, native ms, problem, group)
+contexts = []
+for path in sys.argv[1:]:
+    with open(path) as f:
+        data = json.load(f)
+    context = data.get("context", {})
+    contexts.append((path, context))
+    times = {}  # (kernel, who, threads) -> [ms]
+    order = {}
+    for b in data["benchmarks"]:
+        if b.get("run_type") == "aggregate" or b.get("error_occurred"):
+            continue
+        m = re.match(r"host/([^/]+)/(ours|native)/threads:(\d+)",
+                     b.get("run_name", b["name"]))
+        if not m:
+            continue
+        kernel, who, threads = m.group(1), m.group(2), int(m.group(3))
+        ms = b["real_time"] * scale[b.get("time_unit", "ns")]
+        times.setdefault((kernel, who, threads), []).append(ms)
+        order.setdefault(kernel, b.get("family_index", len(order)))
+    for kernel in sorted(order, key=order.get):
+        for (k, who, threads) in sorted(times):
+            if k != kernel or who != "ours":
+                continue
+            native = times.get((kernel, "native", threads))
+            if not native:
+                continue
+            rows.append((kernel, threads, median(times[(k, who, threads)]),
+                         median(native),
+                         context.get("problem:" + kernel, "?"),
+                         context.get("group:" + kernel, "?")))
+
+if not rows:
+    sys.exit("run-host-benchmarks.sh: no pairs of ours/native results")
+path, context = contexts[0]
+print("offload-host-bench on %s (%s): median wall-clock time per launch "
+      "over the repetitions" % (context.get("host_name", "?"),
+                                context.get("date", "?")))
+print("scale: %s, cooperative kernels %s" % (
+    context.get("host_bench_scale", "?"),
+    context.get("host_bench_cooperative_scale", "?")))
+print()
+header = ("kernel", "threads", "ours ms", "native ms", "ratio", "problem")
+print("%-13s | %7s | %12s | %10s | %10s | %s" % header)
+print("-" * 14 + "|" + "-" * 9 + "|" + "-" * 14 + "|" + "-" * 12 + "|" +
+      "-" * 12 + "|" + "-" * 30)
+for kernel, threads, ours, native, problem, group in rows:
+    ratio = ours / native if native > 0 else float("inf")
+    print("%-13s | %7d | %12.4f | %10.4f | %10.2f | %s" % (
+        kernel, threads, ours, native, ratio, problem))
+print()
+for threads in sorted({r[1] for r in rows}):
+    for group, label in (("cooperative", "cooperative (4-9)"),
+                         ("barrier-free", "barrier-free (1-3)")):
+        ratios = [r[2] / r[3] for r in rows
+                  if r[1] == threads and r[5] == group and r[3] > 0]
+        if ratios:
+            print("geomean ratio, %-18s threads %3d: %10.2f  (%d kernels)" % (
+                label, threads,
+                math.exp(sum(map(math.log, ratios)) / len(ratios)),
+                len(ratios)))
+print()
+for path, context in contexts:
+    print("results: %s (host_threads=%s)" % (path,
+                                             context.get("host_threads", "?")))
+EOF
