@@ -123,6 +123,18 @@ static bool containsBlockSync(Operation *op) {
       .wasInterrupted();
 }
 
+/// Whether \p op only reads memory (no regions, no writes or allocations).
+static bool isReadOnly(Operation *op) {
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects || op->getNumRegions())
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  return llvm::all_of(instances, [](const MemoryEffects::EffectInstance &e) {
+    return isa<MemoryEffects::Read>(e.getEffect());
+  });
+}
+
 /// Whether values of \p type can be kept in a per-thread array.
 static bool isStorable(Type type) {
   if (isa<IndexType, IntegerType, FloatType>(type))
@@ -195,7 +207,7 @@ struct ThreadRegion {
   /// The linear thread id, computed first in the body.
   Value linearId;
   /// Ops inserted at the start of the body (linear id, recomputed values,
-  /// loads of stored values) go after this one.
+  /// loads of stored values) go after this one (at the start when null).
   Operation *headerEnd = nullptr;
 
   Block *getBody() { return loop.getBody(); }
@@ -323,10 +335,19 @@ private:
                                        bool demoteAll);
 
   // Collectives.
+  /// The identity of reduction \p kind on scalars of \p type, if any.
+  std::optional<Value> getIdentity(OpBuilder &b, Location loc,
+                                   gpu::AllReduceOperation kind, Type type);
   Value combine(OpBuilder &b, Location loc, gpu::AllReduceOp op, Value acc,
                 Value value);
   Value combineKind(OpBuilder &b, Location loc, gpu::AllReduceOperation kind,
                     Value acc, Value value);
+  /// Whether \p value is the same for the threads of a subgroup (32
+  /// consecutive linear ids).
+  bool isWarpUniform(Value value, unsigned depth);
+  /// Whether every condition of \p region's mask is: then a thread's
+  /// subgroup takes part exactly when the thread does.
+  bool hasWarpUniformMask(ThreadRegion &region);
   /// Makes sure the conditions of \p region's mask are stored per thread.
   LogicalResult storeMask(ThreadRegion &region);
   /// Whether thread \p index (linear) runs \p region: its mask at another
@@ -339,11 +360,16 @@ private:
   LogicalResult applyMasks();
   /// When the body of \p region is a guard whose condition bounds thread ids
   /// (`if (tid == 0)`), makes it loop bounds instead.
-  void boundGuardedBody(ThreadRegion &region);
+  /// Returns whether it did.
+  bool boundGuardedBody(ThreadRegion &region);
   /// Turns the mask condition \p cond (negated when \p negate) of \p region
   /// into a bound of one of its loops when it compares a thread id plus a
   /// uniform offset with a uniform value; returns whether it did.
   bool tightenBounds(ThreadRegion &region, Value cond, bool negate);
+  /// tightenBounds for `lhs pred rhs` where lhs is `e / c` or `e % c` (c a
+  /// constant) and rhs a constant.
+  bool tightenDivRem(ThreadRegion &region, Value lhs,
+                     arith::CmpIPredicate pred, Value rhs);
   /// Clones the computation of \p value (of thread region \p source) before
   /// \p before with \p iv replaced by 0; fails unless the rest is uniform and
   /// speculatable.
@@ -363,6 +389,8 @@ private:
   Value numThreads;
   Value zeroIndex, oneIndex;
   std::optional<int64_t> staticNumThreads;
+  /// The block is known to have one thread along y and z.
+  bool oneDimensional = false;
   /// Per-thread arrays are allocated before this op (the first region).
   Operation *slotInsertionPoint = nullptr;
 
@@ -416,8 +444,10 @@ void ThreadLoopBuilder::wrapBody() {
     else
       dims[i] = gpu::BlockDimOp::create(builder, loc, dimOrder[i]);
   }
-  if (known)
+  if (known) {
     staticNumThreads = int64_t(known[0]) * known[1] * known[2];
+    oneDimensional = known[1] == 1 && known[2] == 1;
+  }
   numThreads = arith::MulIOp::create(
       builder, loc, arith::MulIOp::create(builder, loc, dims[0], dims[1]),
       dims[2]);
@@ -438,7 +468,8 @@ void ThreadLoopBuilder::wrapBody() {
 
   // Thread-dependent gpu ops become functions of the induction variables.
   ValueRange ivs = root.getIVs();
-  Value threadIds[3] = {ivs[2], ivs[1], ivs[0]};
+  Value threadIds[3] = {ivs[2], oneDimensional ? zeroIndex : ivs[1],
+                        oneDimensional ? zeroIndex : ivs[0]};
   SmallVector<Operation *> idOps;
   root.loop.walk([&](Operation *op) {
     if (isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp>(op))
@@ -576,16 +607,20 @@ ThreadRegion &ThreadLoopBuilder::createRegion(OpBuilder &b,
   region->mask.assign(mask.begin(), mask.end());
   region->inLoop = inLoop;
   region->blockSyncFollows = blockSyncFollows;
-  // linear = x + bx * (y + by * z)
+  // linear = x + bx * (y + by * z); just x in blocks known to be 1-D.
   OpBuilder hb(loop.getBody(), loop.getBody()->begin());
   ValueRange ivs = loop.getBody()->getArguments();
-  Value yz = arith::AddIOp::create(
-      hb, loc, ivs[1], arith::MulIOp::create(hb, loc, ivs[0], dims[1]));
-  auto linear = arith::AddIOp::create(
-      hb, loc, ivs[2], arith::MulIOp::create(hb, loc, yz, dims[2]));
-  region->linearId = linear;
-  region->headerEnd = linear;
-  linearIds.insert(linear);
+  if (oneDimensional) {
+    region->linearId = ivs[2];
+  } else {
+    Value yz = arith::AddIOp::create(
+        hb, loc, ivs[1], arith::MulIOp::create(hb, loc, ivs[0], dims[1]));
+    auto linear = arith::AddIOp::create(
+        hb, loc, ivs[2], arith::MulIOp::create(hb, loc, yz, dims[2]));
+    region->linearId = linear;
+    region->headerEnd = linear;
+  }
+  linearIds.insert(region->linearId);
   ThreadRegion &result = *region;
   regionOfLoop[loop] = region.get();
   regions.push_back(std::move(region));
@@ -608,7 +643,10 @@ ThreadRegion *ThreadLoopBuilder::getRegionOfValue(Value value) {
 
 OpBuilder ThreadLoopBuilder::headerBuilder(ThreadRegion &region) {
   OpBuilder b(kernel.getContext());
-  b.setInsertionPointAfter(region.headerEnd);
+  if (region.headerEnd)
+    b.setInsertionPointAfter(region.headerEnd);
+  else
+    b.setInsertionPointToStart(region.getBody());
   return b;
 }
 
@@ -1243,6 +1281,60 @@ Value ThreadLoopBuilder::combineKind(OpBuilder &b, Location loc,
                                     value, acc, fastmath);
 }
 
+std::optional<Value> ThreadLoopBuilder::getIdentity(
+    OpBuilder &b, Location loc, gpu::AllReduceOperation kind, Type type) {
+  using K = arith::AtomicRMWKind;
+  using G = gpu::AllReduceOperation;
+  if (!isa<IntegerType, FloatType>(type))
+    return std::nullopt;
+  bool isFloat = isa<FloatType>(type);
+  std::optional<K> atomic;
+  switch (kind) {
+  case G::ADD:
+    atomic = isFloat ? K::addf : K::addi;
+    break;
+  case G::MUL:
+    atomic = isFloat ? K::mulf : K::muli;
+    break;
+  case G::MINUI:
+    atomic = K::minu;
+    break;
+  case G::MINSI:
+    atomic = K::mins;
+    break;
+  case G::MAXUI:
+    atomic = K::maxu;
+    break;
+  case G::MAXSI:
+    atomic = K::maxs;
+    break;
+  case G::MINNUMF:
+    atomic = K::minnumf;
+    break;
+  case G::MAXNUMF:
+    atomic = K::maxnumf;
+    break;
+  case G::MINIMUMF:
+    atomic = K::minimumf;
+    break;
+  case G::MAXIMUMF:
+    atomic = K::maximumf;
+    break;
+  case G::AND:
+    atomic = K::andi;
+    break;
+  case G::OR:
+    atomic = K::ori;
+    break;
+  case G::XOR:
+    atomic = K::xori;
+    break;
+  }
+  if (!atomic)
+    return std::nullopt;
+  return arith::getIdentityValue(*atomic, type, b, loc);
+}
+
 Value ThreadLoopBuilder::combine(OpBuilder &b, Location loc,
                                  gpu::AllReduceOp op, Value acc, Value value) {
   if (std::optional<gpu::AllReduceOperation> kind = op.getOp())
@@ -1255,6 +1347,31 @@ Value ThreadLoopBuilder::combine(OpBuilder &b, Location loc,
   for (Operation &nested : body.without_terminator())
     b.clone(nested, mapping);
   return mapping.lookupOrDefault(body.getTerminator()->getOperand(0));
+}
+
+bool ThreadLoopBuilder::isWarpUniform(Value value, unsigned depth) {
+  if (!isVarying(value))
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (!def || depth > 16)
+    return false;
+  // The subgroup of a linear thread id: id / (a multiple of 32).
+  APInt divisor;
+  if (isa<arith::DivUIOp>(def) && linearIds.contains(def->getOperand(0)) &&
+      matchPattern(def->getOperand(1), m_ConstantInt(&divisor)) &&
+      divisor.isStrictlyPositive() &&
+      divisor.getZExtValue() % OFFLOAD_HOST_SUBGROUP_SIZE == 0)
+    return true;
+  return isRecomputable(def) &&
+         llvm::all_of(def->getOperands(), [&](Value operand) {
+           return isWarpUniform(operand, depth + 1);
+         });
+}
+
+bool ThreadLoopBuilder::hasWarpUniformMask(ThreadRegion &region) {
+  return llvm::all_of(region.mask, [&](const MaskTerm &term) {
+    return isWarpUniform(term.cond, 0);
+  });
 }
 
 LogicalResult ThreadLoopBuilder::storeMask(ThreadRegion &region) {
@@ -1324,7 +1441,23 @@ LogicalResult ThreadLoopBuilder::handleAllReduce(ThreadRegion *&region,
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   Value result;
-  if (region->mask.empty()) {
+  std::optional<Value> identity;
+  if (std::optional<gpu::AllReduceOperation> kind = op.getOp())
+    identity = getIdentity(b, loc, *kind, type);
+  if (identity) {
+    // From the identity over every thread: aligned vector loads of the
+    // per-thread array (no store-to-load forwarding across vectors).
+    auto loop = scf::ForOp::create(
+        b, loc, zero, numThreads, one, ValueRange{*identity},
+        [&](OpBuilder &lb, Location ll, Value t, ValueRange acc) {
+          Value v = loadSlot(lb, ll, slot, t);
+          if (!region->mask.empty())
+            v = arith::SelectOp::create(
+                lb, ll, isActiveAt(lb, ll, *region, t), v, *identity);
+          scf::YieldOp::create(lb, ll, combine(lb, ll, op, acc[0], v));
+        });
+    result = loop.getResult(0);
+  } else if (region->mask.empty()) {
     Value first = loadSlot(b, loc, slot, zero);
     auto loop = scf::ForOp::create(
         b, loc, one, numThreads, one, ValueRange{first},
@@ -1369,7 +1502,9 @@ ThreadLoopBuilder::handleSubgroupReduce(ThreadRegion *&region,
     return fail(op, "the clusters of a gpu.subgroup_reduce do not fit a "
                     "subgroup of 32 threads");
   Location loc = op.getLoc();
-  if (failed(storeMask(*region)))
+  // Members are in the thread's subgroup (see handleShuffle).
+  bool masked = !region->mask.empty() && !hasWarpUniformMask(*region);
+  if (masked && failed(storeMask(*region)))
     return LogicalResult::failure();
   Value slot = createSlotArray(type);
   Value results = createSlotArray(type);
@@ -1392,7 +1527,6 @@ ThreadLoopBuilder::handleSubgroupReduce(ThreadRegion *&region,
   // Leaders: lanes whose position in their group is < stride. Iterate over
   // groups g and offsets j < stride: leader = g * span + j.
   Value groups = arith::CeilDivUIOp::create(b, loc, numThreads, span);
-  bool masked = !region->mask.empty();
   scf::ForOp::create(
       b, loc, zero, groups, one, ValueRange{},
       [&](OpBuilder &gb, Location gl, Value g, ValueRange) {
@@ -1405,9 +1539,19 @@ ThreadLoopBuilder::handleSubgroupReduce(ThreadRegion *&region,
                   jb, jl, arith::CmpIPredicate::ult, leader, numThreads);
               scf::IfOp::create(
                   jb, jl, exists, [&](OpBuilder &ib, Location il) {
+                    // From the identity when there is one (no "found yet"
+                    // flag to carry).
+                    std::optional<Value> identity =
+                        getIdentity(ib, il, op.getOp(), type);
                     Value none =
-                        arith::ConstantOp::create(ib, il, ib.getZeroAttr(type));
-                    Value noneYet = arith::ConstantIntOp::create(ib, il, 0, 1);
+                        identity ? *identity
+                                 : arith::ConstantOp::create(
+                                       ib, il, ib.getZeroAttr(type))
+                                       .getResult();
+                    Value noneYet = arith::ConstantIntOp::create(ib, il,
+                                                                 identity ? 1
+                                                                          : 0,
+                                                                 1);
                     auto members = scf::ForOp::create(
                         ib, il, zero, sizeValue, one, ValueRange{none, noneYet},
                         [&](OpBuilder &kb, Location kl, Value k,
@@ -1470,7 +1614,10 @@ LogicalResult ThreadLoopBuilder::handleShuffle(ThreadRegion *&region,
     return fail(op, Twine("gpu.shuffle of ") + typeString(type) +
                         " is not supported");
   Location loc = op.getLoc();
-  if (failed(storeMask(*region)))
+  // Sources are in the thread's subgroup: with a mask that is the same for
+  // a whole subgroup, they take part exactly when the thread does.
+  bool warpUniformMask = hasWarpUniformMask(*region);
+  if (!warpUniformMask && failed(storeMask(*region)))
     return LogicalResult::failure();
   Value slot = createSlotArray(type);
   OpBuilder b(op);
@@ -1527,7 +1674,7 @@ LogicalResult ThreadLoopBuilder::handleShuffle(ThreadRegion *&region,
                                                       arith::CmpIPredicate::ult,
                                                       sourceIndex, numThreads));
   Value index = arith::SelectOp::create(hb, loc, valid, sourceIndex, t);
-  if (!region->mask.empty()) {
+  if (!region->mask.empty() && !warpUniformMask) {
     // The source must take part: it runs the region of the shuffle.
     valid = arith::AndIOp::create(hb, loc, valid,
                                   isActiveAt(hb, loc, *region, index));
@@ -1604,6 +1751,73 @@ FailureOr<Value> ThreadLoopBuilder::cloneWithout(Value value,
   return clone->getResult(cast<OpResult>(value).getResultNumber());
 }
 
+bool ThreadLoopBuilder::tightenDivRem(ThreadRegion &region, Value lhs,
+                                      arith::CmpIPredicate pred, Value rhs) {
+  using P = arith::CmpIPredicate;
+  APInt divisor, value;
+  ThreadRegion *source = getRegionOfValue(lhs);
+  if (!source || !matchPattern(rhs, m_ConstantInt(&value)) ||
+      value.isNegative())
+    return false;
+  Operation *def = lhs.getDefiningOp();
+  if (!def || def->getNumOperands() != 2 ||
+      !matchPattern(def->getOperand(1), m_ConstantInt(&divisor)) ||
+      !divisor.isStrictlyPositive())
+    return false;
+  Value e = def->getOperand(0);
+  int64_t c = divisor.getSExtValue(), k = value.getSExtValue();
+  OpBuilder b(def);
+  b.setInsertionPointAfter(def);
+  Location loc = def->getLoc();
+  auto compare = [&](P p, int64_t bound) {
+    return arith::CmpIOp::create(b, loc, p, e,
+                                 arith::ConstantIndexOp::create(b, loc, bound))
+        .getResult();
+  };
+  if (isa<arith::DivUIOp>(def)) {
+    // e / c == k  <=>  c k <= e < c k + c;  e / c < k  <=>  e < c k.
+    switch (pred) {
+    case P::eq: {
+      bool low = tightenBounds(region, compare(P::uge, c * k), false);
+      bool high = tightenBounds(region, compare(P::ult, c * k + c), false);
+      return low && high;
+    }
+    case P::ult:
+      return tightenBounds(region, compare(P::ult, c * k), false);
+    case P::uge:
+      return tightenBounds(region, compare(P::uge, c * k), false);
+    default:
+      return false;
+    }
+  }
+  // e % c == k with e a thread id whose loop starts at 0 with step 1: start
+  // at k and step by c.
+  if (!isa<arith::RemUIOp>(def) || pred != P::eq || k >= c)
+    return false;
+  auto arg = dyn_cast<BlockArgument>(e);
+  if (!arg || arg.getOwner() != source->getBody())
+    return false;
+  unsigned dim = arg.getArgNumber();
+  scf::ParallelOp loop = region.loop;
+  if (!matchPattern(loop.getStep()[dim], m_One()))
+    return false;
+  // The first id >= lb with id % c == k: lb + (k + c - lb % c) % c.
+  OpBuilder lb(loop);
+  Location l = loop.getLoc();
+  Value lower = loop.getLowerBound()[dim];
+  Value cValue = arith::ConstantIndexOp::create(lb, l, c);
+  Value shift = arith::RemUIOp::create(
+      lb, l,
+      arith::SubIOp::create(
+          lb, l, arith::ConstantIndexOp::create(lb, l, k + c),
+          arith::RemUIOp::create(lb, l, lower, cValue)),
+      cValue);
+  loop.getLowerBoundMutable().slice(dim, 1).assign(
+      arith::AddIOp::create(lb, l, lower, shift).getResult());
+  loop.getStepMutable().slice(dim, 1).assign(cValue);
+  return true;
+}
+
 bool ThreadLoopBuilder::tightenBounds(ThreadRegion &region, Value cond,
                                       bool negate) {
   auto cmp = cond.getDefiningOp<arith::CmpIOp>();
@@ -1614,6 +1828,11 @@ bool ThreadLoopBuilder::tightenBounds(ThreadRegion &region, Value cond,
   if (negate)
     pred = arith::invertPredicate(pred);
   Value lhs = cmp.getLhs(), rhs = cmp.getRhs();
+  // Quotients and remainders by constants (warp and lane ids).
+  if (isa_and_nonnull<arith::DivUIOp, arith::RemUIOp>(lhs.getDefiningOp()))
+    return tightenDivRem(region, lhs, pred, rhs);
+  if (isa_and_nonnull<arith::DivUIOp, arith::RemUIOp>(rhs.getDefiningOp()))
+    return tightenDivRem(region, rhs, swapOperands(pred), lhs);
   // Find the thread dimension d with `iv_d + u PRED n`.
   ValueRange ivs = source->getIVs();
   auto coefficients = [&](Value v) {
@@ -1738,7 +1957,7 @@ static SmallVector<Value> getConjuncts(Value cond) {
   return atoms;
 }
 
-void ThreadLoopBuilder::boundGuardedBody(ThreadRegion &region) {
+bool ThreadLoopBuilder::boundGuardedBody(ThreadRegion &region) {
   // The body must be pure computations and one scf.if without else or
   // results: `if (tid == 0) ...`, `if (i < n) ...`.
   Block *body = region.getBody();
@@ -1750,25 +1969,29 @@ void ThreadLoopBuilder::boundGuardedBody(ThreadRegion &region) {
       guard = ifOp;
       continue;
     }
-    if (!isRecomputable(&op))
-      return;
+    // Pure computations and reads can run for fewer threads.
+    if (!isRecomputable(&op) && !isReadOnly(&op))
+      return false;
   }
   if (!guard || guard->getNextNode() != body->getTerminator())
-    return;
+    return false;
   // Every conjunct must become a bound (the loop is otherwise unchanged).
   SmallVector<Value> atoms = getConjuncts(guard.getCondition());
   scf::ParallelOp loop = region.loop;
-  SmallVector<Value> lbs(loop.getLowerBound()), ubs(loop.getUpperBound());
+  SmallVector<Value> lbs(loop.getLowerBound()), ubs(loop.getUpperBound()),
+      steps(loop.getStep());
   for (Value atom : atoms)
     if (!tightenBounds(region, atom, /*negate=*/false)) {
       loop.getLowerBoundMutable().assign(lbs);
       loop.getUpperBoundMutable().assign(ubs);
-      return;
+      loop.getStepMutable().assign(steps);
+      return false;
     }
   Block *then = guard.thenBlock();
   then->getTerminator()->erase();
   body->getOperations().splice(guard->getIterator(), then->getOperations());
   guard.erase();
+  return true;
 }
 
 LogicalResult ThreadLoopBuilder::applyMasks() {
@@ -1801,8 +2024,10 @@ LogicalResult ThreadLoopBuilder::applyMasks() {
         if (!tightenBounds(*region, atom, false))
           guards.push_back({atom, false});
     }
-    if (guards.empty())
+    if (guards.empty()) {
+      boundGuardedBody(*region);
       continue;
+    }
     Block *body = region->getBody();
     SmallVector<Operation *> ops;
     for (Operation &op : body->without_terminator())
@@ -1825,10 +2050,13 @@ LogicalResult ThreadLoopBuilder::applyMasks() {
         // The linear id is computed in the region's header, which moves into
         // the guarded body: compute it again here.
         ValueRange ivs = region->getIVs();
-        Value yz = arith::AddIOp::create(
-            b, loc, ivs[1], arith::MulIOp::create(b, loc, ivs[0], dims[1]));
-        Value linear = arith::AddIOp::create(
-            b, loc, ivs[2], arith::MulIOp::create(b, loc, yz, dims[2]));
+        Value linear = ivs[2];
+        if (!oneDimensional) {
+          Value yz = arith::AddIOp::create(
+              b, loc, ivs[1], arith::MulIOp::create(b, loc, ivs[0], dims[1]));
+          linear = arith::AddIOp::create(
+              b, loc, ivs[2], arith::MulIOp::create(b, loc, yz, dims[2]));
+        }
         cond = loadSlot(b, loc, *slot, linear);
       }
       Value c = *cond;
@@ -2121,8 +2349,14 @@ FailureOr<bool> ThreadLoopBuilder::run() {
       if (isFissionPoint(guard->getParentOp()))
         fissionPoints.insert(guard);
   }
-  if (fissionPoints.empty())
-    return false;
+  if (fissionPoints.empty()) {
+    // A kernel without synchronization still gains when its whole body is a
+    // bounds check: the check becomes the bound of the thread loop.
+    if (synchronizes || !boundGuardedBody(root))
+      return false;
+    kernel->setAttr(kThreadLoopsAttrName, UnitAttr::get(kernel.getContext()));
+    return true;
+  }
 
   if (failed(process(root)) || failed(applyMasks()))
     return giveUp();

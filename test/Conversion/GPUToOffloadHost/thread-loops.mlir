@@ -291,11 +291,13 @@ gpu.module @kernels {
 // the same value for every thread.
 
 // CHECK-LABEL: gpu.func @all_reduce
+// CHECK-DAG: %[[ID:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK: %[[VALS:.*]] = memref.alloca() : memref<128xf32>
 // CHECK: scf.parallel (%[[T:.*]]) =
 // CHECK:   memref.store %{{.*}}, %[[VALS]][%[[T]]]
-// CHECK: %[[FIRST:.*]] = memref.load %[[VALS]][%{{.*}}]
-// CHECK: %[[SUM:.*]] = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[FIRST]]) -> (f32) {
+// The reduction starts from the identity, over every thread.
+// CHECK: %[[SUM:.*]] = scf.for %[[I:.*]] = %[[C0]] to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[ID]]) -> (f32) {
 // CHECK:   %[[X:.*]] = memref.load %[[VALS]][%[[I]]]
 // CHECK:   %[[ADD:.*]] = arith.addf %[[X]], %[[ACC]] fastmath<reassoc> : f32
 // CHECK:   scf.yield %[[ADD]]
@@ -565,6 +567,66 @@ gpu.module @kernels {
       %v = memref.load %a[%tx] : memref<?xf32>
       memref.store %v, %t[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
       gpu.barrier
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A kernel without synchronization whose body is a bounds check: the check
+// becomes the thread loop's bound (no branch per thread).
+
+// CHECK-LABEL: gpu.func @guarded_saxpy
+// CHECK-SAME: offload.thread_loops
+// CHECK: %[[UB:.*]] = arith.minsi %{{.*}}, %{{.*}} : index
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%[[UB]])
+// CHECK-NOT: scf.if
+// CHECK: memref.store
+gpu.module @kernels {
+  gpu.func @guarded_saxpy(%a: f32, %x: memref<?xf32>, %y: memref<?xf32>,
+                          %n: index) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %bid = gpu.block_id x
+    %bdim = gpu.block_dim x
+    %tid = gpu.thread_id x
+    %base = arith.muli %bid, %bdim : index
+    %i = arith.addi %base, %tid : index
+    %inside = arith.cmpi ult, %i, %n : index
+    scf.if %inside {
+      %xv = memref.load %x[%i] : memref<?xf32>
+      %yv = memref.load %y[%i] : memref<?xf32>
+      %ax = arith.mulf %a, %xv : f32
+      %r = arith.addf %ax, %yv : f32
+      memref.store %r, %y[%i] : memref<?xf32>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// Lane and warp conditions become a step and bounds: `lane == 0` runs one
+// thread per subgroup.
+
+// CHECK-LABEL: gpu.func @lane_zero
+// CHECK: %[[C32:.*]] = arith.constant 32 : index
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%[[C32]])
+// CHECK-NOT: scf.if
+// CHECK: memref.store
+gpu.module @kernels {
+  gpu.func @lane_zero(%a: memref<?xf32>, %out: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %tx = gpu.thread_id x
+    %v = memref.load %a[%tx] : memref<?xf32>
+    %r = gpu.subgroup_reduce add %v : (f32) -> f32
+    %lane = arith.remui %tx, %c32 : index
+    %warp = arith.divui %tx, %c32 : index
+    %first = arith.cmpi eq, %lane, %c0 : index
+    scf.if %first {
+      memref.store %r, %out[%warp] : memref<?xf32>
     }
     gpu.return
   }
