@@ -89,6 +89,11 @@ using namespace mlir::offload;
 /// region before storing it per thread is preferred.
 static constexpr unsigned kMaxRematerializedOps = 12;
 
+/// Largest thread loop body (in ops) that is copied to drop bounds checks,
+/// and the most checks it drops.
+static constexpr unsigned kMaxVersionedOps = 400;
+static constexpr unsigned kMaxVersionedChecks = 4;
+
 /// Alignment of each thread's slice of a promoted per-thread allocation.
 static constexpr int64_t kPrivateAlignment = 16;
 
@@ -362,10 +367,30 @@ private:
   /// (`if (tid == 0)`), makes it loop bounds instead.
   /// Returns whether it did.
   bool boundGuardedBody(ThreadRegion &region);
+  /// When the body of \p region branches on bounds checks of thread ids
+  /// (`i < n`, `i == 0`), runs a copy of the loop without them (their
+  /// interior outcome) when a uniform test shows that every thread of the
+  /// loop has that outcome: interior blocks run branch-free code.
+  void versionOnBoundsChecks(ThreadRegion &region);
+  void versionAllOnBoundsChecks();
   /// Turns the mask condition \p cond (negated when \p negate) of \p region
   /// into a bound of one of its loops when it compares a thread id plus a
   /// uniform offset with a uniform value; returns whether it did.
   bool tightenBounds(ThreadRegion &region, Value cond, bool negate);
+  /// `iv_dim + offset PRED limit`, with offset and limit uniform.
+  struct AffineCompare {
+    unsigned dim;
+    Value offset;
+    arith::CmpIPredicate pred;
+    Value limit;
+  };
+  /// Matches `lhs pred rhs` (values of thread region \p source) as an
+  /// AffineCompare, with offset and limit computed before \p before.
+  std::optional<AffineCompare> matchAffineCompare(ThreadRegion &source,
+                                                  Value lhs,
+                                                  arith::CmpIPredicate pred,
+                                                  Value rhs,
+                                                  Operation *before);
   /// tightenBounds for `lhs pred rhs` where lhs is `e / c` or `e % c` (c a
   /// constant) and rhs a constant.
   bool tightenDivRem(ThreadRegion &region, Value lhs,
@@ -1751,6 +1776,55 @@ FailureOr<Value> ThreadLoopBuilder::cloneWithout(Value value,
   return clone->getResult(cast<OpResult>(value).getResultNumber());
 }
 
+std::optional<ThreadLoopBuilder::AffineCompare>
+ThreadLoopBuilder::matchAffineCompare(ThreadRegion &source, Value lhs,
+                                      arith::CmpIPredicate pred, Value rhs,
+                                      Operation *before) {
+  // Find the thread dimension d with `iv_d + u PRED n`.
+  ValueRange ivs = source.getIVs();
+  auto coefficients = [&](Value v) {
+    SmallVector<std::optional<int64_t>, 3> result;
+    for (Value iv : ivs) {
+      DenseMap<Value, std::optional<int64_t>> memo;
+      result.push_back(getCoefficient(v, iv, memo));
+    }
+    return result;
+  };
+  auto lhsC = coefficients(lhs), rhsC = coefficients(rhs);
+  auto isZero = [](ArrayRef<std::optional<int64_t>> cs) {
+    return llvm::all_of(cs, [](auto c) { return c && *c == 0; });
+  };
+  auto unitIn = [](ArrayRef<std::optional<int64_t>> cs) -> int {
+    int dim = -1;
+    for (auto [d, c] : llvm::enumerate(cs)) {
+      if (!c)
+        return -1;
+      if (*c == 0)
+        continue;
+      if (*c != 1 || dim >= 0)
+        return -1;
+      dim = d;
+    }
+    return dim;
+  };
+  int dim = unitIn(lhsC);
+  if (dim < 0 || !isZero(rhsC)) {
+    dim = unitIn(rhsC);
+    if (dim < 0 || !isZero(lhsC))
+      return std::nullopt;
+    std::swap(lhs, rhs);
+    pred = swapOperands(pred);
+  }
+  if (!lhs.getType().isIndex())
+    return std::nullopt;
+  IRMapping mapping;
+  FailureOr<Value> u = cloneWithout(lhs, source, ivs[dim], before, mapping);
+  FailureOr<Value> n = cloneWithout(rhs, source, ivs[dim], before, mapping);
+  if (failed(u) || failed(n))
+    return std::nullopt;
+  return AffineCompare{unsigned(dim), *u, pred, *n};
+}
+
 bool ThreadLoopBuilder::tightenDivRem(ThreadRegion &region, Value lhs,
                                       arith::CmpIPredicate pred, Value rhs) {
   using P = arith::CmpIPredicate;
@@ -1833,41 +1907,12 @@ bool ThreadLoopBuilder::tightenBounds(ThreadRegion &region, Value cond,
     return tightenDivRem(region, lhs, pred, rhs);
   if (isa_and_nonnull<arith::DivUIOp, arith::RemUIOp>(rhs.getDefiningOp()))
     return tightenDivRem(region, rhs, swapOperands(pred), lhs);
-  // Find the thread dimension d with `iv_d + u PRED n`.
-  ValueRange ivs = source->getIVs();
-  auto coefficients = [&](Value v) {
-    SmallVector<std::optional<int64_t>, 3> result;
-    for (Value iv : ivs) {
-      DenseMap<Value, std::optional<int64_t>> memo;
-      result.push_back(getCoefficient(v, iv, memo));
-    }
-    return result;
-  };
-  auto lhsC = coefficients(lhs), rhsC = coefficients(rhs);
-  auto isZero = [](ArrayRef<std::optional<int64_t>> cs) {
-    return llvm::all_of(cs, [](auto c) { return c && *c == 0; });
-  };
-  auto unitIn = [](ArrayRef<std::optional<int64_t>> cs) -> int {
-    int dim = -1;
-    for (auto [d, c] : llvm::enumerate(cs)) {
-      if (!c)
-        return -1;
-      if (*c == 0)
-        continue;
-      if (*c != 1 || dim >= 0)
-        return -1;
-      dim = d;
-    }
-    return dim;
-  };
-  int dim = unitIn(lhsC);
-  if (dim < 0 || !isZero(rhsC)) {
-    dim = unitIn(rhsC);
-    if (dim < 0 || !isZero(lhsC))
-      return false;
-    std::swap(lhs, rhs);
-    pred = swapOperands(pred);
-  }
+  std::optional<AffineCompare> match =
+      matchAffineCompare(*source, lhs, pred, rhs, region.loop);
+  if (!match)
+    return false;
+  unsigned dim = match->dim;
+  pred = match->pred;
   bool isSigned;
   bool upper, equal = false;
   int64_t adjust = 0; // n + adjust is the exclusive (upper) or inclusive
@@ -1902,15 +1947,9 @@ bool ThreadLoopBuilder::tightenBounds(ThreadRegion &region, Value cond,
   isSigned = equal ||
       pred == arith::CmpIPredicate::slt || pred == arith::CmpIPredicate::sle ||
       pred == arith::CmpIPredicate::sge || pred == arith::CmpIPredicate::sgt;
-  if (!lhs.getType().isIndex())
-    return false;
   // u (the offset of the thread id) and n, computed before the loop.
   Operation *before = region.loop;
-  IRMapping mapping;
-  FailureOr<Value> u = cloneWithout(lhs, *source, ivs[dim], before, mapping);
-  FailureOr<Value> n = cloneWithout(rhs, *source, ivs[dim], before, mapping);
-  if (failed(u) || failed(n))
-    return false;
+  Value *u = &match->offset, *n = &match->limit;
   OpBuilder b(before);
   Location loc = cond.getLoc();
   Value limit = *n;
@@ -1992,6 +2031,92 @@ bool ThreadLoopBuilder::boundGuardedBody(ThreadRegion &region) {
   body->getOperations().splice(guard->getIterator(), then->getOperations());
   guard.erase();
   return true;
+}
+
+void ThreadLoopBuilder::versionOnBoundsChecks(ThreadRegion &region) {
+  using P = arith::CmpIPredicate;
+  scf::ParallelOp loop = region.loop;
+  unsigned numOps = 0;
+  loop.getBody()->walk([&](Operation *) { ++numOps; });
+  if (numOps > kMaxVersionedOps)
+    return;
+  // Comparisons of a thread id plus a uniform offset with a uniform value.
+  SmallVector<std::pair<arith::CmpIOp, AffineCompare>> checks;
+  loop.getBody()->walk([&](arith::CmpIOp cmp) {
+    if (checks.size() < kMaxVersionedChecks &&
+        cmp.getType().isInteger(1))
+      if (std::optional<AffineCompare> match = matchAffineCompare(
+              region, cmp.getLhs(), cmp.getPredicate(), cmp.getRhs(), loop))
+        checks.push_back({cmp, *match});
+  });
+  if (checks.empty())
+    return;
+  // For each, the outcome the block's interior has, and a uniform test that
+  // it holds for every thread x in [lb, ub): the range of x + u is
+  // [lb + u, ub - 1 + u].
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  Value fast;
+  SmallVector<std::pair<arith::CmpIOp, bool>> assumed;
+  for (auto &[cmp, match] : checks) {
+    Value lo = arith::AddIOp::create(b, loc, loop.getLowerBound()[match.dim],
+                                     match.offset);
+    Value hi = arith::AddIOp::create(
+        b, loc,
+        arith::SubIOp::create(b, loc, loop.getUpperBound()[match.dim],
+                              oneIndex),
+        match.offset);
+    auto cmpi = [&](P p, Value l, Value r) {
+      return arith::CmpIOp::create(b, loc, p, l, r).getResult();
+    };
+    bool isUnsigned = match.pred == P::ult || match.pred == P::ule ||
+                      match.pred == P::ugt || match.pred == P::uge;
+    Value test;
+    bool outcome = true;
+    switch (match.pred) {
+    case P::ult:
+    case P::slt:
+      test = cmpi(isUnsigned ? P::ult : P::slt, hi, match.limit);
+      break;
+    case P::ule:
+    case P::sle:
+      test = cmpi(isUnsigned ? P::ule : P::sle, hi, match.limit);
+      break;
+    case P::ugt:
+    case P::sgt:
+      test = cmpi(isUnsigned ? P::ugt : P::sgt, lo, match.limit);
+      break;
+    case P::uge:
+    case P::sge:
+      test = cmpi(isUnsigned ? P::uge : P::sge, lo, match.limit);
+      break;
+    case P::eq:
+    case P::ne:
+      // Assume no thread hits the value: limit outside [lo, hi].
+      outcome = match.pred == P::ne;
+      test = arith::OrIOp::create(b, loc, cmpi(P::slt, match.limit, lo),
+                                  cmpi(P::sgt, match.limit, hi));
+      break;
+    }
+    // x + u must not wrap for unsigned comparisons: lo >= 0.
+    if (isUnsigned)
+      test = arith::AndIOp::create(b, loc, test,
+                                   cmpi(P::sge, lo, zeroIndex));
+    fast = fast ? arith::AndIOp::create(b, loc, fast, test).getResult() : test;
+    assumed.push_back({cmp, outcome});
+  }
+  // if (fast) { the loop with those outcomes } else { the loop }.
+  auto ifOp = scf::IfOp::create(b, loc, fast, /*withElseRegion=*/true);
+  OpBuilder tb = ifOp.getThenBodyBuilder();
+  IRMapping mapping;
+  Operation *clone = tb.clone(*loop, mapping);
+  for (auto [cmp, outcome] : assumed) {
+    Value copy = mapping.lookup(cmp.getResult());
+    OpBuilder cb(clone);
+    copy.replaceAllUsesWith(
+        arith::ConstantIntOp::create(cb, loc, outcome ? 1 : 0, 1).getResult());
+  }
+  loop->moveBefore(ifOp.elseBlock()->getTerminator());
 }
 
 LogicalResult ThreadLoopBuilder::applyMasks() {
@@ -2354,14 +2479,25 @@ FailureOr<bool> ThreadLoopBuilder::run() {
     // bounds check: the check becomes the bound of the thread loop.
     if (synchronizes || !boundGuardedBody(root))
       return false;
+    versionAllOnBoundsChecks();
     kernel->setAttr(kThreadLoopsAttrName, UnitAttr::get(kernel.getContext()));
     return true;
   }
 
   if (failed(process(root)) || failed(applyMasks()))
     return giveUp();
+  versionAllOnBoundsChecks();
   kernel->setAttr(kThreadLoopsAttrName, UnitAttr::get(kernel.getContext()));
   return true;
+}
+
+void ThreadLoopBuilder::versionAllOnBoundsChecks() {
+  // Regions are versioned one after the other; a copy is not revisited.
+  SmallVector<ThreadRegion *> all;
+  for (const std::unique_ptr<ThreadRegion> &region : regions)
+    all.push_back(region.get());
+  for (ThreadRegion *region : all)
+    versionOnBoundsChecks(*region);
 }
 
 FailureOr<bool>
