@@ -373,6 +373,9 @@ private:
   /// loop has that outcome: interior blocks run branch-free code.
   void versionOnBoundsChecks(ThreadRegion &region);
   void versionAllOnBoundsChecks();
+  /// Turns each pending reduction into a reduction of the thread loop that
+  /// produces the values (no per-thread array, one pass).
+  void fuseReductions();
   /// Turns the mask condition \p cond (negated when \p negate) of \p region
   /// into a bound of one of its loops when it compares a thread id plus a
   /// uniform offset with a uniform value; returns whether it did.
@@ -433,6 +436,16 @@ private:
   DenseSet<Value> slotArrays;
   /// Values that are the linear thread id of the region they are in.
   DenseSet<Value> linearIds;
+  /// A reduction loop over a per-thread array written by the thread loop
+  /// right before it: fuseReductions makes it a reduction of that loop.
+  struct PendingReduction {
+    ThreadRegion *producer;
+    Value slot;
+    scf::ForOp loop;
+    gpu::AllReduceOperation kind;
+    Value identity;
+  };
+  SmallVector<PendingReduction> reductions;
   DenseMap<Value, unsigned> costs;
 };
 
@@ -1482,6 +1495,8 @@ LogicalResult ThreadLoopBuilder::handleAllReduce(ThreadRegion *&region,
           scf::YieldOp::create(lb, ll, combine(lb, ll, op, acc[0], v));
         });
     result = loop.getResult(0);
+    if (region->mask.empty())
+      reductions.push_back({region, slot, loop, *op.getOp(), *identity});
   } else if (region->mask.empty()) {
     Value first = loadSlot(b, loc, slot, zero);
     auto loop = scf::ForOp::create(
@@ -2106,17 +2121,30 @@ void ThreadLoopBuilder::versionOnBoundsChecks(ThreadRegion &region) {
     assumed.push_back({cmp, outcome});
   }
   // if (fast) { the loop with those outcomes } else { the loop }.
-  auto ifOp = scf::IfOp::create(b, loc, fast, /*withElseRegion=*/true);
-  OpBuilder tb = ifOp.getThenBodyBuilder();
+  auto ifOp = scf::IfOp::create(b, loc, loop.getResultTypes(), fast,
+                                /*withElseRegion=*/true);
+  bool hasResults = loop.getNumResults() != 0;
+  // Without results the builder adds the yields.
+  OpBuilder tb = hasResults ? OpBuilder::atBlockEnd(ifOp.thenBlock())
+                            : ifOp.getThenBodyBuilder();
   IRMapping mapping;
   Operation *clone = tb.clone(*loop, mapping);
+  if (hasResults)
+    scf::YieldOp::create(tb, loc, clone->getResults());
   for (auto [cmp, outcome] : assumed) {
     Value copy = mapping.lookup(cmp.getResult());
     OpBuilder cb(clone);
     copy.replaceAllUsesWith(
         arith::ConstantIntOp::create(cb, loc, outcome ? 1 : 0, 1).getResult());
   }
-  loop->moveBefore(ifOp.elseBlock()->getTerminator());
+  if (!hasResults) {
+    loop->moveBefore(ifOp.elseBlock()->getTerminator());
+    return;
+  }
+  loop->replaceAllUsesWith(ifOp.getResults());
+  loop->moveBefore(ifOp.elseBlock(), ifOp.elseBlock()->end());
+  OpBuilder eb = OpBuilder::atBlockEnd(ifOp.elseBlock());
+  scf::YieldOp::create(eb, loc, loop->getResults());
 }
 
 LogicalResult ThreadLoopBuilder::applyMasks() {
@@ -2486,9 +2514,74 @@ FailureOr<bool> ThreadLoopBuilder::run() {
 
   if (failed(process(root)) || failed(applyMasks()))
     return giveUp();
+  fuseReductions();
   versionAllOnBoundsChecks();
   kernel->setAttr(kThreadLoopsAttrName, UnitAttr::get(kernel.getContext()));
   return true;
+}
+
+void ThreadLoopBuilder::fuseReductions() {
+  for (PendingReduction &pending : reductions) {
+    scf::ParallelOp producer = pending.producer->loop;
+    // The reduction must follow the producer, which must write each value
+    // once, unconditionally, and the array must have no other use.
+    if (producer->getNextNode() == nullptr ||
+        !producer->isBeforeInBlock(pending.loop))
+      continue;
+    bool adjacent = true;
+    for (Operation *op = producer->getNextNode(); op != pending.loop;
+         op = op->getNextNode())
+      if (!isRecomputable(op))
+        adjacent = false;
+    memref::StoreOp store;
+    for (Operation *user : pending.slot.getUsers()) {
+      if (auto candidate = dyn_cast<memref::StoreOp>(user);
+          candidate && candidate->getBlock() == producer.getBody() &&
+          !store)
+        store = candidate;
+      else if (!pending.loop->isAncestor(user))
+        adjacent = false;
+    }
+    if (!adjacent || !store || producer.getNumResults() != 0 ||
+        llvm::any_of(producer.getUpperBound(), [&](Value ub) {
+          return ub.getDefiningOp() &&
+                 !ub.getDefiningOp()->isBeforeInBlock(producer);
+        }))
+      continue;
+    // Rebuild the producer with an scf.reduce of the stored value. (The
+    // identity is a constant made after the producer.)
+    if (Operation *def = pending.identity.getDefiningOp())
+      def->moveBefore(producer);
+    OpBuilder b(producer);
+    Location loc = producer.getLoc();
+    auto fused = scf::ParallelOp::create(
+        b, loc, producer.getLowerBound(), producer.getUpperBound(),
+        producer.getStep(), ValueRange{pending.identity});
+    // With initial values the builder leaves the body empty.
+    Block *body = fused.getBody();
+    IRRewriter rewriter(b.getContext());
+    rewriter.mergeBlocks(producer.getBody(), body, body->getArguments());
+    body->getTerminator()->erase();
+    OpBuilder rb = OpBuilder::atBlockEnd(body);
+    Value v = store.getValue();
+    auto reduce = scf::ReduceOp::create(rb, loc, ValueRange{v});
+    Block &combineBlock = reduce.getReductions()[0].front();
+    OpBuilder cb = OpBuilder::atBlockEnd(&combineBlock);
+    Value combined = combineKind(cb, loc, pending.kind,
+                                 combineBlock.getArgument(0),
+                                 combineBlock.getArgument(1));
+    scf::ReduceReturnOp::create(cb, loc, combined);
+    store.erase();
+    pending.loop.getResult(0).replaceAllUsesWith(fused.getResult(0));
+    pending.loop.erase();
+    regionOfLoop.erase(producer);
+    producer.erase();
+    pending.producer->loop = fused;
+    regionOfLoop[fused] = pending.producer;
+    if (Operation *alloca = pending.slot.getDefiningOp();
+        alloca && alloca->use_empty())
+      alloca->erase();
+  }
 }
 
 void ThreadLoopBuilder::versionAllOnBoundsChecks() {

@@ -286,21 +286,18 @@ gpu.module @kernels {
 
 // -----
 
-// gpu.all_reduce: the operand is stored per thread, one reduction loop runs
-// between the thread loops (floating-point: reassociable), and its result is
-// the same value for every thread.
+// gpu.all_reduce: the thread loop that computes the operand reduces it
+// (floating-point: reassociable, from the identity), and the result is the
+// same value for every thread of the next thread loops.
 
 // CHECK-LABEL: gpu.func @all_reduce
 // CHECK-DAG: %[[ID:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
-// CHECK: %[[VALS:.*]] = memref.alloca() : memref<128xf32>
-// CHECK: scf.parallel (%[[T:.*]]) =
-// CHECK:   memref.store %{{.*}}, %[[VALS]][%[[T]]]
-// The reduction starts from the identity, over every thread.
-// CHECK: %[[SUM:.*]] = scf.for %[[I:.*]] = %[[C0]] to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[ID]]) -> (f32) {
-// CHECK:   %[[X:.*]] = memref.load %[[VALS]][%[[I]]]
-// CHECK:   %[[ADD:.*]] = arith.addf %[[X]], %[[ACC]] fastmath<reassoc> : f32
-// CHECK:   scf.yield %[[ADD]]
+// CHECK: %[[SUM:.*]] = scf.parallel (%[[T:.*]]) = {{.*}} init (%[[ID]]) -> f32 {
+// CHECK:   %[[V:.*]] = memref.load %{{.*}}[%[[T]]]
+// CHECK:   scf.reduce(%[[V]] : f32) {
+// CHECK:   ^bb0(%[[L:.*]]: f32, %[[R:.*]]: f32):
+// CHECK:     %[[ADD:.*]] = arith.addf %[[R]], %[[L]] fastmath<reassoc> : f32
+// CHECK:     scf.reduce.return %[[ADD]]
 // CHECK: scf.parallel
 // CHECK:   memref.store %[[SUM]]
 // CHECK: }
