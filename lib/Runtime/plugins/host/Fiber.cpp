@@ -562,6 +562,54 @@ Error offload::host::runNonCooperativeBlock(
   return Error::success();
 }
 
+Error offload::host::runNonCooperativeBlocks(
+    const BlockLaunch &Launch, offload_host_kernel_context_t &Ctx,
+    uint64_t Begin, uint64_t End, const std::atomic<bool> &Stop) {
+  const offload_host_kernel_descriptor_t &Desc = *Launch.Desc;
+  if (!Desc.RunBlock) {
+    for (uint64_t B = Begin; B < End && !Stop.load(std::memory_order_relaxed);
+         ++B) {
+      setBlockId(Ctx, B);
+      if (Error E = runNonCooperativeBlock(Launch, Ctx))
+        return E;
+    }
+    return Error::success();
+  }
+  // The hot loop of barrier-free kernels: block ids advance without
+  // divisions, and the misuse check runs once for the range.
+  SyncInNonCooperativeKernel = false;
+  setBlockId(Ctx, Begin);
+  int64_t Gx = Ctx.GridDim[0], Gy = Ctx.GridDim[1];
+  for (uint64_t B = Begin; B < End; ++B) {
+    Desc.RunBlock(Launch.Args, &Ctx);
+    if (++Ctx.BlockId[0] == Gx) {
+      Ctx.BlockId[0] = 0;
+      if (++Ctx.BlockId[1] == Gy) {
+        Ctx.BlockId[1] = 0;
+        ++Ctx.BlockId[2];
+      }
+      // Another block's failure ends the launch.
+      if (Stop.load(std::memory_order_relaxed))
+        break;
+    }
+  }
+  if (SyncInNonCooperativeKernel)
+    return createError(OFFLOAD_ERRC_INVALID_BINARY,
+                       "kernel {0} calls __offload_host_barrier or "
+                       "__offload_host_shuffle but its descriptor lacks "
+                       "OFFLOAD_HOST_KERNEL_COOPERATIVE",
+                       Launch.Name);
+  return Error::success();
+}
+
+void offload::host::setBlockId(offload_host_kernel_context_t &Ctx,
+                               uint64_t Linear) {
+  uint64_t Gx = Ctx.GridDim[0], Gy = Ctx.GridDim[1];
+  Ctx.BlockId[0] = int64_t(Linear % Gx);
+  Ctx.BlockId[1] = int64_t((Linear / Gx) % Gy);
+  Ctx.BlockId[2] = int64_t(Linear / (Gx * Gy));
+}
+
 //===----------------------------------------------------------------------===//
 // Functions called by compiled kernels
 //===----------------------------------------------------------------------===//

@@ -20,6 +20,8 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <atomic>
+
 namespace offload {
 namespace host {
 
@@ -36,6 +38,17 @@ struct BlockLaunch {
 /// Runs the block described by \p Ctx of a non-cooperative kernel.
 llvm::Error runNonCooperativeBlock(const BlockLaunch &Launch,
                                    offload_host_kernel_context_t &Ctx);
+
+/// Runs blocks [\p Begin, \p End) (linear ids, x fastest) of a
+/// non-cooperative kernel with \p Ctx (its grid and block sizes set); stops
+/// early once \p Stop is set (another block failed).
+llvm::Error runNonCooperativeBlocks(const BlockLaunch &Launch,
+                                    offload_host_kernel_context_t &Ctx,
+                                    uint64_t Begin, uint64_t End,
+                                    const std::atomic<bool> &Stop);
+
+/// Sets the block id of \p Ctx from the linear id \p Linear (x fastest).
+void setBlockId(offload_host_kernel_context_t &Ctx, uint64_t Linear);
 
 /// Runs the block described by \p Ctx of a cooperative kernel, one fiber per
 /// thread, on the calling OS thread. Returns an error if the threads deadlock.

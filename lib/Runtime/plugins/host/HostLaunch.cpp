@@ -88,6 +88,7 @@ public:
       consumeError(std::move(E));
   }
   bool failed() const { return Failed; }
+  const std::atomic<bool> &failedFlag() const { return Failed; }
   Error take() {
     if (!First)
       return Error::success();
@@ -121,16 +122,17 @@ static void runBlocks(const BlockLaunch &Launch,
   Ctx.GridDim[2] = Size.NumGroups.z;
   Ctx.SharedMemory = *Shared;
   Ctx.DynamicSharedMemory = *Shared + StaticBytes;
-  bool Cooperative = Desc.Flags & OFFLOAD_HOST_KERNEL_COOPERATIVE;
-  uint64_t Gx = Size.NumGroups.x, Gy = Size.NumGroups.y;
+  Ctx.Cooperative = nullptr;
+  if (!(Desc.Flags & OFFLOAD_HOST_KERNEL_COOPERATIVE)) {
+    if (Error E = runNonCooperativeBlocks(Launch, Ctx, Begin, End,
+                                          Errors.failedFlag()))
+      Errors.add(std::move(E));
+    return;
+  }
   for (uint64_t B = Begin; B < End && !Errors.failed(); ++B) {
-    Ctx.BlockId[0] = int64_t(B % Gx);
-    Ctx.BlockId[1] = int64_t((B / Gx) % Gy);
-    Ctx.BlockId[2] = int64_t(B / (Gx * Gy));
+    setBlockId(Ctx, B);
     Ctx.Cooperative = nullptr;
-    Error E = Cooperative ? runCooperativeBlock(Launch, Ctx)
-                          : runNonCooperativeBlock(Launch, Ctx);
-    if (E)
+    if (Error E = runCooperativeBlock(Launch, Ctx))
       return Errors.add(std::move(E));
   }
 }
