@@ -16,6 +16,9 @@
 //       a launch of an empty kernel (its block loop optimized away), either
 //       synchronous or on a queue followed by offloadSyncQueue, on a grid of
 //       1 block of 1 thread or 64 blocks of 256 threads.
+//   BM_Launch/queued_1x1_after_idle
+//       the queued 1x1 launch and sync after 2 ms without work, when the
+//       queue's thread sleeps (only the launch and sync are timed).
 //   BM_Native/omp_parallel_for_64
 //       the baseline of a 64-block launch: an OpenMP parallel for of 64
 //       empty iterations.
@@ -23,7 +26,7 @@
 //       a synchronous host-to-host offloadMemcpy of 1 KiB, with validation,
 //       between two offloadMemAlloc allocations (offload) or two buffers the
 //       runtime does not know (offload_unknown), and memcpy() between the
-//       same buffers.
+//       same buffers (memcpy, memcpy_unknown).
 //
 // Every benchmark reports its time per iteration in real time and the
 // counter ns (the same value), so that a script can divide the pairs.
@@ -45,6 +48,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace offload_test;
@@ -146,6 +150,24 @@ void launch(benchmark::State &State, bool Queued, uint32_t Blocks,
   reportNs(State, Clock::now() - Start);
 }
 
+/// A queued launch and sync after the queue's thread went to sleep (idle
+/// longer than OFFLOAD_HOST_SPIN_US): only the launch and sync are timed.
+void launchAfterIdle(benchmark::State &State) {
+  offload_kernel_launch_size_args_t L = grid(1, 1);
+  Clock::duration Total{};
+  for (auto _ : State) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    Clock::time_point Start = Clock::now();
+    check(offloadLaunchKernel(Queue, Host, EmptyKernel, nullptr, 0, &L),
+          "queued launch");
+    check(offloadSyncQueue(Queue), "offloadSyncQueue");
+    Clock::duration Elapsed = Clock::now() - Start;
+    Total += Elapsed;
+    State.SetIterationTime(std::chrono::duration<double>(Elapsed).count());
+  }
+  reportNs(State, Total);
+}
+
 void ompParallelFor64(benchmark::State &State) {
   Clock::time_point Start = Clock::now();
   for (auto _ : State)
@@ -173,9 +195,9 @@ void memcpyOffload(benchmark::State &State, bool Known) {
   reportNs(State, Clock::now() - Start);
 }
 
-void memcpyNative(benchmark::State &State) {
-  void *Dst = Buffers->Dst;
-  const void *Src = Buffers->Src;
+void memcpyNative(benchmark::State &State, bool Known) {
+  void *Dst = Known ? Buffers->Dst : Buffers->UnknownDst.data();
+  const void *Src = Known ? Buffers->Src : Buffers->UnknownSrc.data();
   Clock::time_point Start = Clock::now();
   for (auto _ : State) {
     benchmark::DoNotOptimize(Dst);
@@ -227,6 +249,10 @@ int main(int argc, char **argv) {
         launch(S, Queued, Blocks, Threads);
       })->UseRealTime();
     }
+  benchmark::RegisterBenchmark("BM_Launch/queued_1x1_after_idle",
+                               launchAfterIdle)
+      ->UseManualTime()
+      ->Iterations(200);
   benchmark::RegisterBenchmark("BM_Native/omp_parallel_for_64",
                                ompParallelFor64)
       ->UseRealTime();
@@ -238,7 +264,12 @@ int main(int argc, char **argv) {
       "BM_Memcpy1KiB/offload_unknown",
       [](benchmark::State &S) { memcpyOffload(S, /*Known=*/false); })
       ->UseRealTime();
-  benchmark::RegisterBenchmark("BM_Memcpy1KiB/memcpy", memcpyNative)
+  benchmark::RegisterBenchmark("BM_Memcpy1KiB/memcpy", [](benchmark::State &S) {
+    memcpyNative(S, /*Known=*/true);
+  })->UseRealTime();
+  benchmark::RegisterBenchmark(
+      "BM_Memcpy1KiB/memcpy_unknown",
+      [](benchmark::State &S) { memcpyNative(S, /*Known=*/false); })
       ->UseRealTime();
 
   benchmark::RunSpecifiedBenchmarks();

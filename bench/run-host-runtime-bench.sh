@@ -60,7 +60,8 @@ with open(sys.argv[1]) as f:
 
 def base(name):
     parts = [p for p in name.split("/")
-             if not re.match(r"(real_time|iterations:\d+|repeats:\d+)$", p)]
+             if not re.match(r"(real_time|manual_time|iterations:\d+|"
+                             r"repeats:\d+)$", p)]
     return "/".join(parts)
 
 runs = {}
@@ -96,6 +97,8 @@ print("%-34s %12s %12s %8s" % ("", "ours ns", "native ns", "ratio"))
 rows = [
     ("launch 1x1, synchronous", "BM_Launch/sync_1x1", None),
     ("launch 1x1, queued + sync", "BM_Launch/queued_1x1", None),
+    ("  the same, queue thread asleep", "BM_Launch/queued_1x1_after_idle",
+     None),
     ("launch 64x256, synchronous", "BM_Launch/sync_64x256",
      "BM_Native/omp_parallel_for_64"),
     ("launch 64x256, queued + sync", "BM_Launch/queued_64x256",
@@ -103,7 +106,7 @@ rows = [
     ("memcpy 1 KiB, allocations", "BM_Memcpy1KiB/offload",
      "BM_Memcpy1KiB/memcpy"),
     ("memcpy 1 KiB, unknown memory", "BM_Memcpy1KiB/offload_unknown",
-     "BM_Memcpy1KiB/memcpy"),
+     "BM_Memcpy1KiB/memcpy_unknown"),
 ]
 for label, ours, native in rows:
     o = stat(ours)

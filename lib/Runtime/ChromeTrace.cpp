@@ -22,15 +22,12 @@ static void writeTraceAtExit() {
     Trace->write();
 }
 
-ChromeTrace *ChromeTrace::get() {
-  static ChromeTrace *Instance = [] () -> ChromeTrace * {
-    const char *Path = std::getenv("OFFLOAD_TRACE_FILE");
-    if (!Path || !*Path)
-      return nullptr;
-    std::atexit(writeTraceAtExit);
-    return new ChromeTrace(Path); // lives until exit
-  }();
-  return Instance;
+ChromeTrace *ChromeTrace::create() {
+  const char *Path = std::getenv("OFFLOAD_TRACE_FILE");
+  if (!Path || !*Path)
+    return nullptr;
+  std::atexit(writeTraceAtExit);
+  return new ChromeTrace(Path); // lives until exit
 }
 
 ChromeTrace::ChromeTrace(std::string Path)

@@ -32,7 +32,11 @@ namespace offload {
 class ChromeTrace {
 public:
   /// The trace of this process, or null when OFFLOAD_TRACE_FILE is unset.
-  static ChromeTrace *get();
+  /// Inline: every copy and launch asks.
+  static ChromeTrace *get() {
+    static ChromeTrace *Instance = create();
+    return Instance;
+  }
 
   /// Microseconds since the trace started.
   uint64_t now() const;
@@ -50,6 +54,8 @@ public:
 
 private:
   explicit ChromeTrace(std::string Path);
+  /// The trace OFFLOAD_TRACE_FILE asks for, if any.
+  static ChromeTrace *create();
 
   struct EventRecord {
     std::string Name, Category, Details;

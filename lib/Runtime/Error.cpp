@@ -69,9 +69,7 @@ ErrorStore &getErrorStore() {
 }
 } // namespace
 
-offload_result_t offload::toResult(Error E) {
-  if (!E)
-    return OFFLOAD_SUCCESS;
+offload_result_t offload::toFailureResult(Error E) {
   offload_errc_t Code = OFFLOAD_ERRC_UNKNOWN;
   std::string Message;
   handleAllErrors(

@@ -68,10 +68,17 @@ inline llvm::FormattedNumber formatPointer(const void *Ptr) {
 llvm::Error wrapError(llvm::Error E, offload_errc_t Code,
                       const llvm::Twine &Context = "");
 
+/// toResult for a failure.
+offload_result_t toFailureResult(llvm::Error E);
+
 /// Converts \p E into the result returned by a C entry point. Success becomes
 /// OFFLOAD_SUCCESS; an OffloadError keeps its code; any other error becomes
 /// OFFLOAD_ERRC_UNKNOWN. The returned storage is never freed.
-offload_result_t toResult(llvm::Error E);
+inline offload_result_t toResult(llvm::Error E) {
+  if (!E)
+    return OFFLOAD_SUCCESS;
+  return toFailureResult(std::move(E));
+}
 
 } // namespace offload
 

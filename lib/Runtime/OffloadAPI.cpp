@@ -531,6 +531,18 @@ traced(const Twine &NameTwine, StringRef Category, offload_queue_handle_t Queue,
   return E;
 }
 
+/// A synchronous copy, done by the non-host side (arguments checked).
+Error copyNow(Runtime &RT, void *DstPtr, offload_device_handle_t DstDevice,
+              const void *SrcPtr, offload_device_handle_t SrcDevice,
+              size_t Size) {
+  offload_device_handle_t Executor =
+      DstDevice != RT.getHostDevice() ? DstDevice : SrcDevice;
+  return traced(
+      "memcpy", "copy", nullptr,
+      [&] { return std::to_string(Size) + " bytes"; },
+      [&] { return Executor->Impl->memcpy(nullptr, DstPtr, SrcPtr, Size); });
+}
+
 Error memcpy(Runtime &RT, offload_queue_handle_t Queue, void *DstPtr,
              offload_device_handle_t DstDevice, const void *SrcPtr,
              offload_device_handle_t SrcDevice, size_t Size) {
@@ -546,26 +558,22 @@ Error memcpy(Runtime &RT, offload_queue_handle_t Queue, void *DstPtr,
     return E;
   if (Error E = checkNotZero(Size, "Size"))
     return E;
-  if (isValidationEnabled()) {
-    if (Error E = RT.checkInAllocationBounds(DstPtr, Size, "DstPtr", "Size"))
+  if (isValidationEnabled())
+    if (Error E = RT.checkCopyInAllocationBounds(DstPtr, SrcPtr, Size))
       return E;
-    if (Error E = RT.checkInAllocationBounds(SrcPtr, Size, "SrcPtr", "Size"))
-      return E;
-  }
   if (isValidationEnabled() && Queue && Queue->Device != DstDevice &&
       Queue->Device != SrcDevice)
     return createError(OFFLOAD_ERRC_INVALID_DEVICE,
                        "Queue belongs to a device that is neither DstDevice "
                        "nor SrcDevice");
-  // The copy is done by the queue's device, else by the non-host side.
-  offload_device_handle_t Executor = Queue ? Queue->Device
-                                     : DstDevice != RT.getHostDevice()
-                                         ? DstDevice
-                                         : SrcDevice;
+  if (!Queue)
+    return copyNow(RT, DstPtr, DstDevice, SrcPtr, SrcDevice, Size);
   return traced(
-      "memcpy", "copy", Queue,
-      [&] { return std::to_string(Size) + " bytes"; },
-      [&] { return Executor->Impl->memcpy(getImpl(Queue), DstPtr, SrcPtr, Size); });
+      "memcpy", "copy", Queue, [&] { return std::to_string(Size) + " bytes"; },
+      [&] {
+        return Queue->Device->Impl->memcpy(getImpl(Queue), DstPtr, SrcPtr,
+                                           Size);
+      });
 }
 
 Error memFill(Runtime &RT, offload_queue_handle_t Queue, void *Ptr,
@@ -1345,11 +1353,36 @@ offload_result_t offloadMemcpy(offload_queue_handle_t Queue, void *DstPtr,
                                   Size, nullptr);
 }
 
-offload_result_t
-offloadMemcpyWithCodeLoc(offload_queue_handle_t Queue, void *DstPtr,
-                         offload_device_handle_t DstDevice, const void *SrcPtr,
-                         offload_device_handle_t SrcDevice, size_t Size,
-                         offload_code_location_t *CodeLocation) {
+/// The fast path of offloadMemcpy for what small copies usually are:
+/// synchronous, between memory of the host device, untraced, and passing
+/// every check on what the allocation lookup cache knows. Skips the entry
+/// point's error plumbing; returns false to take the full path, which checks
+/// everything and reports any error.
+LLVM_ATTRIBUTE_ALWAYS_INLINE static bool
+tryHostCopy(offload_queue_handle_t Queue, void *DstPtr,
+            offload_device_handle_t DstDevice, const void *SrcPtr,
+            offload_device_handle_t SrcDevice, size_t Size) {
+  Runtime *RT = Runtime::getIfInitialized();
+  if (!RT || Queue || isTraceEnabled() || DstDevice != RT->getHostDevice() ||
+      SrcDevice != DstDevice || !DstPtr || !SrcPtr || !Size ||
+      ChromeTrace::get())
+    return false;
+  if (isValidationEnabled() && !RT->isCopyInCachedBounds(DstPtr, SrcPtr, Size))
+    return false;
+  // Host memory on both sides: what the host plugin's synchronous copy does
+  // (memmove: an overlapping copy is a caller error but costs nothing to get
+  // right), without the call through the plugin interface.
+  std::memmove(DstPtr, SrcPtr, Size);
+  return true;
+}
+
+/// offloadMemcpyWithCodeLoc's full path, out of line so that the fast path
+/// stays small.
+LLVM_ATTRIBUTE_NOINLINE static offload_result_t
+memcpyEntryPoint(offload_queue_handle_t Queue, void *DstPtr,
+                 offload_device_handle_t DstDevice, const void *SrcPtr,
+                 offload_device_handle_t SrcDevice, size_t Size,
+                 offload_code_location_t *CodeLocation) {
   return runEntryPoint(
       "offloadMemcpy", CodeLocation,
       [&](Runtime &RT) {
@@ -1357,6 +1390,17 @@ offloadMemcpyWithCodeLoc(offload_queue_handle_t Queue, void *DstPtr,
       },
       "Queue", Queue, "DstPtr", DstPtr, "DstDevice", DstDevice, "SrcPtr",
       SrcPtr, "SrcDevice", SrcDevice, "Size", Size);
+}
+
+offload_result_t
+offloadMemcpyWithCodeLoc(offload_queue_handle_t Queue, void *DstPtr,
+                         offload_device_handle_t DstDevice, const void *SrcPtr,
+                         offload_device_handle_t SrcDevice, size_t Size,
+                         offload_code_location_t *CodeLocation) {
+  if (tryHostCopy(Queue, DstPtr, DstDevice, SrcPtr, SrcDevice, Size))
+    return OFFLOAD_SUCCESS;
+  return memcpyEntryPoint(Queue, DstPtr, DstDevice, SrcPtr, SrcDevice, Size,
+                          CodeLocation);
 }
 
 offload_result_t offloadMemFill(offload_queue_handle_t Queue, void *Ptr,

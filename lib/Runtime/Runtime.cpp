@@ -11,6 +11,7 @@
 #include "plugins/cuda/CUDAPlugin.h"
 #include "plugins/hip/HIPPlugin.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <atomic>
@@ -33,37 +34,39 @@ bool offload::getEnvFlag(const char *Name) {
 }
 
 namespace {
-// Read when the library is loaded, and again whenever the runtime goes from
-// uninitialized to initialized, so a process can change them between runs.
-std::atomic<bool> ValidationEnabled{!getEnvFlag("OFFLOAD_DISABLE_VALIDATION")};
-std::atomic<bool> TraceEnabled{getEnvFlag("OFFLOAD_TRACE")};
-
 void reloadConfig() {
-  ValidationEnabled = !getEnvFlag("OFFLOAD_DISABLE_VALIDATION");
-  TraceEnabled = getEnvFlag("OFFLOAD_TRACE");
+  offload::detail::ValidationEnabled =
+      !getEnvFlag("OFFLOAD_DISABLE_VALIDATION");
+  offload::detail::TraceEnabled = getEnvFlag("OFFLOAD_TRACE");
 }
 
 /// Guards RefCount and the creation and destruction of the runtime.
 std::mutex InitMutex;
 unsigned RefCount = 0;
-/// The live runtime, read without a lock by every entry point.
-std::atomic<Runtime *> Current{nullptr};
+
+void bumpAllocationEpoch() {
+  offload::detail::AllocationEpoch.fetch_add(1, std::memory_order_release);
+}
 } // namespace
 
-bool offload::isValidationEnabled() { return ValidationEnabled; }
-bool offload::isTraceEnabled() { return TraceEnabled; }
+// Read when the library is loaded, and again whenever the runtime goes from
+// uninitialized to initialized, so a process can change them between runs.
+std::atomic<bool> offload::detail::ValidationEnabled{
+    !getEnvFlag("OFFLOAD_DISABLE_VALIDATION")};
+std::atomic<bool> offload::detail::TraceEnabled{getEnvFlag("OFFLOAD_TRACE")};
+std::atomic<uint64_t> offload::detail::AllocationEpoch{1};
+__thread offload::detail::RangeCache offload::detail::TheRangeCache;
 
 //===----------------------------------------------------------------------===//
 // Lifetime
 //===----------------------------------------------------------------------===//
 
-Expected<Runtime &> Runtime::get() {
-  Runtime *RT = Current.load(std::memory_order_acquire);
-  if (!RT)
-    return createError(OFFLOAD_ERRC_UNINITIALIZED,
-                       "the runtime is not initialized: call offloadInit "
-                       "first");
-  return *RT;
+std::atomic<Runtime *> Runtime::Current{nullptr};
+
+Error Runtime::makeUninitializedError() {
+  return createError(OFFLOAD_ERRC_UNINITIALIZED,
+                     "the runtime is not initialized: call offloadInit "
+                     "first");
 }
 
 Error Runtime::init() {
@@ -120,7 +123,6 @@ Error Runtime::initialize() {
       Platform->Devices.push_back(std::move(D));
     }
     Platform->Plugin = std::move(P);
-    PlatformSet.insert(Platform.get());
     Platforms.push_back(std::move(Platform));
   }
   if (!HostDevice)
@@ -149,6 +151,7 @@ Error Runtime::release() {
   {
     std::lock_guard<std::mutex> Lock(AllocationsMutex);
     Remaining.swap(Allocations);
+    bumpAllocationEpoch();
   }
   for (auto &[Address, Info] : Remaining) {
     Error E =
@@ -165,6 +168,13 @@ Error Runtime::release() {
 //===----------------------------------------------------------------------===//
 // Handle checks
 //===----------------------------------------------------------------------===//
+
+bool Runtime::isLivePlatform(const void *Platform) const {
+  for (const std::unique_ptr<offload_platform_impl_t> &P : Platforms)
+    if (P.get() == Platform)
+      return true;
+  return false;
+}
 
 namespace {
 Error checkHandle(const void *Handle, bool IsLive, StringRef Name,
@@ -184,15 +194,13 @@ Error Runtime::checkPlatform(offload_platform_handle_t Platform,
                              StringRef Name) const {
   if (!isValidationEnabled())
     return Error::success();
-  return checkHandle(Platform, PlatformSet.count(Platform), Name,
+  return checkHandle(Platform, isLivePlatform(Platform), Name,
                      OFFLOAD_ERRC_INVALID_PLATFORM, "platform");
 }
 
-Error Runtime::checkDevice(offload_device_handle_t Device,
-                           StringRef Name) const {
-  if (!isValidationEnabled())
-    return Error::success();
-  return checkHandle(Device, DeviceSet.count(Device), Name,
+Error Runtime::makeDeviceError(offload_device_handle_t Device,
+                               StringRef Name) const {
+  return checkHandle(Device, isLiveDevice(Device), Name,
                      OFFLOAD_ERRC_INVALID_DEVICE, "device");
 }
 
@@ -233,6 +241,7 @@ Error Runtime::checkSymbol(offload_symbol_handle_t Symbol,
 void Runtime::addAllocation(void *Ptr, const AllocationInfo &Info) {
   std::lock_guard<std::mutex> Lock(AllocationsMutex);
   Allocations[reinterpret_cast<uintptr_t>(Ptr)] = Info;
+  bumpAllocationEpoch();
 }
 
 Expected<AllocationInfo> Runtime::takeAllocation(void *Ptr) {
@@ -245,44 +254,80 @@ Expected<AllocationInfo> Runtime::takeAllocation(void *Ptr) {
                        formatPointer(Ptr));
   AllocationInfo Info = It->second;
   Allocations.erase(It);
+  bumpAllocationEpoch();
   return Info;
+}
+
+AllocationRange Runtime::lookupAllocationLocked(uintptr_t Address) const {
+  AllocationRange Range = {};
+  Range.End = UINTPTR_MAX;
+  auto It = Allocations.upper_bound(Address);
+  if (It != Allocations.end())
+    Range.End = It->first;
+  if (It == Allocations.begin())
+    return Range;
+  --It;
+  uintptr_t AllocationEnd = It->first + It->second.Size;
+  if (Address - It->first < It->second.Size) {
+    Range.Begin = It->first;
+    Range.End = AllocationEnd;
+    Range.InAllocation = true;
+    Range.Info = It->second;
+    return Range;
+  }
+  Range.Begin = AllocationEnd;
+  return Range;
+}
+
+const AllocationRange &Runtime::lookupAllocation(const void *Ptr) const {
+  uintptr_t Address = reinterpret_cast<uintptr_t>(Ptr);
+  uint64_t Epoch = detail::AllocationEpoch.load(std::memory_order_acquire);
+  for (const detail::RangeCache::Entry &E : detail::TheRangeCache.Entries)
+    if (E.Epoch == Epoch && E.Range.contains(Address))
+      return E.Range;
+  return lookupAllocationSlow(Address);
+}
+
+Error Runtime::checkCopyInAllocationBounds(void *DstPtr, const void *SrcPtr,
+                                           size_t Size) const {
+  if (Error E = checkInAllocationBounds(DstPtr, Size, "DstPtr", "Size"))
+    return E;
+  return checkInAllocationBounds(SrcPtr, Size, "SrcPtr", "Size");
+}
+
+const AllocationRange &Runtime::lookupAllocationSlow(uintptr_t Address) const {
+  detail::RangeCache &Cache = detail::TheRangeCache;
+  std::lock_guard<std::mutex> Lock(AllocationsMutex);
+  detail::RangeCache::Entry &E =
+      Cache.Entries[Cache.Next++ % detail::RangeCache::Size];
+  // Read under the lock: the range is the table's at exactly this epoch.
+  E.Epoch = detail::AllocationEpoch.load(std::memory_order_relaxed);
+  E.Range = lookupAllocationLocked(Address);
+  return E.Range;
 }
 
 std::optional<std::pair<void *, AllocationInfo>>
 Runtime::findAllocation(const void *Ptr) const {
-  uintptr_t Address = reinterpret_cast<uintptr_t>(Ptr);
-  std::lock_guard<std::mutex> Lock(AllocationsMutex);
-  auto It = Allocations.upper_bound(Address);
-  if (It == Allocations.begin())
+  const AllocationRange &Range = lookupAllocation(Ptr);
+  if (!Range.InAllocation)
     return std::nullopt;
-  --It;
-  if (Address - It->first >= It->second.Size)
-    return std::nullopt;
-  return std::make_pair(reinterpret_cast<void *>(It->first), It->second);
+  return std::make_pair(reinterpret_cast<void *>(Range.Begin), Range.Info);
 }
 
 offload_device_impl_t *Runtime::findAllocationDevice(const void *Ptr) const {
-  std::optional<std::pair<void *, AllocationInfo>> Found = findAllocation(Ptr);
-  return Found ? Found->second.Device : nullptr;
+  const AllocationRange &Range = lookupAllocation(Ptr);
+  return Range.InAllocation ? Range.Info.Device : nullptr;
 }
 
-Error Runtime::checkInAllocationBounds(const void *Ptr, size_t Size,
-                                       StringRef Name,
-                                       StringRef SizeName) const {
-  uintptr_t Address = reinterpret_cast<uintptr_t>(Ptr);
-  std::lock_guard<std::mutex> Lock(AllocationsMutex);
-  auto It = Allocations.upper_bound(Address);
-  if (It == Allocations.begin())
-    return Error::success();
-  --It;
-  uintptr_t Offset = Address - It->first;
-  if (Offset >= It->second.Size || Size <= It->second.Size - Offset)
-    return Error::success();
+Error Runtime::makeBoundsError(const void *Ptr, size_t Size,
+                               const AllocationRange &Range, StringRef Name,
+                               StringRef SizeName) const {
+  uintptr_t Offset = reinterpret_cast<uintptr_t>(Ptr) - Range.Begin;
   return createError(OFFLOAD_ERRC_INVALID_SIZE,
                      "{0} + {5} ({1} bytes) runs past the end of its "
                      "allocation: {2} bytes at {3}, {0} is at offset {4}",
-                     Name, Size, It->second.Size,
-                     formatPointer(reinterpret_cast<const void *>(It->first)),
+                     Name, Size, Range.Info.Size,
+                     formatPointer(reinterpret_cast<const void *>(Range.Begin)),
                      Offset, SizeName);
 }
 

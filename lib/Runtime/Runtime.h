@@ -20,8 +20,10 @@
 #include "Plugin.h"
 
 #include "llvm/ADT/FunctionExtras.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -78,11 +80,21 @@ namespace offload {
 // Configuration
 //===----------------------------------------------------------------------===//
 
+namespace detail {
+/// The flags behind isValidationEnabled and isTraceEnabled (Runtime.cpp).
+extern std::atomic<bool> ValidationEnabled;
+extern std::atomic<bool> TraceEnabled;
+} // namespace detail
+
 /// Whether entry points validate their arguments (OFFLOAD_DISABLE_VALIDATION
 /// unset or 0). Read from the environment when the runtime is initialized.
-bool isValidationEnabled();
+inline bool isValidationEnabled() {
+  return detail::ValidationEnabled.load(std::memory_order_relaxed);
+}
 /// Whether entry points print each call to stderr (OFFLOAD_TRACE=1).
-bool isTraceEnabled();
+inline bool isTraceEnabled() {
+  return detail::TraceEnabled.load(std::memory_order_relaxed);
+}
 
 /// Returns whether environment variable \p Name is set to a true value
 /// ("1", "true", "on", "yes"; case-insensitive).
@@ -143,6 +155,39 @@ struct AllocationInfo {
   offload_alloc_type_t Kind;
 };
 
+/// What the allocation table says about the addresses [Begin, End): they
+/// are one allocation (InAllocation; Begin is its start) or lie in none.
+struct AllocationRange {
+  uintptr_t Begin;
+  uintptr_t End;
+  bool InAllocation;
+  AllocationInfo Info;
+
+  bool contains(uintptr_t Address) const {
+    return Address - Begin < End - Begin;
+  }
+};
+
+namespace detail {
+/// Changes whenever an allocation table changes (of any runtime instance,
+/// under its lock), so that the ranges a thread cached know they are stale.
+extern std::atomic<uint64_t> AllocationEpoch;
+
+/// The allocation ranges a thread looked up last (zero-initialized: epoch 0
+/// is never valid). Plain data, so that an access needs no TLS wrapper.
+struct RangeCache {
+  static constexpr unsigned Size = 4;
+  struct Entry {
+    /// The epoch the range is valid in.
+    uint64_t Epoch;
+    AllocationRange Range;
+  };
+  Entry Entries[Size];
+  unsigned Next;
+};
+extern __thread RangeCache TheRangeCache;
+} // namespace detail
+
 //===----------------------------------------------------------------------===//
 // Runtime
 //===----------------------------------------------------------------------===//
@@ -152,7 +197,15 @@ class Runtime {
 public:
   /// The live runtime; UNINITIALIZED before offloadInit or after the last
   /// offloadShutDown.
-  static llvm::Expected<Runtime &> get();
+  /// The live runtime or null, without an error.
+  static Runtime *getIfInitialized() {
+    return Current.load(std::memory_order_acquire);
+  }
+  static llvm::Expected<Runtime &> get() {
+    if (Runtime *RT = Current.load(std::memory_order_acquire))
+      return *RT;
+    return makeUninitializedError();
+  }
   /// Reference-counted initialization and shutdown.
   static llvm::Error init();
   static llvm::Error shutDown();
@@ -172,7 +225,12 @@ public:
   llvm::Error checkPlatform(offload_platform_handle_t Platform,
                             llvm::StringRef Name = "Platform") const;
   llvm::Error checkDevice(offload_device_handle_t Device,
-                          llvm::StringRef Name = "Device") const;
+                          llvm::StringRef Name = "Device") const {
+    // Inline: copies and launches check two devices each.
+    if (!isValidationEnabled() || (Device && isLiveDevice(Device)))
+      return llvm::Error::success();
+    return makeDeviceError(Device, Name);
+  }
   llvm::Error checkQueue(offload_queue_handle_t Queue,
                          llvm::StringRef Name = "Queue") const;
   llvm::Error checkEvent(offload_event_handle_t Event,
@@ -187,7 +245,9 @@ public:
   HandleRegistry<offload_program_impl_t> Programs;
   HandleRegistry<offload_symbol_impl_t> Symbols;
 
-  /// Allocation table.
+  /// Allocation table. Lookups are cached per thread: the last few ranges
+  /// found, valid until the table next changes (a global epoch), so the
+  /// checks of a copy take no lock in the steady state.
   void addAllocation(void *Ptr, const AllocationInfo &Info);
   /// Removes the allocation that starts at \p Ptr; INVALID_ARGUMENT if none.
   llvm::Expected<AllocationInfo> takeAllocation(void *Ptr);
@@ -202,7 +262,48 @@ public:
   /// arguments.
   llvm::Error checkInAllocationBounds(const void *Ptr, size_t Size,
                                       llvm::StringRef Name,
-                                      llvm::StringRef SizeName = "Size") const;
+                                      llvm::StringRef SizeName = "Size") const {
+    const AllocationRange &Range = lookupAllocation(Ptr);
+    if (!Range.InAllocation ||
+        Size <=
+            Range.Info.Size - (reinterpret_cast<uintptr_t>(Ptr) - Range.Begin))
+      return llvm::Error::success();
+    return makeBoundsError(Ptr, Size, Range, Name, SizeName);
+  }
+  /// checkInAllocationBounds of both sides of a copy of \p Size bytes
+  /// (named DstPtr and SrcPtr).
+  llvm::Error checkCopyInAllocationBounds(void *DstPtr, const void *SrcPtr,
+                                          size_t Size) const;
+  /// Whether both sides of a copy of \p Size bytes pass
+  /// checkInAllocationBounds on what this thread's lookup cache knows, with
+  /// no lock: the fast path of copies. False means "check in full", not
+  /// "out of bounds".
+  LLVM_ATTRIBUTE_ALWAYS_INLINE bool isCopyInCachedBounds(const void *DstPtr,
+                                                         const void *SrcPtr,
+                                                         size_t Size) const {
+    uintptr_t Dst = reinterpret_cast<uintptr_t>(DstPtr);
+    uintptr_t Src = reinterpret_cast<uintptr_t>(SrcPtr);
+    uint64_t Epoch = detail::AllocationEpoch.load(std::memory_order_acquire);
+    const AllocationRange *DstRange = nullptr, *SrcRange = nullptr;
+    for (const detail::RangeCache::Entry &E : detail::TheRangeCache.Entries) {
+      if (E.Epoch != Epoch)
+        continue;
+      if (E.Range.contains(Dst))
+        DstRange = &E.Range;
+      if (E.Range.contains(Src))
+        SrcRange = &E.Range;
+      if (DstRange && SrcRange)
+        break;
+    }
+    // Outside allocations any size passes, as in checkInAllocationBounds.
+    auto InBounds = [&](const AllocationRange *R, uintptr_t Address) {
+      return R && (!R->InAllocation || Size <= R->End - Address);
+    };
+    return InBounds(DstRange, Dst) && InBounds(SrcRange, Src);
+  }
+  /// The range of the table around \p Address: a reference into this
+  /// thread's cache, valid until its next lookup.
+  const AllocationRange &lookupAllocation(const void *Address) const;
 
   /// Releases a program and its symbols (already taken from the registry).
   void destroyProgram(std::unique_ptr<offload_program_impl_t> Program);
@@ -215,12 +316,39 @@ public:
 
 private:
   Runtime() = default;
+  static llvm::Error makeUninitializedError();
+
+  /// The live runtime, read without a lock by every entry point.
+  static std::atomic<Runtime *> Current;
   llvm::Error initialize();
   llvm::Error release();
+  /// lookupAllocation without the cache; AllocationsMutex is held.
+  AllocationRange lookupAllocationLocked(uintptr_t Address) const;
+  /// A miss of lookupAllocation's cache: looks up and caches the range.
+  LLVM_ATTRIBUTE_NOINLINE const AllocationRange &
+  lookupAllocationSlow(uintptr_t Address) const;
+  LLVM_ATTRIBUTE_ALWAYS_INLINE bool isLiveDevice(const void *Device) const {
+    // A few devices: a scan beats hashing.
+    if (LLVM_LIKELY(Devices.size() <= 16)) {
+      for (const offload_device_impl_t *D : Devices)
+        if (D == Device)
+          return true;
+      return false;
+    }
+    return DeviceSet.count(Device);
+  }
+  bool isLivePlatform(const void *Platform) const;
+  llvm::Error makeDeviceError(offload_device_handle_t Device,
+                              llvm::StringRef Name) const;
+  llvm::Error makeBoundsError(const void *Ptr, size_t Size,
+                              const AllocationRange &Range,
+                              llvm::StringRef Name,
+                              llvm::StringRef SizeName) const;
 
   std::vector<std::unique_ptr<offload_platform_impl_t>> Platforms;
   llvm::SmallVector<offload_device_impl_t *> Devices;
-  std::unordered_set<const void *> PlatformSet, DeviceSet;
+  /// The devices again, for checks when there are many.
+  std::unordered_set<const void *> DeviceSet;
   offload_device_impl_t *HostDevice = nullptr;
 
   mutable std::mutex AllocationsMutex;

@@ -8,6 +8,7 @@
 #include "../Common.h"
 
 #include <numeric>
+#include <thread>
 
 using namespace offload_test;
 
@@ -116,6 +117,74 @@ TEST_P(offloadMemcpyTest, InvalidSizePastTheEnd) {
   ASSERT_ERROR_MSG(
       OFFLOAD_ERRC_INVALID_SIZE, "DstPtr is at offset 36",
       offloadMemcpy(Queue, Buffer.get() + 9, Device, Data.data(), Host, 8));
+}
+
+TEST_P(offloadMemcpyTest, InvalidSizePastTheEndAfterValidCopies) {
+  // Valid copies put both ranges in the calling thread's lookup cache; the
+  // cache must still reject what runs past an allocation's end.
+  DeviceBuffer<int32_t> Buffer(Device, 10);
+  std::vector<int32_t> Data(20, 7);
+  for (int I = 0; I < 3; ++I) {
+    ASSERT_SUCCESS(offloadMemcpy(nullptr, Buffer.get(), Device, Data.data(),
+                                 Host, Buffer.bytes()));
+    ASSERT_SUCCESS(offloadMemcpy(nullptr, Data.data(), Host, Buffer.get() + 5,
+                                 Device, 20));
+  }
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_SIZE,
+      "DstPtr + Size (44 bytes) runs past the end of its allocation: 40 "
+      "bytes",
+      offloadMemcpy(nullptr, Buffer.get(), Device, Data.data(), Host, 44));
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_SIZE, "SrcPtr is at offset 20",
+      offloadMemcpy(nullptr, Data.data(), Host, Buffer.get() + 5, Device, 24));
+  EXPECT_EQ(Data[6], 7);
+}
+
+TEST_P(offloadMemcpyTest, InvalidSizePastTheEndOfANewAllocation) {
+  // What the lookup cache knew about an address (here: no allocation there)
+  // is forgotten when allocations change: an allocation made at a cached
+  // address, even the same one again, is checked.
+  std::vector<int32_t> Data(64, 3);
+  for (int I = 0; I < 4; ++I) {
+    void *Old = nullptr;
+    ASSERT_SUCCESS(offloadMemAlloc(Device, OFFLOAD_ALLOC_TYPE_HOST, 64, &Old));
+    ASSERT_SUCCESS(offloadMemFree(Old));
+    // Caches "no allocation" around Old.
+    void *Base = nullptr;
+    ASSERT_ERROR(
+        OFFLOAD_ERRC_NOT_FOUND,
+        offloadGetMemInfo(Old, OFFLOAD_MEM_INFO_BASE, sizeof(Base), &Base));
+    void *New = nullptr;
+    ASSERT_SUCCESS(offloadMemAlloc(Device, OFFLOAD_ALLOC_TYPE_HOST, 16, &New));
+    ASSERT_ERROR_MSG(
+        OFFLOAD_ERRC_INVALID_SIZE,
+        "runs past the end of its allocation: 16 bytes",
+        offloadMemcpy(nullptr, New, Device, Data.data(), Host, 64));
+    ASSERT_SUCCESS(offloadMemcpy(nullptr, New, Device, Data.data(), Host, 16));
+    ASSERT_SUCCESS(offloadMemFree(New));
+  }
+}
+
+TEST_P(offloadMemcpyTest, InvalidSizeSeenByEveryThread) {
+  // Each thread has its own lookup cache: a change made by one thread
+  // invalidates what the others cached.
+  std::vector<int32_t> Data(64, 5);
+  auto *Buffer = new DeviceBuffer<int32_t>(Device, 64);
+  int32_t *Old = Buffer->get();
+  std::thread([&] {
+    ASSERT_SUCCESS(offloadMemcpy(nullptr, Old, Device, Data.data(), Host, 256));
+  }).join();
+  ASSERT_SUCCESS(offloadMemcpy(nullptr, Old, Device, Data.data(), Host, 256));
+  delete Buffer;
+  DeviceBuffer<int32_t> Small(Device, 4);
+  auto Check = [&] {
+    ASSERT_ERROR_MSG(
+        OFFLOAD_ERRC_INVALID_SIZE, "allocation: 16 bytes",
+        offloadMemcpy(nullptr, Small.get(), Device, Data.data(), Host, 256));
+  };
+  std::thread(Check).join();
+  Check();
 }
 
 TEST_P(offloadMemcpyTest, InvalidNullPointers) {

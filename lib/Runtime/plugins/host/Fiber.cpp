@@ -159,8 +159,6 @@ struct ContextSlot {
 struct Fiber : ContextSlot {
   int64_t Tx = 0, Ty = 0, Tz = 0;
   FiberState State = FiberState::Finished;
-  /// Whether Context is a fresh one, not yet started.
-  bool Fresh = true;
   /// The barrier the fiber waits at.
   uint32_t BarrierId = 0;
   /// The pending shuffle: request, then answer.
@@ -329,7 +327,6 @@ void WorkerFibers::reset(size_t I) {
   size_t Size = StackSize;
   F.Context =
       fctx::make_fcontext(Bottom + Size, Size, &BlockScheduler::fiberMain);
-  F.Fresh = true;
   F.Asan.set(Bottom, Size);
 }
 
@@ -351,7 +348,6 @@ void BlockScheduler::fiberMain(fctx::transfer_t T) {
   Fiber &Self = *Prev->Scheduler->Current;
   Self.Asan.finishSwitch(Prev->Asan, /*Fresh=*/true);
   Prev->Context = T.fctx;
-  Self.Fresh = false;
   // Never returns: a finished fiber parks in finish() until a later block
   // gives it another thread.
   while (true) {

@@ -40,26 +40,27 @@ inline void cpuRelax() {
 } // namespace
 
 bool host::spinUntil(function_ref<bool()> Done, uint64_t BudgetMicros) {
-  // About a microsecond of pauses, for hand-offs that are about to happen.
-  for (int I = 0; I < 256; ++I) {
-    if (Done())
-      return true;
-    cpuRelax();
-  }
-  if (!BudgetMicros)
-    return Done();
   using Clock = std::chrono::steady_clock;
-  Clock::time_point End =
-      Clock::now() + std::chrono::microseconds(BudgetMicros);
+  if (Done())
+    return true;
+  if (!BudgetMicros)
+    return false;
+  // Pause for a couple of microseconds (hand-offs that are about to happen),
+  // then yield the CPU between checks until the budget is spent.
+  Clock::time_point Start = Clock::now();
+  auto PauseUntil = Start + std::chrono::microseconds(2);
+  auto End = Start + std::chrono::microseconds(BudgetMicros);
   while (true) {
-    for (int I = 0; I < 32; ++I) {
+    for (int I = 0; I < 16; ++I) {
+      cpuRelax();
       if (Done())
         return true;
-      cpuRelax();
     }
-    if (Clock::now() >= End)
+    Clock::time_point Now = Clock::now();
+    if (Now >= End)
       return Done();
-    sched_yield();
+    if (Now >= PauseUntil)
+      sched_yield();
   }
 }
 

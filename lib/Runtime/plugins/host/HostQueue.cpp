@@ -33,6 +33,10 @@ using namespace llvm;
 using namespace offload;
 using namespace offload::host;
 
+/// How long an idle queue thread leaves new work to a synchronizing thread
+/// before it runs the work itself.
+static constexpr uint64_t SyncGraceMicros = 1;
+
 //===----------------------------------------------------------------------===//
 // HostEvent
 //===----------------------------------------------------------------------===//
@@ -160,6 +164,15 @@ void HostQueue::workerMain() {
       bool Changed = spinUntil(
           [&] { return Version.load(std::memory_order_acquire) != Seen; },
           SpinMicros);
+      if (Changed) {
+        // Work arrived while the queue was idle. A thread that synchronizes
+        // right after submitting runs it itself, without a hand-off between
+        // threads: give it a moment to come.
+        uint64_t Arrived = Version.load(std::memory_order_acquire);
+        spinUntil(
+            [&] { return Version.load(std::memory_order_acquire) != Arrived; },
+            SyncGraceMicros);
+      }
       Lock.lock();
       if (Changed)
         continue;
