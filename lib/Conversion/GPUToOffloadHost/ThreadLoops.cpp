@@ -67,6 +67,7 @@
 #include "mlir/Dialect/GPU/Utils/GPUUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
@@ -93,6 +94,9 @@ static constexpr unsigned kMaxRematerializedOps = 12;
 /// and the most checks it drops.
 static constexpr unsigned kMaxVersionedOps = 400;
 static constexpr unsigned kMaxVersionedChecks = 4;
+
+/// Largest trip count of a loop with shuffles that is fully unrolled.
+static constexpr int64_t kMaxUnrolledTrips = 8;
 
 /// Alignment of each thread's slice of a promoted per-thread allocation.
 static constexpr int64_t kPrivateAlignment = 16;
@@ -280,6 +284,9 @@ private:
   /// thread offset (grid-stride loops) into loops with uniform bounds whose
   /// body runs under `offset + j < ub`.
   void normalizeThreadOffsetLoops();
+  /// Fully unrolls small constant-trip loops that contain shuffles, so that
+  /// shuffle offsets become constants (warp reduction trees).
+  void unrollShuffleLoops();
 
   // Thread regions.
   ThreadRegion &createRegion(OpBuilder &b, ArrayRef<MaskTerm> mask, bool inLoop,
@@ -1720,7 +1727,45 @@ LogicalResult ThreadLoopBuilder::handleShuffle(ThreadRegion *&region,
                                   isActiveAt(hb, loc, *region, index));
     index = arith::SelectOp::create(hb, loc, valid, index, t);
   }
-  Value result = loadSlot(hb, loc, slot, index);
+  Value result;
+  APInt offsetConstant, widthConstant;
+  if (warpUniformMask && staticNumThreads && isa<IntegerType, FloatType>(type) &&
+      *staticNumThreads % OFFLOAD_HOST_SUBGROUP_SIZE == 0 &&
+      matchPattern(*offset, m_ConstantInt(&offsetConstant)) &&
+      matchPattern(*width, m_ConstantInt(&widthConstant))) {
+    // A constant exchange in whole subgroups: a loop over subgroups that
+    // permutes each one's 32 values with one vector shuffle (constant
+    // indices), then a contiguous read, instead of one indexed (gathered)
+    // read per thread.
+    Value exchanged = createSlotArray(type);
+    OpBuilder xb(after.loop);
+    int64_t c = offsetConstant.getSExtValue(), w = widthConstant.getSExtValue();
+    SmallVector<int64_t> permutation;
+    for (int64_t l = 0; l < OFFLOAD_HOST_SUBGROUP_SIZE; ++l) {
+      int64_t source = op.getMode() == gpu::ShuffleMode::XOR    ? l ^ c
+                       : op.getMode() == gpu::ShuffleMode::UP   ? l - c
+                       : op.getMode() == gpu::ShuffleMode::DOWN ? l + c
+                                                                : c;
+      permutation.push_back(source < 0 || source >= w ? l : source);
+    }
+    auto vectorType = VectorType::get({OFFLOAD_HOST_SUBGROUP_SIZE}, type);
+    Value subgroupSize =
+        arith::ConstantIndexOp::create(xb, loc, OFFLOAD_HOST_SUBGROUP_SIZE);
+    scf::ForOp::create(
+        xb, loc, zeroIndex, numThreads, subgroupSize, ValueRange{},
+        [&](OpBuilder &wb, Location wl, Value base, ValueRange) {
+          Value lanes = vector::LoadOp::create(wb, wl, vectorType, slot,
+                                               ValueRange{base});
+          Value permuted =
+              vector::ShuffleOp::create(wb, wl, lanes, lanes, permutation);
+          vector::StoreOp::create(wb, wl, permuted, exchanged,
+                                  ValueRange{base});
+          scf::YieldOp::create(wb, wl);
+        });
+    result = loadSlot(hb, loc, exchanged, t);
+  } else {
+    result = loadSlot(hb, loc, slot, index);
+  }
   noteHeaderOp(after, result.getDefiningOp());
   varying.insert(result);
   varying.insert(valid);
@@ -2231,6 +2276,27 @@ LogicalResult ThreadLoopBuilder::applyMasks() {
 // Driver
 //===----------------------------------------------------------------------===//
 
+void ThreadLoopBuilder::unrollShuffleLoops() {
+  SmallVector<scf::ForOp> loops;
+  kernel.walk([&](scf::ForOp loop) {
+    std::optional<APInt> trips = loop.getStaticTripCount();
+    bool shuffles = false;
+    loop.walk([&](gpu::ShuffleOp) { shuffles = true; });
+    if (shuffles && trips && trips->getZExtValue() > 0 &&
+        trips->getZExtValue() <= uint64_t(kMaxUnrolledTrips))
+      loops.push_back(loop);
+  });
+  // Innermost first (walk order), so outer trip counts stay the same.
+  for (scf::ForOp loop : loops)
+    (void)loopUnrollFull(loop);
+  if (loops.empty())
+    return;
+  // Fold what became constant (shuffle offsets computed from the IV).
+  RewritePatternSet patterns(kernel.getContext());
+  scf::ForOp::getCanonicalizationPatterns(patterns, kernel.getContext());
+  (void)applyPatternsGreedily(kernel, std::move(patterns));
+}
+
 //===----------------------------------------------------------------------===//
 // Interchange for vectorization
 //===----------------------------------------------------------------------===//
@@ -2480,6 +2546,7 @@ FailureOr<bool> ThreadLoopBuilder::run() {
   }
   if (failed(liftControlFlow()))
     return giveUp();
+  unrollShuffleLoops();
   wrapBody();
   computeVaryingValues();
   if (options.interchange)
