@@ -164,6 +164,7 @@ static bool isRecomputable(Operation *op) {
 static std::optional<int64_t>
 getCoefficient(Value value, Value var,
                DenseMap<Value, std::optional<int64_t>> &memo);
+static bool isNonNegative(Value value, ValueRange threadIds);
 
 /// The predicate of `rhs PRED lhs` for `lhs pred rhs`.
 static arith::CmpIPredicate swapOperands(arith::CmpIPredicate pred) {
@@ -393,6 +394,8 @@ private:
     Value offset;
     arith::CmpIPredicate pred;
     Value limit;
+    /// The compared thread-dependent value (iv_dim + offset) itself.
+    Value expr;
   };
   /// Matches `lhs pred rhs` (values of thread region \p source) as an
   /// AffineCompare, with offset and limit computed before \p before.
@@ -401,6 +404,10 @@ private:
                                                   arith::CmpIPredicate pred,
                                                   Value rhs,
                                                   Operation *before);
+  /// Splits the loop of \p region at the thread id where \p cmp changes
+  /// (index-set splitting): two loops with its outcome as a constant.
+  bool splitOnCheck(ThreadRegion &region, arith::CmpIOp cmp,
+                    const AffineCompare &match);
   /// tightenBounds for `lhs pred rhs` where lhs is `e / c` or `e % c` (c a
   /// constant) and rhs a constant.
   bool tightenDivRem(ThreadRegion &region, Value lhs,
@@ -1882,7 +1889,7 @@ ThreadLoopBuilder::matchAffineCompare(ThreadRegion &source, Value lhs,
   FailureOr<Value> n = cloneWithout(rhs, source, ivs[dim], before, mapping);
   if (failed(u) || failed(n))
     return std::nullopt;
-  return AffineCompare{unsigned(dim), *u, pred, *n};
+  return AffineCompare{unsigned(dim), *u, pred, *n, lhs};
 }
 
 bool ThreadLoopBuilder::tightenDivRem(ThreadRegion &region, Value lhs,
@@ -2007,6 +2014,10 @@ bool ThreadLoopBuilder::tightenBounds(ThreadRegion &region, Value cond,
   isSigned = equal ||
       pred == arith::CmpIPredicate::slt || pred == arith::CmpIPredicate::sle ||
       pred == arith::CmpIPredicate::sge || pred == arith::CmpIPredicate::sgt;
+  // An unsigned comparison is one of the integers only when iv + u cannot
+  // wrap below zero (`tid - 1 < n` is false for tid 0).
+  if (!isSigned && !isNonNegative(match->expr, source->getIVs()))
+    return false;
   // u (the offset of the thread id) and n, computed before the loop.
   Operation *before = region.loop;
   Value *u = &match->offset, *n = &match->limit;
@@ -2110,6 +2121,9 @@ void ThreadLoopBuilder::versionOnBoundsChecks(ThreadRegion &region) {
         checks.push_back({cmp, *match});
   });
   if (checks.empty())
+    return;
+  if (checks.size() == 1 && splitOnCheck(region, checks[0].first,
+                                         checks[0].second))
     return;
   // For each, the outcome the block's interior has, and a uniform test that
   // it holds for every thread x in [lb, ub): the range of x + u is
@@ -2649,6 +2663,70 @@ void ThreadLoopBuilder::fuseReductions() {
         alloca && alloca->use_empty())
       alloca->erase();
   }
+}
+
+bool ThreadLoopBuilder::splitOnCheck(ThreadRegion &region, arith::CmpIOp cmp,
+                                     const AffineCompare &match) {
+  using P = arith::CmpIPredicate;
+  scf::ParallelOp loop = region.loop;
+  unsigned dim = match.dim;
+  if (loop.getNumResults() != 0 ||
+      !matchPattern(loop.getStep()[dim], m_One()))
+    return false;
+  // The check holds below the split point k (x < k) or from it on.
+  bool trueBelow;
+  int64_t adjust = 0;
+  switch (match.pred) {
+  case P::ult:
+  case P::slt:
+    trueBelow = true;
+    break;
+  case P::ule:
+  case P::sle:
+    trueBelow = true;
+    adjust = 1;
+    break;
+  case P::uge:
+  case P::sge:
+    trueBelow = false;
+    break;
+  case P::ugt:
+  case P::sgt:
+    trueBelow = false;
+    adjust = 1;
+    break;
+  default:
+    return false;
+  }
+  bool isUnsigned = match.pred == P::ult || match.pred == P::ule ||
+                    match.pred == P::ugt || match.pred == P::uge;
+  if (isUnsigned &&
+      !isNonNegative(match.expr, getRegionOfValue(match.expr)->getIVs()))
+    return false;
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  Value lb = loop.getLowerBound()[dim], ub = loop.getUpperBound()[dim];
+  Value limit = match.limit;
+  if (adjust)
+    limit = arith::AddIOp::create(
+        b, loc, limit, arith::ConstantIndexOp::create(b, loc, adjust));
+  Value k = arith::SubIOp::create(b, loc, limit, match.offset);
+  k = arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, k, lb),
+                             ub);
+  // [lb, k) then [k, ub), each with the check's outcome as a constant.
+  IRMapping mapping;
+  b.setInsertionPointAfter(loop);
+  auto upper = cast<scf::ParallelOp>(b.clone(*loop, mapping));
+  loop.getUpperBoundMutable().slice(dim, 1).assign(k);
+  upper.getLowerBoundMutable().slice(dim, 1).assign(k);
+  OpBuilder cb(loop);
+  cmp.getResult().replaceAllUsesWith(
+      arith::ConstantIntOp::create(cb, loc, trueBelow ? 1 : 0, 1).getResult());
+  mapping.lookup(cmp.getResult())
+      .replaceAllUsesWith(
+          arith::ConstantIntOp::create(cb, loc, trueBelow ? 0 : 1, 1)
+              .getResult());
+  return true;
 }
 
 void ThreadLoopBuilder::versionAllOnBoundsChecks() {
