@@ -90,6 +90,10 @@ using namespace mlir::offload;
 /// region before storing it per thread is preferred.
 static constexpr unsigned kMaxRematerializedOps = 12;
 
+/// The cost of re-reading a per-thread array, in the units of
+/// kMaxRematerializedOps (one pure op each).
+static constexpr unsigned kSlotLoadCost = 4;
+
 /// Largest thread loop body (in ops) that is copied to drop bounds checks,
 /// and the most checks it drops.
 static constexpr unsigned kMaxVersionedOps = 400;
@@ -796,7 +800,9 @@ unsigned ThreadLoopBuilder::recomputeCost(Value value, ThreadRegion &source) {
   Operation *def = value.getDefiningOp();
   unsigned cost = kMaxRematerializedOps + 1;
   if (isRecomputable(def) || isSlotLoad(def)) {
-    cost = 1;
+    // A re-read of a per-thread array costs more than arithmetic: long chains
+    // of them (a shuffle tree's partial sums) are stored instead.
+    cost = isSlotLoad(def) ? kSlotLoadCost : 1;
     for (Value operand : def->getOperands())
       cost = std::min(cost + recomputeCost(operand, source),
                       kMaxRematerializedOps + 1);
