@@ -415,7 +415,8 @@ public:
     std::memset(Hist.Ours.data(), 0, 256 * sizeof(int32_t));
   }
   void runNative() override {
-    nativeHistogram(N, In.data(), Hist.Native.data());
+    nativeHistogram(N, Sizes.NumGroups.x, Sizes.GroupSize.x, In.data(),
+                    Hist.Native.data());
   }
   void runReference() override {
     std::fill(Hist.Ref.begin(), Hist.Ref.end(), 0);

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -179,28 +180,43 @@ void offload_bench::host::nativeTranspose(size_t Rows, size_t Cols,
 void offload_bench::host::nativeBlockScan(size_t N, size_t BlockSize,
                                           const int32_t *__restrict In,
                                           int32_t *__restrict Out) {
+  // The kernel's algorithm (Hillis-Steele) on each block: log2(BlockSize)
+  // steps, each adding the element `Offset` to the left.
   size_t Blocks = (N + BlockSize - 1) / BlockSize;
-#pragma omp parallel for schedule(static)
-  for (size_t Bk = 0; Bk < Blocks; ++Bk) {
-    size_t Begin = Bk * BlockSize, End = std::min(N, Begin + BlockSize);
-    int32_t Sum = 0;
-    for (size_t I = Begin; I < End; ++I) {
-      Sum += In[I];
-      Out[I] = Sum;
+#pragma omp parallel
+  {
+    std::vector<int32_t> Buf(BlockSize), Shifted(BlockSize);
+#pragma omp for schedule(static)
+    for (size_t Bk = 0; Bk < Blocks; ++Bk) {
+      size_t Begin = Bk * BlockSize, Count = std::min(N - Begin, BlockSize);
+      int32_t *__restrict B = Buf.data(), *__restrict S = Shifted.data();
+      for (size_t I = 0; I < BlockSize; ++I)
+        B[I] = I < Count ? In[Begin + I] : 0;
+      for (size_t Offset = 1; Offset < BlockSize; Offset *= 2) {
+        for (size_t I = 0; I < BlockSize; ++I)
+          S[I] = I >= Offset ? B[I - Offset] : 0;
+        for (size_t I = 0; I < BlockSize; ++I)
+          B[I] += S[I];
+      }
+      std::memcpy(Out + Begin, B, Count * sizeof(int32_t));
     }
   }
 }
 
-void offload_bench::host::nativeHistogram(size_t N,
+void offload_bench::host::nativeHistogram(size_t N, size_t Blocks,
+                                          size_t BlockSize,
                                           const uint8_t *__restrict In,
                                           int32_t *__restrict Hist) {
+  // The kernel's algorithm: a local histogram per block of the grid, filled
+  // by a grid-stride loop of its threads, merged with atomic adds.
   std::memset(Hist, 0, 256 * sizeof(int32_t));
-#pragma omp parallel
-  {
+  size_t Stride = Blocks * BlockSize;
+#pragma omp parallel for schedule(static)
+  for (size_t Bk = 0; Bk < Blocks; ++Bk) {
     int32_t Local[256] = {};
-#pragma omp for schedule(static) nowait
-    for (size_t I = 0; I < N; ++I)
-      ++Local[In[I]];
+    for (size_t Base = Bk * BlockSize; Base < N; Base += Stride)
+      for (size_t T = 0, E = std::min(BlockSize, N - Base); T < E; ++T)
+        ++Local[In[Base + T]];
     for (int Bin = 0; Bin < 256; ++Bin)
       if (Local[Bin]) {
 #pragma omp atomic

@@ -56,13 +56,15 @@ void nativeBlockSum(size_t N, size_t BlockSize, const float *In, float *Out);
 /// 7. Out (Cols x Rows) = In (Rows x Cols)^T through a local 32 x 33 tile
 /// per 32 x 32 tile.
 void nativeTranspose(size_t Rows, size_t Cols, const float *In, float *Out);
-/// 8. The inclusive prefix sum of every BlockSize-element block, each block
-/// scanned sequentially (the work-efficient CPU scan).
+/// 8. The inclusive prefix sum of every BlockSize-element block, with the
+/// kernel's algorithm (Hillis-Steele: log2(BlockSize) shifted adds).
 void nativeBlockScan(size_t N, size_t BlockSize, const int32_t *In,
                      int32_t *Out);
-/// 9. Hist (256 bins, overwritten) of In: a private histogram per thread,
+/// 9. Hist (256 bins, overwritten) of In with the kernel's algorithm: a local
+/// histogram per block of \p Blocks x \p BlockSize threads (grid-stride),
 /// merged with atomic adds.
-void nativeHistogram(size_t N, const uint8_t *In, int32_t *Hist);
+void nativeHistogram(size_t N, size_t Blocks, size_t BlockSize,
+                     const uint8_t *In, int32_t *Hist);
 
 } // namespace host
 } // namespace offload_bench
