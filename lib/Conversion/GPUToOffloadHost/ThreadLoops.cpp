@@ -169,6 +169,7 @@ static std::optional<int64_t>
 getCoefficient(Value value, Value var,
                DenseMap<Value, std::optional<int64_t>> &memo);
 static bool isNonNegative(Value value, ValueRange threadIds);
+static bool dependsOnBlockId(Value value);
 
 /// The predicate of `rhs PRED lhs` for `lhs pred rhs`.
 static arith::CmpIPredicate swapOperands(arith::CmpIPredicate pred) {
@@ -2128,8 +2129,13 @@ void ThreadLoopBuilder::versionOnBoundsChecks(ThreadRegion &region) {
   });
   if (checks.empty())
     return;
-  if (checks.size() == 1 && splitOnCheck(region, checks[0].first,
-                                         checks[0].second))
+  // A check whose split point is the same for every block (`tid >= offset`)
+  // splits the loop; checks that depend on the block (`i < n` for
+  // i = block * size + tid) version it: interior blocks then run loops with
+  // their static trip count.
+  if (checks.size() == 1 && !dependsOnBlockId(checks[0].second.offset) &&
+      !dependsOnBlockId(checks[0].second.limit) &&
+      splitOnCheck(region, checks[0].first, checks[0].second))
     return;
   // For each, the outcome the block's interior has, and a uniform test that
   // it holds for every thread x in [lb, ub): the range of x + u is
@@ -2394,6 +2400,24 @@ static bool isInvariantIn(ValueRange indices, Value var,
     std::optional<int64_t> c = getCoefficient(index, var, memo);
     return c && *c == 0;
   });
+}
+
+/// Whether \p value is computed from a block id (or is not known not to be).
+static bool dependsOnBlockId(Value value) {
+  SmallVector<Value> worklist{value};
+  DenseSet<Value> seen;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      continue;
+    if (isa<gpu::BlockIdOp, gpu::GlobalIdOp>(def))
+      return true;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  return false;
 }
 
 /// Whether \p value is provably >= 0: thread ids, block sizes, non-negative
