@@ -571,6 +571,25 @@ gpu.module @k {
     }
     gpu.return
   }
+
+  // A bounds check that wraps for thread 0 (tid - 1 < n, unsigned) guarding
+  // a barrier: out[t] = in[t - 1] for 1 <= t <= n, untouched otherwise.
+  gpu.func @wrapping_check(%in: memref<?xi32>, %out: memref<?xi32>,
+                           %n: index)
+      workgroup(%sh: memref<1024xi32, #gpu.address_space<workgroup>>) kernel {
+    %c1 = arith.constant 1 : index
+    %tx = gpu.thread_id x
+    %im1 = arith.subi %tx, %c1 : index
+    %ok = arith.cmpi ult, %im1, %n : index
+    scf.if %ok {
+      %v = memref.load %in[%im1] : memref<?xi32>
+      memref.store %v, %sh[%tx] : memref<1024xi32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %w = memref.load %sh[%tx] : memref<1024xi32, #gpu.address_space<workgroup>>
+      memref.store %w, %out[%tx] : memref<?xi32>
+    }
+    gpu.return
+  }
 }
 }
 )mlir";
@@ -1023,6 +1042,22 @@ TEST_F(ThreadLoopsTest, StencilWithRadiusLoop) {
                .scalar(N),
            uint32_t((N + Threads - 1) / Threads), Threads);
     ASSERT_EQ(Out, Expected) << "radius " << R;
+  }
+}
+
+TEST_F(ThreadLoopsTest, UnsignedCheckThatWraps) {
+  const uint32_t Threads = 64;
+  for (int64_t N : {0, 10, 63, 100}) {
+    std::vector<int32_t> In = pattern(Threads + 1), Out(Threads, -5);
+    launch("wrapping_check",
+           Args()
+               .memref(In.data(), In.size())
+               .memref(Out.data(), Threads)
+               .scalar(N),
+           1, Threads);
+    for (uint32_t T = 0; T < Threads; ++T)
+      ASSERT_EQ(Out[T], T >= 1 && T <= N ? In[T - 1] : -5)
+          << "n " << N << " thread " << T;
   }
 }
 

@@ -407,16 +407,15 @@ private:
   std::optional<AffineCompare> matchAffineCompare(ThreadRegion &source,
                                                   Value lhs,
                                                   arith::CmpIPredicate pred,
-                                                  Value rhs,
-                                                  Operation *before);
+                                                  Value rhs, Operation *before);
   /// Splits the loop of \p region at the thread id where \p cmp changes
   /// (index-set splitting): two loops with its outcome as a constant.
   bool splitOnCheck(ThreadRegion &region, arith::CmpIOp cmp,
                     const AffineCompare &match);
   /// tightenBounds for `lhs pred rhs` where lhs is `e / c` or `e % c` (c a
   /// constant) and rhs a constant.
-  bool tightenDivRem(ThreadRegion &region, Value lhs,
-                     arith::CmpIPredicate pred, Value rhs);
+  bool tightenDivRem(ThreadRegion &region, Value lhs, arith::CmpIPredicate pred,
+                     Value rhs);
   /// Clones the computation of \p value (of thread region \p source) before
   /// \p before with \p iv replaced by 0; fails unless the rest is uniform and
   /// speculatable.
@@ -1340,8 +1339,9 @@ Value ThreadLoopBuilder::combineKind(OpBuilder &b, Location loc,
                                     value, acc, fastmath);
 }
 
-std::optional<Value> ThreadLoopBuilder::getIdentity(
-    OpBuilder &b, Location loc, gpu::AllReduceOperation kind, Type type) {
+std::optional<Value>
+ThreadLoopBuilder::getIdentity(OpBuilder &b, Location loc,
+                               gpu::AllReduceOperation kind, Type type) {
   using K = arith::AtomicRMWKind;
   using G = gpu::AllReduceOperation;
   if (!isa<IntegerType, FloatType>(type))
@@ -1511,8 +1511,8 @@ LogicalResult ThreadLoopBuilder::handleAllReduce(ThreadRegion *&region,
         [&](OpBuilder &lb, Location ll, Value t, ValueRange acc) {
           Value v = loadSlot(lb, ll, slot, t);
           if (!region->mask.empty())
-            v = arith::SelectOp::create(
-                lb, ll, isActiveAt(lb, ll, *region, t), v, *identity);
+            v = arith::SelectOp::create(lb, ll, isActiveAt(lb, ll, *region, t),
+                                        v, *identity);
           scf::YieldOp::create(lb, ll, combine(lb, ll, op, acc[0], v));
         });
     result = loop.getResult(0);
@@ -1604,15 +1604,12 @@ ThreadLoopBuilder::handleSubgroupReduce(ThreadRegion *&region,
                     // flag to carry).
                     std::optional<Value> identity =
                         getIdentity(ib, il, op.getOp(), type);
-                    Value none =
-                        identity ? *identity
-                                 : arith::ConstantOp::create(
-                                       ib, il, ib.getZeroAttr(type))
-                                       .getResult();
-                    Value noneYet = arith::ConstantIntOp::create(ib, il,
-                                                                 identity ? 1
-                                                                          : 0,
-                                                                 1);
+                    Value none = identity ? *identity
+                                          : arith::ConstantOp::create(
+                                                ib, il, ib.getZeroAttr(type))
+                                                .getResult();
+                    Value noneYet = arith::ConstantIntOp::create(
+                        ib, il, identity ? 1 : 0, 1);
                     auto members = scf::ForOp::create(
                         ib, il, zero, sizeValue, one, ValueRange{none, noneYet},
                         [&](OpBuilder &kb, Location kl, Value k,
@@ -1743,7 +1740,8 @@ LogicalResult ThreadLoopBuilder::handleShuffle(ThreadRegion *&region,
   }
   Value result;
   APInt offsetConstant, widthConstant;
-  if (warpUniformMask && staticNumThreads && isa<IntegerType, FloatType>(type) &&
+  if (warpUniformMask && staticNumThreads &&
+      isa<IntegerType, FloatType>(type) &&
       *staticNumThreads % OFFLOAD_HOST_SUBGROUP_SIZE == 0 &&
       matchPattern(*offset, m_ConstantInt(&offsetConstant)) &&
       matchPattern(*width, m_ConstantInt(&widthConstant))) {
@@ -1956,9 +1954,8 @@ bool ThreadLoopBuilder::tightenDivRem(ThreadRegion &region, Value lhs,
   Value cValue = arith::ConstantIndexOp::create(lb, l, c);
   Value shift = arith::RemUIOp::create(
       lb, l,
-      arith::SubIOp::create(
-          lb, l, arith::ConstantIndexOp::create(lb, l, k + c),
-          arith::RemUIOp::create(lb, l, lower, cValue)),
+      arith::SubIOp::create(lb, l, arith::ConstantIndexOp::create(lb, l, k + c),
+                            arith::RemUIOp::create(lb, l, lower, cValue)),
       cValue);
   loop.getLowerBoundMutable().slice(dim, 1).assign(
       arith::AddIOp::create(lb, l, lower, shift).getResult());
@@ -2018,9 +2015,10 @@ bool ThreadLoopBuilder::tightenBounds(ThreadRegion &region, Value cond,
   default:
     return false;
   }
-  isSigned = equal ||
-      pred == arith::CmpIPredicate::slt || pred == arith::CmpIPredicate::sle ||
-      pred == arith::CmpIPredicate::sge || pred == arith::CmpIPredicate::sgt;
+  isSigned = equal || pred == arith::CmpIPredicate::slt ||
+             pred == arith::CmpIPredicate::sle ||
+             pred == arith::CmpIPredicate::sge ||
+             pred == arith::CmpIPredicate::sgt;
   // An unsigned comparison is one of the integers only when iv + u cannot
   // wrap below zero (`tid - 1 < n` is false for tid 0).
   if (!isSigned && !isNonNegative(match->expr, source->getIVs()))
@@ -2080,9 +2078,9 @@ bool ThreadLoopBuilder::boundGuardedBody(ThreadRegion &region) {
   Block *body = region.getBody();
   scf::IfOp guard;
   for (Operation &op : body->without_terminator()) {
-    if (auto ifOp = dyn_cast<scf::IfOp>(op);
-        ifOp && !guard && ifOp.getNumResults() == 0 &&
-        ifOp.getElseRegion().empty()) {
+    if (auto ifOp = dyn_cast<scf::IfOp>(op); ifOp && !guard &&
+                                             ifOp.getNumResults() == 0 &&
+                                             ifOp.getElseRegion().empty()) {
       guard = ifOp;
       continue;
     }
@@ -2121,8 +2119,7 @@ void ThreadLoopBuilder::versionOnBoundsChecks(ThreadRegion &region) {
   // Comparisons of a thread id plus a uniform offset with a uniform value.
   SmallVector<std::pair<arith::CmpIOp, AffineCompare>> checks;
   loop.getBody()->walk([&](arith::CmpIOp cmp) {
-    if (checks.size() < kMaxVersionedChecks &&
-        cmp.getType().isInteger(1))
+    if (checks.size() < kMaxVersionedChecks && cmp.getType().isInteger(1))
       if (std::optional<AffineCompare> match = matchAffineCompare(
               region, cmp.getLhs(), cmp.getPredicate(), cmp.getRhs(), loop))
         checks.push_back({cmp, *match});
@@ -2186,8 +2183,7 @@ void ThreadLoopBuilder::versionOnBoundsChecks(ThreadRegion &region) {
     }
     // x + u must not wrap for unsigned comparisons: lo >= 0.
     if (isUnsigned)
-      test = arith::AndIOp::create(b, loc, test,
-                                   cmpi(P::sge, lo, zeroIndex));
+      test = arith::AndIOp::create(b, loc, test, cmpi(P::sge, lo, zeroIndex));
     fast = fast ? arith::AndIOp::create(b, loc, fast, test).getResult() : test;
     assumed.push_back({cmp, outcome});
   }
@@ -2647,8 +2643,7 @@ void ThreadLoopBuilder::fuseReductions() {
     memref::StoreOp store;
     for (Operation *user : pending.slot.getUsers()) {
       if (auto candidate = dyn_cast<memref::StoreOp>(user);
-          candidate && candidate->getBlock() == producer.getBody() &&
-          !store)
+          candidate && candidate->getBlock() == producer.getBody() && !store)
         store = candidate;
       else if (!pending.loop->isAncestor(user))
         adjacent = false;
@@ -2678,9 +2673,9 @@ void ThreadLoopBuilder::fuseReductions() {
     auto reduce = scf::ReduceOp::create(rb, loc, ValueRange{v});
     Block &combineBlock = reduce.getReductions()[0].front();
     OpBuilder cb = OpBuilder::atBlockEnd(&combineBlock);
-    Value combined = combineKind(cb, loc, pending.kind,
-                                 combineBlock.getArgument(0),
-                                 combineBlock.getArgument(1));
+    Value combined =
+        combineKind(cb, loc, pending.kind, combineBlock.getArgument(0),
+                    combineBlock.getArgument(1));
     scf::ReduceReturnOp::create(cb, loc, combined);
     store.erase();
     pending.loop.getResult(0).replaceAllUsesWith(fused.getResult(0));
@@ -2700,8 +2695,7 @@ bool ThreadLoopBuilder::splitOnCheck(ThreadRegion &region, arith::CmpIOp cmp,
   using P = arith::CmpIPredicate;
   scf::ParallelOp loop = region.loop;
   unsigned dim = match.dim;
-  if (loop.getNumResults() != 0 ||
-      !matchPattern(loop.getStep()[dim], m_One()))
+  if (loop.getNumResults() != 0 || !matchPattern(loop.getStep()[dim], m_One()))
     return false;
   // The check holds below the split point k (x < k) or from it on.
   bool trueBelow;
@@ -2741,8 +2735,7 @@ bool ThreadLoopBuilder::splitOnCheck(ThreadRegion &region, arith::CmpIOp cmp,
     limit = arith::AddIOp::create(
         b, loc, limit, arith::ConstantIndexOp::create(b, loc, adjust));
   Value k = arith::SubIOp::create(b, loc, limit, match.offset);
-  k = arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, k, lb),
-                             ub);
+  k = arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, k, lb), ub);
   // [lb, k) then [k, ub), each with the check's outcome as a constant.
   IRMapping mapping;
   b.setInsertionPointAfter(loop);

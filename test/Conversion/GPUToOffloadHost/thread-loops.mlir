@@ -628,3 +628,106 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// A bounds check that depends on the block (i = block * 256 + tid < n) runs
+// a branch-free copy of the thread loop when every thread of the block
+// passes it (a uniform test), the checked loop otherwise.
+
+// CHECK-LABEL: gpu.func @versioned
+// CHECK-SAME: %[[N:[a-z0-9]+]]: index
+// CHECK: %[[BASE:.*]] = arith.muli
+// CHECK: %[[LAST:.*]] = arith.addi %[[BASE]], %{{.*}} : index
+// CHECK: %[[ALL:.*]] = arith.cmpi ult, %[[LAST]], %[[N]] : index
+// CHECK: %[[FAST:.*]] = arith.andi %[[ALL]], %{{.*}} : i1
+// CHECK: scf.if %[[FAST]] {
+// CHECK:   scf.parallel
+// CHECK-NOT: scf.if
+// CHECK:     memref.load
+// CHECK: } else {
+// CHECK:   scf.parallel
+// CHECK:     scf.if %{{.*}} -> (f32)
+gpu.module @kernels {
+  gpu.func @versioned(%in: memref<?xf32>, %out: memref<?xf32>, %n: index)
+      workgroup(%t: memref<256xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %zero = arith.constant 0.0 : f32
+    %c255 = arith.constant 255 : index
+    %bid = gpu.block_id x
+    %tid = gpu.thread_id x
+    %c256 = arith.constant 256 : index
+    %base = arith.muli %bid, %c256 : index
+    %i = arith.addi %base, %tid : index
+    %inside = arith.cmpi ult, %i, %n : index
+    %v = scf.if %inside -> (f32) {
+      %x = memref.load %in[%i] : memref<?xf32>
+      scf.yield %x : f32
+    } else {
+      scf.yield %zero : f32
+    }
+    memref.store %v, %t[%tid] : memref<256xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %r = arith.subi %c255, %tid : index
+    %w = memref.load %t[%r] : memref<256xf32, #gpu.address_space<workgroup>>
+    memref.store %w, %out[%i] : memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A check whose split point is the same for every block (tid >= offset, a
+// step of a scan) splits the thread loop there: two loops without it.
+
+// CHECK-LABEL: gpu.func @split
+// CHECK-SAME: %[[OFF:[a-z0-9]+]]: index
+// CHECK: %[[K:.*]] = arith.minsi %{{.*}}, %{{.*}} : index
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%[[K]])
+// CHECK-NOT: scf.if
+// CHECK:   memref.store %{{.*}}, %{{.*}} : memref<64xi32>
+// CHECK: scf.parallel (%[[X:.*]]) = (%[[K]]) to
+// CHECK-NOT: scf.if
+// CHECK:   arith.subi %[[X]], %[[OFF]] : index
+gpu.module @kernels {
+  gpu.func @split(%a: memref<?xi32>, %offset: index)
+      workgroup(%buf: memref<64xi32, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %zero = arith.constant 0 : i32
+    %tid = gpu.thread_id x
+    %has = arith.cmpi uge, %tid, %offset : index
+    %t = scf.if %has -> (i32) {
+      %src = arith.subi %tid, %offset : index
+      %x = memref.load %buf[%src] : memref<64xi32, #gpu.address_space<workgroup>>
+      scf.yield %x : i32
+    } else {
+      scf.yield %zero : i32
+    }
+    gpu.barrier
+    memref.store %t, %a[%tid] : memref<?xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+// A shuffle with a constant offset over whole subgroups is one vector
+// permutation per subgroup.
+
+// CHECK-LABEL: gpu.func @constant_shuffle
+// CHECK: scf.for %[[W:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:   %[[LANES:.*]] = vector.load %{{.*}}[%[[W]]] : memref<64xi32>, vector<32xi32>
+// CHECK:   %[[SWAPPED:.*]] = vector.shuffle %[[LANES]], %[[LANES]] [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
+// CHECK:   vector.store %[[SWAPPED]], %{{.*}}[%[[W]]]
+gpu.module @kernels {
+  gpu.func @constant_shuffle(%a: memref<?xi32>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c16 = arith.constant 16 : i32
+    %c32 = arith.constant 32 : i32
+    %tx = gpu.thread_id x
+    %v = memref.load %a[%tx] : memref<?xi32>
+    %r, %ok = gpu.shuffle xor %v, %c16, %c32 : i32
+    memref.store %r, %a[%tx] : memref<?xi32>
+    gpu.return
+  }
+}
