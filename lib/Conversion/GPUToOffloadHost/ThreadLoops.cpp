@@ -308,6 +308,10 @@ private:
                                               ArrayRef<MaskTerm> mask,
                                               bool inLoop,
                                               bool blockSyncFollows);
+  /// Splits \p region after \p op and moves \p op between the halves;
+  /// \p blockSyncFollows: whether a block-wide synchronization follows it.
+  FailureOr<ThreadRegion *> moveOut(ThreadRegion &region, Operation *op,
+                                    bool &blockSyncFollows);
   /// Rewrites the uses, inside \p region, of values of other thread regions
   /// (but of the results of \p skip, which the caller replaces).
   LogicalResult repairUses(ThreadRegion &region, Operation *skip = nullptr);
@@ -1173,6 +1177,19 @@ static bool rangeContainsBlockSync(Block::iterator begin, Block::iterator end) {
   return false;
 }
 
+FailureOr<ThreadRegion *> ThreadLoopBuilder::moveOut(ThreadRegion &region,
+                                                     Operation *op,
+                                                     bool &blockSyncFollows) {
+  blockSyncFollows = region.blockSyncFollows ||
+                     rangeContainsBlockSync(std::next(op->getIterator()),
+                                            region.getBody()->end());
+  FailureOr<ThreadRegion *> next = splitAfter(region, op);
+  if (failed(next))
+    return LogicalResult::failure();
+  op->moveAfter(region.loop);
+  return next;
+}
+
 LogicalResult ThreadLoopBuilder::handleFor(ThreadRegion *&region,
                                            scf::ForOp op) {
   if (isVarying(op.getLowerBound()) || isVarying(op.getUpperBound()) ||
@@ -1183,13 +1200,10 @@ LogicalResult ThreadLoopBuilder::handleFor(ThreadRegion *&region,
   if (failed(rebuilt))
     return LogicalResult::failure();
   auto forOp = cast<scf::ForOp>(*rebuilt);
-  bool follows = region->blockSyncFollows ||
-                 rangeContainsBlockSync(std::next(forOp->getIterator()),
-                                        region->getBody()->end());
-  FailureOr<ThreadRegion *> next = splitAfter(*region, forOp);
+  bool follows;
+  FailureOr<ThreadRegion *> next = moveOut(*region, forOp, follows);
   if (failed(next))
     return LogicalResult::failure();
-  forOp->moveAfter(region->loop);
   ThreadRegion *outer = region;
   FailureOr<ThreadRegion *> body =
       makeRegionOfBlock(forOp.getBody(), outer->mask, /*inLoop=*/true, follows);
@@ -1217,13 +1231,10 @@ LogicalResult ThreadLoopBuilder::handleWhile(ThreadRegion *&region,
     if (!isRecomputable(&nested))
       return fail(&nested, "the condition of an scf.while in which threads "
                            "synchronize has side effects");
-  bool follows = region->blockSyncFollows ||
-                 rangeContainsBlockSync(std::next(op->getIterator()),
-                                        region->getBody()->end());
-  FailureOr<ThreadRegion *> next = splitAfter(*region, op);
+  bool follows;
+  FailureOr<ThreadRegion *> next = moveOut(*region, op, follows);
   if (failed(next))
     return LogicalResult::failure();
-  op->moveAfter(region->loop);
   FailureOr<ThreadRegion *> body = makeRegionOfBlock(
       &op.getAfter().front(), region->mask, /*inLoop=*/true, follows);
   if (failed(body) || failed(repairUniformUses(op)))
@@ -1240,13 +1251,10 @@ LogicalResult ThreadLoopBuilder::handleUniformIf(ThreadRegion *&region,
   if (failed(rebuilt))
     return LogicalResult::failure();
   auto ifOp = cast<scf::IfOp>(*rebuilt);
-  bool follows = region->blockSyncFollows ||
-                 rangeContainsBlockSync(std::next(ifOp->getIterator()),
-                                        region->getBody()->end());
-  FailureOr<ThreadRegion *> next = splitAfter(*region, ifOp);
+  bool follows;
+  FailureOr<ThreadRegion *> next = moveOut(*region, ifOp, follows);
   if (failed(next))
     return LogicalResult::failure();
-  ifOp->moveAfter(region->loop);
   SmallVector<ThreadRegion *, 2> branches;
   for (Block *block : {ifOp.thenBlock(), ifOp.elseBlock()}) {
     if (!block || block->without_terminator().empty())

@@ -536,6 +536,18 @@ Error offload::host::runCooperativeBlock(const BlockLaunch &Launch,
   return BlockScheduler(Launch, Ctx, Worker, NumThreads).run();
 }
 
+/// The error of a non-cooperative kernel that called a synchronization
+/// function since SyncInNonCooperativeKernel was cleared.
+static Error checkSyncMisuse(const BlockLaunch &Launch) {
+  if (!SyncInNonCooperativeKernel)
+    return Error::success();
+  return createError(OFFLOAD_ERRC_INVALID_BINARY,
+                     "kernel {0} calls __offload_host_barrier or "
+                     "__offload_host_shuffle but its descriptor lacks "
+                     "OFFLOAD_HOST_KERNEL_COOPERATIVE",
+                     Launch.Name);
+}
+
 Error offload::host::runNonCooperativeBlock(
     const BlockLaunch &Launch, offload_host_kernel_context_t &Ctx) {
   SyncInNonCooperativeKernel = false;
@@ -549,13 +561,7 @@ Error offload::host::runNonCooperativeBlock(
         for (int64_t X = 0; X < Ctx.BlockDim[0]; ++X)
           Desc.RunThread(Launch.Args, &Ctx, X, Y, Z);
   }
-  if (SyncInNonCooperativeKernel)
-    return createError(OFFLOAD_ERRC_INVALID_BINARY,
-                       "kernel {0} calls __offload_host_barrier or "
-                       "__offload_host_shuffle but its descriptor lacks "
-                       "OFFLOAD_HOST_KERNEL_COOPERATIVE",
-                       Launch.Name);
-  return Error::success();
+  return checkSyncMisuse(Launch);
 }
 
 Error offload::host::runNonCooperativeBlocks(
@@ -589,13 +595,7 @@ Error offload::host::runNonCooperativeBlocks(
         break;
     }
   }
-  if (SyncInNonCooperativeKernel)
-    return createError(OFFLOAD_ERRC_INVALID_BINARY,
-                       "kernel {0} calls __offload_host_barrier or "
-                       "__offload_host_shuffle but its descriptor lacks "
-                       "OFFLOAD_HOST_KERNEL_COOPERATIVE",
-                       Launch.Name);
-  return Error::success();
+  return checkSyncMisuse(Launch);
 }
 
 void offload::host::setBlockId(offload_host_kernel_context_t &Ctx,
