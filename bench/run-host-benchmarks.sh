@@ -5,11 +5,13 @@
 #   kernel | threads | ours ms | native ms | ratio (ours/native) | problem
 # (medians over the repetitions, wall-clock time) and the geometric mean of
 # the ratios of the cooperative kernels (4-9) and of the barrier-free ones
-# (1-3) per configuration. Builds nothing.
+# (1-3) per configuration; then, unless -R or -k, runs
+# bench/run-host-runtime-bench.sh (launch overhead, fiber barriers, copies
+# against OpenMP and memcpy) into the same directory. Builds nothing.
 #
 # usage: bench/run-host-benchmarks.sh [-b BUILD_DIR] [-r REPETITIONS]
 #            [-t MIN_TIME_S] [-s SCALE] [-c COOPERATIVE_SCALE]
-#            [-k KERNEL,...] [-j THREADS_CONFIGS] [RESULTS_DIR]
+#            [-k KERNEL,...] [-j THREADS_CONFIGS] [-R] [RESULTS_DIR]
 #            [-- BENCHMARK_ARGS...]
 #
 #   -b  build directory holding bin/offload-host-bench (default: build, or
@@ -20,10 +22,10 @@
 #   -s  work of every kernel times SCALE (default 1: the full sizes of
 #       bench/README.md)
 #   -c  work of the cooperative kernels (4-9) times COOPERATIVE_SCALE
-#       (default: SCALE); today's fiber path makes them 10^3-10^4 times
-#       slower than native, so a full-size run of them takes hours
+#       (default: SCALE)
 #   -k  only these kernels (comma-separated names)
 #   -j  the configurations, space-separated (default "1 all")
+#   -R  do not run the host runtime benchmark afterwards
 #   RESULTS_DIR  where the JSON (host-threads-<config>.json), the console
 #       output and the binary's messages go (default:
 #       BUILD_DIR/bench/results/host-kernels)
@@ -41,6 +43,7 @@ scale=1
 coop_scale=""
 kernels=""
 configs="1 all"
+runtime=yes
 out=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -51,8 +54,9 @@ while [ $# -gt 0 ]; do
     -c) coop_scale=$2; shift 2 ;;
     -k) kernels=$2; shift 2 ;;
     -j) configs=$2; shift 2 ;;
+    -R) runtime=no; shift ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,36p' "$0"; exit 0 ;;
     -*) echo "run-host-benchmarks.sh: unknown option $1 (see --help)" >&2
         exit 2 ;;
     *) [ -z "$out" ] || { echo "run-host-benchmarks.sh: one results" \
@@ -175,3 +179,9 @@ for path, context in contexts:
     print("results: %s (host_threads=%s)" % (path,
                                              context.get("host_threads", "?")))
 EOF
+
+if [ "$runtime" = yes ] && [ -z "$kernels" ]; then
+  echo
+  "$src/bench/run-host-runtime-bench.sh" -b "$build" -r "$reps" \
+    -o "$out/host-runtime.json"
+fi

@@ -565,9 +565,12 @@ void ThreadLoopBuilder::wrapBody() {
 
   // Ops that do not depend on the thread and run unconditionally move before
   // the thread loop (there is at least one thread, so this is safe for ops
-  // that may trap).
-  for (Operation *op : ops) {
-    if (op->getBlock() != root.getBody() || !isRecomputable(op))
+  // that may trap). (`ops` also held the thread id ops erased above.)
+  SmallVector<Operation *> topLevel;
+  for (Operation &op : root.getBody()->without_terminator())
+    topLevel.push_back(&op);
+  for (Operation *op : topLevel) {
+    if (!isRecomputable(op))
       continue;
     if (llvm::all_of(op->getOperands(), [&](Value v) {
           return !root.loop->isAncestor(v.getParentBlock()->getParentOp());
