@@ -141,7 +141,9 @@ static LogicalResult buildPipeline(OpPassManager &pm) {
     options.threadLoops = threadLoopsOption;
     if (jitOption && !threadLoopsOption) {
       llvm::errs() << "offload-run: --thread-loops=false is not supported "
-                      "with --jit (the JIT always uses thread loops)\n";
+                      "with --jit; set OFFLOAD_HOST_THREAD_LOOPS=0 to make "
+                      "the JIT run kernels that synchronize threads on "
+                      "fibers\n";
       return failure();
     }
     if (jitOption && (!chipOption.empty() || !featuresOption.empty())) {

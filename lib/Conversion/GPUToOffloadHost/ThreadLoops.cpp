@@ -1197,8 +1197,9 @@ LogicalResult ThreadLoopBuilder::handleFor(ThreadRegion *&region,
                                            scf::ForOp op) {
   if (isVarying(op.getLowerBound()) || isVarying(op.getUpperBound()) ||
       isVarying(op.getStep()))
-    return fail(op, "threads synchronize inside an scf.for whose bounds "
-                    "differ between threads");
+    return fail(op, "threads synchronize inside an scf.for whose bounds are "
+                    "not provably the same for every thread (they depend on "
+                    "the thread id or on memory)");
   FailureOr<Operation *> rebuilt = demoteResults(*region, op, false);
   if (failed(rebuilt))
     return LogicalResult::failure();
@@ -1222,14 +1223,14 @@ LogicalResult ThreadLoopBuilder::handleWhile(ThreadRegion *&region,
                                              scf::WhileOp op) {
   scf::ConditionOp cond = op.getConditionOp();
   if (isVarying(cond.getCondition()))
-    return fail(op, "threads synchronize inside an scf.while whose condition "
-                    "differs between threads");
+    return fail(op, "threads synchronize inside an scf.while whose condition is "
+                    "not provably the same for every thread");
   if (llvm::any_of(op.getBeforeArguments(),
                    [&](Value v) { return isVarying(v); }) ||
       llvm::any_of(op.getAfterArguments(),
                    [&](Value v) { return isVarying(v); }))
     return fail(op, "threads synchronize inside an scf.while with loop-carried "
-                    "values that differ between threads");
+                    "values not provably the same for every thread");
   for (Operation &nested : op.getBefore().front().without_terminator())
     if (!isRecomputable(&nested))
       return fail(&nested, "the condition of an scf.while in which threads "

@@ -30,7 +30,7 @@ gpu.module @kernels {
 // CHECK-LABEL: gpu.func @loaded_trip_count
 // CHECK-SAME: offload.fiber_reason
 gpu.module @kernels {
-  // expected-remark @below {{kernel 'loaded_trip_count' runs on fibers: threads synchronize inside an scf.for whose bounds differ between threads}}
+  // expected-remark @below {{kernel 'loaded_trip_count' runs on fibers: threads synchronize inside an scf.for whose bounds are not provably the same for every thread (they depend on the thread id or on memory)}}
   gpu.func @loaded_trip_count(%a: memref<?xindex>) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -89,7 +89,7 @@ gpu.module @kernels {
 // A barrier in an scf.while whose condition depends on the thread.
 
 gpu.module @kernels {
-  // expected-remark @below {{kernel 'divergent_while' runs on fibers: threads synchronize inside an scf.while whose condition differs between threads}}
+  // expected-remark @below {{kernel 'divergent_while' runs on fibers: threads synchronize inside an scf.while whose condition is not provably the same for every thread}}
   gpu.func @divergent_while(%a: memref<?xf32>) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
