@@ -357,6 +357,10 @@ private:
                                        bool demoteAll);
 
   // Collectives.
+  /// Stores \p value (of \p op, in \p region) into a new per-thread array
+  /// \p slot right before \p op and splits the region after \p op.
+  FailureOr<ThreadRegion *> storeAndSplit(ThreadRegion &region, Operation *op,
+                                          Value value, Value &slot);
   /// The identity of reduction \p kind on scalars of \p type, if any.
   std::optional<Value> getIdentity(OpBuilder &b, Location loc,
                                    gpu::AllReduceOperation kind, Type type);
@@ -1223,8 +1227,9 @@ LogicalResult ThreadLoopBuilder::handleWhile(ThreadRegion *&region,
                                              scf::WhileOp op) {
   scf::ConditionOp cond = op.getConditionOp();
   if (isVarying(cond.getCondition()))
-    return fail(op, "threads synchronize inside an scf.while whose condition is "
-                    "not provably the same for every thread");
+    return fail(op,
+                "threads synchronize inside an scf.while whose condition is "
+                "not provably the same for every thread");
   if (llvm::any_of(op.getBeforeArguments(),
                    [&](Value v) { return isVarying(v); }) ||
       llvm::any_of(op.getAfterArguments(),
@@ -1486,6 +1491,16 @@ Value ThreadLoopBuilder::isActiveAt(OpBuilder &b, Location loc,
   return active;
 }
 
+FailureOr<ThreadRegion *> ThreadLoopBuilder::storeAndSplit(ThreadRegion &region,
+                                                           Operation *op,
+                                                           Value value,
+                                                           Value &slot) {
+  slot = createSlotArray(value.getType());
+  OpBuilder b(op);
+  storeSlot(b, op->getLoc(), value, slot, region.linearId);
+  return splitAfter(region, op);
+}
+
 LogicalResult ThreadLoopBuilder::handleAllReduce(ThreadRegion *&region,
                                                  gpu::AllReduceOp op) {
   Value value = op.getValue();
@@ -1500,17 +1515,15 @@ LogicalResult ThreadLoopBuilder::handleAllReduce(ThreadRegion *&region,
   Location loc = op.getLoc();
   if (failed(storeMask(*region)))
     return LogicalResult::failure();
-  Value slot = createSlotArray(type);
-  OpBuilder b(op);
-  storeSlot(b, loc, value, slot, region->linearId);
-  FailureOr<ThreadRegion *> next = splitAfter(*region, op);
+  Value slot;
+  FailureOr<ThreadRegion *> next = storeAndSplit(*region, op, value, slot);
   if (failed(next))
     return LogicalResult::failure();
 
   // Between the halves: one reduction over the stored values.
+  OpBuilder b(op->getContext());
   b.setInsertionPointAfter(region->loop);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value zero = zeroIndex, one = oneIndex;
   Value result;
   std::optional<Value> identity;
   if (std::optional<gpu::AllReduceOperation> kind = op.getOp())
@@ -1579,21 +1592,19 @@ ThreadLoopBuilder::handleSubgroupReduce(ThreadRegion *&region,
   bool masked = !region->mask.empty() && !hasWarpUniformMask(*region);
   if (masked && failed(storeMask(*region)))
     return LogicalResult::failure();
-  Value slot = createSlotArray(type);
-  Value results = createSlotArray(type);
-  OpBuilder b(op);
-  storeSlot(b, loc, value, slot, region->linearId);
-  FailureOr<ThreadRegion *> next = splitAfter(*region, op);
+  Value slot;
+  FailureOr<ThreadRegion *> next = storeAndSplit(*region, op, value, slot);
   if (failed(next))
     return LogicalResult::failure();
+  Value results = createSlotArray(type);
 
   // Between the halves: the reduction of each cluster, stored at its first
   // lane. Clusters are `size` lanes `stride` apart within groups of
   // size * stride lanes; members past the block or not taking part are
   // skipped.
+  OpBuilder b(op->getContext());
   b.setInsertionPointAfter(region->loop);
-  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value zero = zeroIndex, one = oneIndex;
   Value span = arith::ConstantIndexOp::create(b, loc, size * stride);
   Value strideValue = arith::ConstantIndexOp::create(b, loc, stride);
   Value sizeValue = arith::ConstantIndexOp::create(b, loc, size);
@@ -1689,10 +1700,8 @@ LogicalResult ThreadLoopBuilder::handleShuffle(ThreadRegion *&region,
   bool warpUniformMask = hasWarpUniformMask(*region);
   if (!warpUniformMask && failed(storeMask(*region)))
     return LogicalResult::failure();
-  Value slot = createSlotArray(type);
-  OpBuilder b(op);
-  storeSlot(b, loc, value, slot, region->linearId);
-  FailureOr<ThreadRegion *> next = splitAfter(*region, op);
+  Value slot;
+  FailureOr<ThreadRegion *> next = storeAndSplit(*region, op, value, slot);
   if (failed(next))
     return LogicalResult::failure();
   ThreadRegion &after = **next;
@@ -2777,6 +2786,16 @@ FailureOr<bool>
 mlir::offload::buildHostThreadLoops(gpu::GPUFuncOp kernel,
                                     const HostThreadLoopsOptions &options,
                                     HostThreadLoopsFailure &why) {
+  // Nothing to do (and no copy to make) for a kernel without synchronization
+  // whose body has neither loops to interchange nor checks to bound.
+  bool worthTrying = false;
+  kernel.walk([&](Operation *op) {
+    if (isSyncOp(op) || (options.interchange && isa<scf::ForOp, scf::IfOp>(op)))
+      worthTrying = true;
+    return worthTrying ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  if (!worthTrying)
+    return false;
   // Work on a copy so that a failure leaves the kernel as it was. When moving
   // loops out for vectorization is in the way, try again without.
   DataLayout layout = DataLayout::closest(kernel);
