@@ -78,8 +78,13 @@ OFFLOAD_API offload_result_t offloadJITGetKernelFromImage(
 /// Launches \p Kernel like offloadLaunchKernel (same packed argument buffer
 /// and sizes): reads the values of the kernel's runtime constants from the
 /// buffer (arrays by content), forms the specialization key, finds or
-/// compiles the specialization and launches it. Errors: those of
-/// offloadLaunchKernel, INVALID_SIZE (ArgumentsSize does not match the
+/// compiles the specialization and launches it. Arrays marked `contents` are
+/// read as the kernel would see them when it runs: a launch on \p Queue of a
+/// kernel with such arrays first waits for the work enqueued before it
+/// (offloadSyncQueue), and returns that work's error if it failed. A
+/// specialization runs only at the block size (and, with
+/// OFFLOAD_JIT_FOLD_GRID=1, the grid size) it was compiled for. Errors: those
+/// of offloadLaunchKernel, INVALID_SIZE (ArgumentsSize does not match the
 /// kernel's signature), COMPILE_FAILURE (with the compiler's diagnostics).
 OFFLOAD_API offload_result_t offloadJITLaunchKernel(
     offload_queue_handle_t Queue, offload_device_handle_t Device,
@@ -91,7 +96,10 @@ OFFLOAD_API offload_result_t offloadJITLaunchKernel(
 /// without launching it: the runtime kernel symbol of the specialization
 /// (found or compiled, or the generic kernel when the JIT is off), written to
 /// \p Symbol. Lets a caller launch it with offloadLaunchKernel directly, e.g.
-/// to measure the JIT's per-launch overhead. Errors: as offloadJITLaunchKernel.
+/// to measure the JIT's per-launch overhead. The symbol knows the block size
+/// (and folded grid size) it was specialized for: offloadLaunchKernel of it
+/// at another size fails with INVALID_ARGUMENT. `contents` arrays are read
+/// now. Errors: as offloadJITLaunchKernel.
 OFFLOAD_API offload_result_t offloadJITGetSpecializedKernel(
     offload_device_handle_t Device, offload_jit_kernel_handle_t Kernel,
     const void *ArgumentsData, size_t ArgumentsSize,

@@ -43,7 +43,7 @@ extern "C" {
 #endif
 
 /// Version of this contract, stored in each descriptor.
-#define OFFLOAD_HOST_KERNEL_ABI_VERSION 3u
+#define OFFLOAD_HOST_KERNEL_ABI_VERSION 4u
 
 /// Prefix of kernel descriptor symbols in a host object.
 #define OFFLOAD_HOST_KERNEL_SYMBOL_PREFIX "__offload_kernel."
@@ -98,6 +98,12 @@ typedef struct offload_host_kernel_descriptor_t {
   /// runs on fibers (e.g. "the kernel synchronizes threads with gpu.barrier
   /// or gpu.shuffle"); null for other kernels.
   const char *CooperativeReason;
+  /// The block and grid sizes the kernel was compiled for (gpu.func's
+  /// known_block_size and known_grid_size, e.g. a run-time specialization),
+  /// in threads and blocks per dimension x, y, z; all zero when any size
+  /// runs. A launch of other sizes fails with OFFLOAD_ERRC_INVALID_ARGUMENT.
+  uint32_t RequiredGroupSize[3];
+  uint32_t RequiredNumGroups[3];
 } offload_host_kernel_descriptor_t;
 
 /// gpu.shuffle modes, as passed to __offload_host_shuffle.

@@ -25,11 +25,14 @@ using namespace llvm;
 using namespace offloadjit;
 
 namespace {
-constexpr char Magic[8] = {'O', 'F', 'J', 'I', 'T', '\0', 'v', '1'};
-constexpr size_t HeaderSize = 24; // magic, payload size, checksum
+constexpr char Magic[8] = {'O', 'F', 'J', 'I', 'T', '\0', 'v', '2'};
+/// Magic, payload size, checksum, identity size, zero.
+constexpr size_t HeaderSize = 32;
 
-uint64_t readWord(const char *P) {
-  return support::endian::read64le(P);
+uint64_t readWord(const char *P) { return support::endian::read64le(P); }
+
+bool isTemporary(StringRef Name) {
+  return Name.contains((kCacheEntrySuffix + ".tmp.").str());
 }
 } // namespace
 
@@ -70,33 +73,73 @@ std::string DiskCache::pathFor(StringRef Key) const {
   return std::string(Path);
 }
 
-std::vector<char> DiskCache::encode(ArrayRef<char> Payload) {
-  std::vector<char> Bytes(HeaderSize + Payload.size());
+std::vector<char> DiskCache::encode(const EntryIdentity &Id,
+                                    ArrayRef<char> Payload) {
+  std::string Identity = Id.Key + "\n" + Id.Kernel + "\n" + Id.Target;
+  std::vector<char> Bytes(HeaderSize);
   std::memcpy(Bytes.data(), Magic, sizeof(Magic));
   support::endian::write64le(Bytes.data() + 8, Payload.size());
+  support::endian::write32le(Bytes.data() + 24, Identity.size());
+  Bytes.insert(Bytes.end(), Identity.begin(), Identity.end());
+  Bytes.insert(Bytes.end(), Payload.begin(), Payload.end());
   support::endian::write64le(
       Bytes.data() + 16,
       xxh3_64bits(ArrayRef<uint8_t>(
-          reinterpret_cast<const uint8_t *>(Payload.data()), Payload.size())));
-  std::copy(Payload.begin(), Payload.end(), Bytes.begin() + HeaderSize);
+          reinterpret_cast<const uint8_t *>(Bytes.data()) + HeaderSize,
+          Bytes.size() - HeaderSize)));
   return Bytes;
 }
 
-/// Checks \p Bytes, an entry file's content; an empty string when valid.
-static std::string checkEntry(StringRef Bytes) {
-  if (Bytes.size() < HeaderSize)
-    return "truncated header (" + std::to_string(Bytes.size()) + " bytes)";
-  if (std::memcmp(Bytes.data(), Magic, sizeof(Magic)) != 0)
-    return "bad magic";
+/// Reads the identity of an entry's bytes (header and identity only: no
+/// checksum); std::nullopt with \p Problem set when they are malformed.
+static std::optional<EntryIdentity> readIdentity(StringRef Bytes,
+                                                 std::string &Problem) {
+  if (Bytes.size() < HeaderSize) {
+    Problem = "truncated header (" + std::to_string(Bytes.size()) + " bytes)";
+    return std::nullopt;
+  }
+  if (std::memcmp(Bytes.data(), Magic, sizeof(Magic)) != 0) {
+    Problem = "bad magic";
+    return std::nullopt;
+  }
+  uint64_t IdentitySize = support::endian::read32le(Bytes.data() + 24);
+  if (IdentitySize > Bytes.size() - HeaderSize) {
+    Problem = "identity of " + std::to_string(IdentitySize) +
+              " bytes does not fit the entry";
+    return std::nullopt;
+  }
+  SmallVector<StringRef, 3> Parts;
+  Bytes.substr(HeaderSize, IdentitySize).split(Parts, '\n');
+  if (Parts.size() != 3) {
+    Problem = "malformed identity";
+    return std::nullopt;
+  }
+  return EntryIdentity{Parts[0].str(), Parts[1].str(), Parts[2].str()};
+}
+
+/// Checks \p Bytes, an entry file's content, and returns its identity and
+/// the offset of its payload; std::nullopt with \p Problem set when invalid.
+static std::optional<std::pair<EntryIdentity, size_t>>
+checkEntry(StringRef Bytes, std::string &Problem) {
+  std::optional<EntryIdentity> Id = readIdentity(Bytes, Problem);
+  if (!Id)
+    return std::nullopt;
+  size_t PayloadOffset =
+      HeaderSize + support::endian::read32le(Bytes.data() + 24);
   uint64_t Size = readWord(Bytes.data() + 8);
-  if (Size != Bytes.size() - HeaderSize)
-    return "payload is " + std::to_string(Bytes.size() - HeaderSize) +
-           " bytes, header says " + std::to_string(Size);
+  if (Size != Bytes.size() - PayloadOffset) {
+    Problem = "payload is " + std::to_string(Bytes.size() - PayloadOffset) +
+              " bytes, header says " + std::to_string(Size);
+    return std::nullopt;
+  }
   uint64_t Sum = xxh3_64bits(ArrayRef<uint8_t>(
-      reinterpret_cast<const uint8_t *>(Bytes.data()) + HeaderSize, Size));
-  if (Sum != readWord(Bytes.data() + 16))
-    return "checksum mismatch";
-  return "";
+      reinterpret_cast<const uint8_t *>(Bytes.data()) + HeaderSize,
+      Bytes.size() - HeaderSize));
+  if (Sum != readWord(Bytes.data() + 16)) {
+    Problem = "checksum mismatch";
+    return std::nullopt;
+  }
+  return std::make_pair(std::move(*Id), PayloadOffset);
 }
 
 std::string DiskCache::verifyFile(StringRef Path) {
@@ -105,20 +148,34 @@ std::string DiskCache::verifyFile(StringRef Path) {
                             /*RequiresNullTerminator=*/false);
   if (!Buffer)
     return "cannot read: " + Buffer.getError().message();
-  return checkEntry((*Buffer)->getBuffer());
+  std::string Problem;
+  auto Entry = checkEntry((*Buffer)->getBuffer(), Problem);
+  if (!Entry)
+    return Problem;
+  StringRef Name = sys::path::filename(Path);
+  if (Name.consume_back(kCacheEntrySuffix) && Name != Entry->first.Key)
+    return "entry of key " + Entry->first.Key + " (kernel '" +
+           Entry->first.Kernel + "') stored under another key's name";
+  return "";
 }
 
-std::optional<std::vector<char>> DiskCache::read(StringRef Key,
+std::optional<std::vector<char>> DiskCache::read(const EntryIdentity &Id,
                                                  std::string &Problem) {
   Problem.clear();
-  std::string Path = pathFor(Key);
+  std::string Path = pathFor(Id.Key);
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
       MemoryBuffer::getFile(Path, /*IsText=*/false,
                             /*RequiresNullTerminator=*/false);
   if (!Buffer)
     return std::nullopt;
   StringRef Bytes = (*Buffer)->getBuffer();
-  Problem = checkEntry(Bytes);
+  auto Entry = checkEntry(Bytes, Problem);
+  if (Entry && Entry->first.Key != Id.Key)
+    Problem = "it holds key " + Entry->first.Key + " (kernel '" +
+              Entry->first.Kernel + "')";
+  else if (Entry && Entry->first.Kernel != Id.Kernel)
+    Problem = "it holds kernel '" + Entry->first.Kernel + "', not '" +
+              Id.Kernel + "'";
   if (!Problem.empty()) {
     Problem = "corrupt cache entry " + Path + ": " + Problem;
     sys::fs::remove(Path);
@@ -131,10 +188,11 @@ std::optional<std::vector<char>> DiskCache::read(StringRef Key,
         FD, sys::toTimePoint(std::time(nullptr)));
     sys::Process::SafelyCloseFileDescriptor(FD);
   }
-  return std::vector<char>(Bytes.begin() + HeaderSize, Bytes.end());
+  return std::vector<char>(Bytes.begin() + Entry->second, Bytes.end());
 }
 
-Error DiskCache::write(StringRef Key, ArrayRef<char> Payload) {
+Error DiskCache::write(const EntryIdentity &Id, ArrayRef<char> Payload) {
+  StringRef Key = Id.Key;
   if (std::error_code EC = sys::fs::create_directories(Directory))
     return createStringError(EC, "cannot create cache directory " + Directory +
                                      ": " + EC.message());
@@ -152,7 +210,7 @@ Error DiskCache::write(StringRef Key, ArrayRef<char> Payload) {
     if (EC)
       return createStringError(EC, "cannot write " + Temp + ": " +
                                        EC.message());
-    std::vector<char> Bytes = encode(Payload);
+    std::vector<char> Bytes = encode(Id, Payload);
     OS.write(Bytes.data(), Bytes.size());
     OS.close();
     if (OS.has_error()) {
@@ -169,31 +227,60 @@ Error DiskCache::write(StringRef Key, ArrayRef<char> Payload) {
   return Error::success();
 }
 
-std::vector<CacheEntryInfo> DiskCache::list() const {
+/// The identity in the header of the entry file at \p Path, read without
+/// reading the payload; empty fields when it cannot be read.
+static EntryIdentity peekIdentity(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Head = MemoryBuffer::getFileSlice(
+      Path, /*MapSize=*/4096, /*Offset=*/0, /*IsVolatile=*/false);
+  if (!Head)
+    return {};
+  std::string Problem;
+  return readIdentity((*Head)->getBuffer(), Problem).value_or(EntryIdentity());
+}
+
+/// Lists entry files (or, with \p Temporaries, temporary files) of
+/// \p Directory.
+static std::vector<CacheEntryInfo> listFiles(StringRef Directory,
+                                             bool Temporaries) {
   std::vector<CacheEntryInfo> Entries;
   std::error_code EC;
   for (sys::fs::directory_iterator It(Directory, EC), End; It != End && !EC;
        It.increment(EC)) {
     StringRef Name = sys::path::filename(It->path());
-    if (!Name.ends_with(kCacheEntrySuffix))
+    if (Temporaries ? !isTemporary(Name) : !Name.ends_with(kCacheEntrySuffix))
       continue;
     sys::fs::file_status Status;
     if (sys::fs::status(It->path(), Status))
       continue;
     CacheEntryInfo Info;
-    Info.Key = Name.drop_back(kCacheEntrySuffix.size()).str();
+    if (!Temporaries)
+      Info.Key = Name.drop_back(kCacheEntrySuffix.size()).str();
     Info.Path = It->path();
     Info.FileSize = Status.getSize();
-    Info.LastUseSeconds =
-        sys::toTimeT(Status.getLastModificationTime());
+    Info.LastUseSeconds = sys::toTimeT(Status.getLastModificationTime());
     Entries.push_back(std::move(Info));
   }
+  return Entries;
+}
+
+/// Most recently used first.
+static void sortByLastUse(std::vector<CacheEntryInfo> &Entries) {
   std::sort(Entries.begin(), Entries.end(),
             [](const CacheEntryInfo &A, const CacheEntryInfo &B) {
               return A.LastUseSeconds != B.LastUseSeconds
                          ? A.LastUseSeconds > B.LastUseSeconds
                          : A.Key < B.Key;
             });
+}
+
+std::vector<CacheEntryInfo> DiskCache::list() const {
+  std::vector<CacheEntryInfo> Entries = listFiles(Directory, false);
+  for (CacheEntryInfo &Info : Entries) {
+    EntryIdentity Id = peekIdentity(Info.Path);
+    Info.Kernel = std::move(Id.Kernel);
+    Info.Target = std::move(Id.Target);
+  }
+  sortByLastUse(Entries);
   return Entries;
 }
 
@@ -203,8 +290,7 @@ size_t DiskCache::clear() {
   for (sys::fs::directory_iterator It(Directory, EC), End; It != End && !EC;
        It.increment(EC)) {
     StringRef Name = sys::path::filename(It->path());
-    if (!Name.ends_with(kCacheEntrySuffix) &&
-        !Name.contains(std::string(kCacheEntrySuffix) + ".tmp."))
+    if (!Name.ends_with(kCacheEntrySuffix) && !isTemporary(Name))
       continue;
     if (!sys::fs::remove(It->path()))
       ++Removed;
@@ -215,8 +301,18 @@ size_t DiskCache::clear() {
 void DiskCache::evict() {
   if (MaxBytes == 0)
     return;
-  std::vector<CacheEntryInfo> Entries = list();
+  // Temporary files of writers that died are deleted; those of live writers
+  // (recent ones) count towards the bound.
   uint64_t Total = 0;
+  int64_t Now = std::time(nullptr);
+  for (const CacheEntryInfo &Temp : listFiles(Directory, true)) {
+    if (Now - Temp.LastUseSeconds > kStaleTemporarySeconds &&
+        !sys::fs::remove(Temp.Path))
+      continue;
+    Total += Temp.FileSize;
+  }
+  std::vector<CacheEntryInfo> Entries = listFiles(Directory, false);
+  sortByLastUse(Entries);
   for (const CacheEntryInfo &Entry : Entries)
     Total += Entry.FileSize;
   // Oldest last in the list: remove from the back.

@@ -7,8 +7,16 @@
 //
 // A directory of compiled specializations, one file per key:
 //
-//   <dir>/<key>.ofj     header (magic "OFJIT\0v1", payload size, xxh3-64 of
-//                       the payload, all little-endian 8-byte words) + payload
+//   <dir>/<key>.ofj     header: magic "OFJIT\0v2", then little-endian words:
+//                       payload size (8 bytes), xxh3-64 of everything after
+//                       the header (8), identity size (4), zero (4);
+//                       identity: "<key>\n<kernel>\n<target>";
+//                       payload.
+//
+// An entry carries its own identity: the full key it was stored under, the
+// kernel ("module::kernel") and the target. A read rejects an entry whose
+// identity is not the lookup's (a file copied or renamed over another), and
+// `verify` rejects one whose key is not its file name.
 //
 // Writes go to a unique temporary file in the same directory, then rename(2)
 // it into place, which is atomic: a reader sees the old file, no file or the
@@ -16,7 +24,8 @@
 // size and checksum; a bad entry is reported, deleted and treated as a miss.
 // The directory is bounded (bytes): after a write, least recently used
 // entries (by modification time, refreshed on every hit) are deleted until
-// the total fits.
+// the total fits. Temporary files count towards the bound; those older than
+// kStaleTemporarySeconds belong to writers that died and are deleted.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,8 +48,24 @@ namespace offloadjit {
 inline constexpr llvm::StringLiteral kCacheEntrySuffix = ".ofj";
 
 /// One entry as listed by DiskCache::list.
-struct CacheEntryInfo {
+/// Temporary files older than this (seconds) are left by killed writers.
+inline constexpr int64_t kStaleTemporarySeconds = 600;
+
+/// What an entry says it is.
+struct EntryIdentity {
+  /// The key it was stored under (hex, as its file name).
   std::string Key;
+  /// "module::kernel".
+  std::string Kernel;
+  /// The target it was compiled for (platform;triple;chip;features).
+  std::string Target;
+};
+
+struct CacheEntryInfo {
+  /// From the file name.
+  std::string Key;
+  /// From the entry's header; empty when the header cannot be read.
+  std::string Kernel, Target;
   std::string Path;
   uint64_t FileSize = 0;
   int64_t LastUseSeconds = 0; ///< modification time, seconds since epoch
@@ -60,25 +85,29 @@ public:
 
   const std::string &getDirectory() const { return Directory; }
 
-  /// The payload stored for \p Key, or std::nullopt on a miss. A corrupt or
-  /// truncated entry is deleted, \p Problem describes it, and it is a miss.
-  std::optional<std::vector<char>> read(llvm::StringRef Key,
+  /// The payload stored for \p Id.Key, or std::nullopt on a miss. A corrupt
+  /// or truncated entry, or one whose identity (key, kernel) is not \p Id's,
+  /// is deleted, \p Problem describes it, and it is a miss.
+  std::optional<std::vector<char>> read(const EntryIdentity &Id,
                                         std::string &Problem);
 
-  /// Stores \p Payload for \p Key (atomic replace), then evicts to the bound.
-  llvm::Error write(llvm::StringRef Key, llvm::ArrayRef<char> Payload);
+  /// Stores \p Payload under \p Id.Key with \p Id in its header (atomic
+  /// replace), then evicts to the bound.
+  llvm::Error write(const EntryIdentity &Id, llvm::ArrayRef<char> Payload);
 
   /// Every entry of the directory, most recently used first.
   std::vector<CacheEntryInfo> list() const;
-  /// Checks one entry file; an empty string when valid, else the problem.
+  /// Checks one entry file (header, checksum, and that the key it carries is
+  /// its file name); an empty string when valid, else the problem.
   static std::string verifyFile(llvm::StringRef Path);
   /// Deletes every entry (and stale temporary files); returns how many.
   size_t clear();
   /// Deletes least recently used entries until the total is at most MaxBytes.
   void evict();
 
-  /// Encodes \p Payload as an entry file's bytes (header + payload).
-  static std::vector<char> encode(llvm::ArrayRef<char> Payload);
+  /// Encodes \p Payload as an entry file's bytes (header, identity, payload).
+  static std::vector<char> encode(const EntryIdentity &Id,
+                                  llvm::ArrayRef<char> Payload);
 
 private:
   std::string pathFor(llvm::StringRef Key) const;

@@ -143,6 +143,77 @@ static uint64_t getFieldSize(Type Ty) {
   return 8; // pointers
 }
 
+namespace {
+/// Where the elements of a `contents` memref argument lie: its descriptor
+/// (allocated, aligned, offset, sizes, strides) read from the packed
+/// argument buffer. The elements span the footprint [Begin, Begin + Bytes)
+/// of device memory; element I (row-major) is at Begin + Positions[I] *
+/// ElementSize.
+struct ContentsView {
+  const char *Begin = nullptr;
+  uint64_t Bytes = 0, ElementSize = 0;
+  bool Contiguous = true;
+  std::vector<int64_t> Positions; // only when not contiguous
+};
+} // namespace
+
+/// Reads the descriptor of memref argument \p Fields (3 + 2 * rank fields
+/// of \p Base) of static shape \p Type. Fails with a message when its sizes
+/// are not the type's or its footprint does not fit in memory.
+static llvm::Expected<ContentsView>
+getContentsView(MemRefType Type, llvm::ArrayRef<Field> Fields,
+                const char *Base) {
+  auto Read = [&](unsigned I) {
+    int64_t V = 0;
+    std::memcpy(&V, Base + Fields[I].Offset, sizeof(V));
+    return V;
+  };
+  ContentsView View;
+  View.ElementSize = getFieldSize(Type.getElementType());
+  if (Type.getNumElements() == 0)
+    return View;
+  int64_t Rank = Type.getRank(), Offset = Read(2);
+  const char *Aligned = nullptr;
+  std::memcpy(&Aligned, Base + Fields[1].Offset, sizeof(Aligned));
+  // The lowest and highest element positions, relative to Offset.
+  int64_t Low = 0, High = 0, Expected = 1;
+  bool Contiguous = true;
+  for (int64_t D = Rank - 1; D >= 0; --D) {
+    int64_t Size = Read(3 + D), Stride = Read(3 + Rank + D);
+    if (Size != Type.getDimSize(D))
+      return llvm::createStringError(
+          "dimension " + std::to_string(D) + " of the memref is " +
+          std::to_string(Size) + " at launch but " +
+          std::to_string(Type.getDimSize(D)) + " in the kernel's type");
+    int64_t Extent;
+    if (__builtin_mul_overflow(Size - 1, Stride, &Extent) ||
+        __builtin_add_overflow(Extent < 0 ? Low : High, Extent,
+                               Extent < 0 ? &Low : &High))
+      return llvm::createStringError("the memref's strides overflow");
+    Contiguous &= Size == 1 || Stride == Expected;
+    Expected *= Size;
+  }
+  uint64_t Span;
+  if (__builtin_add_overflow(uint64_t(High - Low), uint64_t(1), &Span) ||
+      __builtin_mul_overflow(Span, View.ElementSize, &View.Bytes) ||
+      View.Bytes > (uint64_t(1) << 32))
+    return llvm::createStringError("the memref spans more than 4 GiB");
+  View.Begin = Aligned + (Offset + Low) * int64_t(View.ElementSize);
+  View.Contiguous = Contiguous;
+  if (!Contiguous) {
+    View.Positions.resize(Type.getNumElements());
+    for (int64_t I = 0, E = View.Positions.size(); I < E; ++I) {
+      int64_t Position = -Low, Rest = I;
+      for (int64_t D = Rank - 1; D >= 0; --D) {
+        Position += (Rest % Type.getDimSize(D)) * Read(3 + Rank + D);
+        Rest /= Type.getDimSize(D);
+      }
+      View.Positions[I] = Position;
+    }
+  }
+  return View;
+}
+
 //===----------------------------------------------------------------------===//
 // Handles
 //===----------------------------------------------------------------------===//
@@ -170,6 +241,9 @@ struct offload_jit_kernel_impl_t {
   std::vector<Field> Fields;
   uint64_t ArgumentsSize = 0;
   bool HasRuntimeConstants = false;
+  /// Some runtime constant is a `contents` memref: its launch values are in
+  /// memory that earlier work on the launch's queue may still write.
+  bool HasContents = false;
   /// What offloadJITGetKernelSignature returns: one line per argument.
   std::string Signature;
 };
@@ -249,9 +323,11 @@ public:
   offload_result_t getSignature(offload_jit_kernel_handle_t Kernel, size_t Size,
                                 char *Signature, size_t *SizeRet);
   /// The symbol to launch for these arguments (the heart of launch).
-  offload_result_t resolve(offload_device_handle_t Device,
-                           offload_jit_kernel_handle_t Kernel,
-                           const void *Args, size_t ArgsSize,
+  /// \p Queue is the queue the symbol will be launched on (null: none).
+  offload_result_t resolve(offload_queue_handle_t Queue,
+                           offload_device_handle_t Device,
+                           offload_jit_kernel_handle_t Kernel, const void *Args,
+                           size_t ArgsSize,
                            const offload_kernel_launch_size_args_t *Sizes,
                            offload_symbol_handle_t &Symbol);
 
@@ -546,6 +622,7 @@ offload_result_t Engine::getKernel(offload_jit_program_handle_t Program,
           Info.RuntimeConstant = true;
           Info.Contents = Mark.getContents();
           Kernel->HasRuntimeConstants = true;
+          Kernel->HasContents |= Info.Contents;
         }
       llvm::raw_string_ostream Line(Kernel->Signature);
       Line << Info.ArgType;
@@ -762,9 +839,11 @@ void Engine::compileEntry(CacheEntry &Entry, const std::string &Key,
                           offload_jit_kernel_impl_t &Kernel,
                           const LaunchRequest &Request) {
   std::optional<std::vector<char>> Payload;
+  EntryIdentity Identity{Key, Kernel.ModuleName + "::" + Kernel.KernelName,
+                         TargetKey};
   if (Disk) {
     std::string Problem;
-    Payload = Disk->read(Key, Problem);
+    Payload = Disk->read(Identity, Problem);
     if (!Problem.empty()) {
       ++Counters.CorruptEntries;
       trace(Problem + "; deleted and rebuilt");
@@ -799,7 +878,7 @@ void Engine::compileEntry(CacheEntry &Entry, const std::string &Key,
       trace("compiled " + Kernel.KernelName + " key=" + Key + " in " +
             llvm::Twine(Micros) + " us");
       if (Disk) {
-        if (llvm::Error E = Disk->write(Key, *Payload))
+        if (llvm::Error E = Disk->write(Identity, *Payload))
           trace("cannot write the disk cache: " + llvm::toString(std::move(E)));
         else
           ++Counters.DiskWrites;
@@ -875,18 +954,18 @@ Engine::launch(offload_queue_handle_t Queue, offload_device_handle_t Device,
                const offload_kernel_launch_size_args_t *Sizes) {
   offload_symbol_handle_t Symbol = nullptr;
   if (offload_result_t R =
-          resolve(Device, Kernel, Args, ArgsSize, Sizes, Symbol))
+          resolve(Queue, Device, Kernel, Args, ArgsSize, Sizes, Symbol))
     return R;
   ++Counters.Launches;
   return offloadLaunchKernel(Queue, Device, Symbol, Args, ArgsSize, Sizes);
 }
 
-offload_result_t
-Engine::resolve(offload_device_handle_t Device,
-                offload_jit_kernel_handle_t Kernel, const void *Args,
-                size_t ArgsSize,
-                const offload_kernel_launch_size_args_t *Sizes,
-                offload_symbol_handle_t &Symbol) {
+offload_result_t Engine::resolve(offload_queue_handle_t Queue,
+                                 offload_device_handle_t Device,
+                                 offload_jit_kernel_handle_t Kernel,
+                                 const void *Args, size_t ArgsSize,
+                                 const offload_kernel_launch_size_args_t *Sizes,
+                                 offload_symbol_handle_t &Symbol) {
   if (!Kernel)
     return makeError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Kernel is null");
   if (!Device)
@@ -911,6 +990,11 @@ Engine::resolve(offload_device_handle_t Device,
   // in the argument buffer (and, for contents, in host memory), and look the
   // hash up under a shared lock. Only misses build keys and requests.
   bool Specialize = Enabled;
+  // `contents` are the values the kernel sees when it runs, after the work
+  // enqueued before it: wait for that work before reading them.
+  if (Specialize && Queue && Kernel->HasContents)
+    if (offload_result_t R = offloadSyncQueue(Queue))
+      return R;
   const char *Base = static_cast<const char *>(Args);
   llvm::SmallVector<uint8_t, 256> Bytes;
   auto Append = [&](const void *Data, size_t Size) {
@@ -930,16 +1014,22 @@ Engine::resolve(offload_device_handle_t Device,
         Append(Base + First.Offset, First.Size);
         continue;
       }
+      // The descriptor's offset, sizes and strides, then the footprint's
+      // bytes: equal hashes mean equal elements.
       auto MemRef = cast<MemRefType>(Arg.ArgType);
-      const char *Aligned = nullptr;
-      int64_t Offset = 0;
-      std::memcpy(&Aligned, Base + Kernel->Fields[Arg.FirstField + 1].Offset,
-                  sizeof(Aligned));
-      std::memcpy(&Offset, Base + Kernel->Fields[Arg.FirstField + 2].Offset,
-                  sizeof(Offset));
-      uint64_t ElementSize = getFieldSize(MemRef.getElementType());
-      Append(Aligned + Offset * ElementSize,
-             MemRef.getNumElements() * ElementSize);
+      const Field &Last =
+          Kernel->Fields[Arg.FirstField + 2 + 2 * MemRef.getRank()];
+      Append(Base + Kernel->Fields[Arg.FirstField + 2].Offset,
+             Last.Offset + Last.Size -
+                 Kernel->Fields[Arg.FirstField + 2].Offset);
+      llvm::Expected<ContentsView> View = getContentsView(
+          MemRef, llvm::ArrayRef(Kernel->Fields).slice(Arg.FirstField), Base);
+      if (!View) {
+        llvm::consumeError(View.takeError());
+        FastPath = false; // the slow path reports it
+        break;
+      }
+      Append(View->Begin, View->Bytes);
     }
     Append(&Sizes->GroupSize, sizeof(Sizes->GroupSize));
     if (Options.FoldGrid)
@@ -994,23 +1084,33 @@ Engine::resolve(offload_device_handle_t Device,
       uint64_t ElementSize = getFieldSize(MemRef.getElementType());
       if (MemRef.getElementType().getIntOrFloatBitWidth() % 8 != 0)
         continue; // not byte-addressable (i1): stays generic
-      const char *Aligned = nullptr;
-      int64_t Offset = 0;
-      std::memcpy(&Aligned, Base + Kernel->Fields[Arg.FirstField + 1].Offset,
-                  sizeof(Aligned));
-      std::memcpy(&Offset, Base + Kernel->Fields[Arg.FirstField + 2].Offset,
-                  sizeof(Offset));
-      std::vector<char> Elements(MemRef.getNumElements() * ElementSize);
-      if (Elements.empty())
+      if (MemRef.getNumElements() == 0)
         continue;
+      llvm::Expected<ContentsView> View = getContentsView(
+          MemRef, llvm::ArrayRef(Kernel->Fields).slice(Arg.FirstField), Base);
+      if (!View)
+        return makeError(OFFLOAD_ERRC_INVALID_ARGUMENT,
+                         "argument " + std::to_string(Index) + " of kernel '" +
+                             Kernel->KernelName + "' (runtime_constant " +
+                             "contents): " + toString(View.takeError()));
+      // The footprint, copied from wherever the memref lives, then its
+      // elements in row-major order.
+      std::vector<char> Footprint(View->Bytes);
       offload_device_handle_t Host = nullptr;
       if (offload_result_t R = offloadGetHostDevice(&Host))
         return R;
       if (offload_result_t R =
-              offloadMemcpy(nullptr, Elements.data(), Host,
-                            Aligned + Offset * ElementSize, Device,
-                            Elements.size()))
+              offloadMemcpy(nullptr, Footprint.data(), Host, View->Begin,
+                            Device, Footprint.size()))
         return R;
+      if (View->Contiguous) {
+        Request.Values.push_back({Index, std::move(Footprint)});
+        continue;
+      }
+      std::vector<char> Elements(View->Positions.size() * ElementSize);
+      for (auto [I, Position] : llvm::enumerate(View->Positions))
+        std::memcpy(Elements.data() + I * ElementSize,
+                    Footprint.data() + Position * ElementSize, ElementSize);
       Request.Values.push_back({Index, std::move(Elements)});
     }
   }
@@ -1096,8 +1196,8 @@ offload_result_t offloadJITGetSpecializedKernel(
     offload_symbol_handle_t *Symbol) {
   if (!Symbol)
     return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Symbol is null");
-  return Engine::get().resolve(Device, Kernel, ArgumentsData, ArgumentsSize,
-                               LaunchSizeArgs, *Symbol);
+  return Engine::get().resolve(/*Queue=*/nullptr, Device, Kernel, ArgumentsData,
+                               ArgumentsSize, LaunchSizeArgs, *Symbol);
 }
 
 offload_result_t

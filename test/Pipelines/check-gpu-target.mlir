@@ -18,9 +18,16 @@
 // RUN:   | FileCheck %s --check-prefix=ROCDL
 // ROCDL: remark: ROCDL target gfx90a: toolkit {{.*}}
 
-// RUN: offload-opt %s '-offload-check-gpu-target=target=rocdl chip=gfx11-generic' 2>&1 \
+// The HIP runtime found decides whether a generic chip (code object v6) can
+// be loaded: found first in LD_LIBRARY_PATH, by its file name.
+// RUN: rm -rf %t && mkdir -p %t/hip6 %t/hip5
+// RUN: touch %t/hip6/libamdhip64.so.6.4.43482 %t/hip5/libamdhip64.so.5.2.21153
+// RUN: env LD_LIBRARY_PATH=%t/hip6 offload-opt %s '-offload-check-gpu-target=target=rocdl chip=gfx11-generic' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=GENERIC
 // GENERIC: remark: ROCDL target gfx11-generic: code object v6 (the generic chip gfx11-generic needs it)
+// RUN: env LD_LIBRARY_PATH=%t/hip5 not offload-opt %s '-offload-check-gpu-target=target=rocdl chip=gfx11-generic' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=GENERIC-HIP5
+// GENERIC-HIP5: error: invalid ROCDL target: chip gfx11-generic needs code object version 6, which the HIP runtime 5.2 at {{.*}}hip5/libamdhip64.so.5.2.21153 cannot load (it needs 6.3 or newer); choose a specific chip
 
 // The IR is not changed.
 // RUN: offload-opt %s '-offload-check-gpu-target=target=nvvm format=isa' 2>/dev/null \

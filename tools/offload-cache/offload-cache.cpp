@@ -70,8 +70,9 @@ int main(int argc, char **argv) {
   if (command == "list") {
     for (const CacheEntryInfo &entry : cache.list())
       outs() << entry.Key << "  " << format("%10llu", entry.FileSize)
-             << " bytes  last used " << formatTime(entry.LastUseSeconds)
-             << "\n";
+             << " bytes  last used " << formatTime(entry.LastUseSeconds) << "  "
+             << (entry.Kernel.empty() ? "(unreadable header)" : entry.Kernel)
+             << (entry.Target.empty() ? "" : "  " + entry.Target) << "\n";
     return 0;
   }
   if (command == "stats") {

@@ -32,6 +32,10 @@ protected:
   static std::vector<char> bytes(const std::string &S) {
     return std::vector<char>(S.begin(), S.end());
   }
+  /// The identity of kernel m::<Key>'s entry under key <Key>.
+  static EntryIdentity id(const std::string &Key) {
+    return {Key, "m::" + Key, "test-target"};
+  }
   std::string Dir;
 };
 } // namespace
@@ -39,10 +43,10 @@ protected:
 TEST_F(DiskCacheTest, WriteThenRead) {
   DiskCache Cache(Dir, 0);
   std::string Problem;
-  EXPECT_FALSE(Cache.read("k1", Problem));
+  EXPECT_FALSE(Cache.read(id("k1"), Problem));
   EXPECT_TRUE(Problem.empty());
-  ASSERT_FALSE(bool(Cache.write("k1", bytes("payload one"))));
-  std::optional<std::vector<char>> Got = Cache.read("k1", Problem);
+  ASSERT_FALSE(bool(Cache.write(id("k1"), bytes("payload one"))));
+  std::optional<std::vector<char>> Got = Cache.read(id("k1"), Problem);
   ASSERT_TRUE(Got);
   EXPECT_EQ(std::string(Got->begin(), Got->end()), "payload one");
   EXPECT_EQ(Cache.list().size(), 1u);
@@ -50,18 +54,21 @@ TEST_F(DiskCacheTest, WriteThenRead) {
 
 TEST_F(DiskCacheTest, TruncatedEntryIsReportedAndDeleted) {
   DiskCache Cache(Dir, 0);
-  ASSERT_FALSE(bool(Cache.write("k", bytes("a longer payload"))));
+  ASSERT_FALSE(bool(Cache.write(id("k"), bytes("a longer payload"))));
   std::string Path = Cache.list()[0].Path;
   {
     int FD;
     ASSERT_FALSE(llvm::sys::fs::openFileForWrite(
         Path, FD, llvm::sys::fs::CD_OpenExisting));
-    ASSERT_FALSE(llvm::sys::fs::resize_file(FD, 28));
+    // Keep 4 of the 16 payload bytes.
+    uint64_t Size =
+        DiskCache::encode(id("k"), bytes("a longer payload")).size();
+    ASSERT_FALSE(llvm::sys::fs::resize_file(FD, Size - 12));
     llvm::sys::Process::SafelyCloseFileDescriptor(FD);
   }
   EXPECT_NE(DiskCache::verifyFile(Path), "");
   std::string Problem;
-  EXPECT_FALSE(Cache.read("k", Problem));
+  EXPECT_FALSE(Cache.read(id("k"), Problem));
   EXPECT_NE(Problem.find("corrupt cache entry"), std::string::npos);
   EXPECT_NE(Problem.find("payload is 4 bytes, header says 16"),
             std::string::npos)
@@ -71,15 +78,16 @@ TEST_F(DiskCacheTest, TruncatedEntryIsReportedAndDeleted) {
 
 TEST_F(DiskCacheTest, FlippedByteFailsTheChecksum) {
   DiskCache Cache(Dir, 0);
-  ASSERT_FALSE(bool(Cache.write("k", bytes("0123456789"))));
+  ASSERT_FALSE(bool(Cache.write(id("k"), bytes("0123456789"))));
   std::string Path = Cache.list()[0].Path;
   {
     std::fstream F(Path, std::ios::in | std::ios::out | std::ios::binary);
-    F.seekp(24 + 3);
+    // A byte of the payload (its last 10 bytes).
+    F.seekp(DiskCache::encode(id("k"), bytes("0123456789")).size() - 7);
     F.put('X');
   }
   std::string Problem;
-  EXPECT_FALSE(Cache.read("k", Problem));
+  EXPECT_FALSE(Cache.read(id("k"), Problem));
   EXPECT_NE(Problem.find("checksum mismatch"), std::string::npos) << Problem;
 }
 
@@ -90,16 +98,17 @@ TEST_F(DiskCacheTest, GarbageFileIsNotAnEntry) {
     F << "not a cache entry at all, but long enough";
   }
   std::string Problem;
-  EXPECT_FALSE(Cache.read("junk", Problem));
+  EXPECT_FALSE(Cache.read(id("junk"), Problem));
   EXPECT_NE(Problem.find("bad magic"), std::string::npos) << Problem;
 }
 
 TEST_F(DiskCacheTest, LeastRecentlyUsedEntriesAreEvicted) {
-  // Each entry is 24 header bytes + 100 payload bytes; room for two.
-  DiskCache Cache(Dir, 2 * 124 + 10);
+  // Room for two entries of 100 payload bytes (and their headers).
   std::vector<char> Payload(100, 'x');
-  ASSERT_FALSE(bool(Cache.write("first", Payload)));
-  ASSERT_FALSE(bool(Cache.write("second", Payload)));
+  uint64_t EntrySize = DiskCache::encode(id("second"), Payload).size();
+  DiskCache Cache(Dir, 2 * EntrySize + 10);
+  ASSERT_FALSE(bool(Cache.write(id("first"), Payload)));
+  ASSERT_FALSE(bool(Cache.write(id("second"), Payload)));
   // Make "first" the least recently used, unambiguously.
   std::string First = Cache.list().back().Key == "first"
                           ? Cache.list().back().Path
@@ -111,7 +120,7 @@ TEST_F(DiskCacheTest, LeastRecentlyUsedEntriesAreEvicted) {
   ASSERT_FALSE(llvm::sys::fs::setLastAccessAndModificationTime(
       FD, llvm::sys::toTimePoint(1000)));
   llvm::sys::Process::SafelyCloseFileDescriptor(FD);
-  ASSERT_FALSE(bool(Cache.write("third", Payload)));
+  ASSERT_FALSE(bool(Cache.write(id("third"), Payload)));
   std::vector<CacheEntryInfo> Entries = Cache.list();
   ASSERT_EQ(Entries.size(), 2u);
   for (const CacheEntryInfo &E : Entries)
@@ -128,9 +137,10 @@ TEST_F(DiskCacheTest, ConcurrentWritersNeverExposeATornEntry) {
       // Every writer stores a different, self-describing payload.
       std::vector<char> Payload(4096 + T, char('a' + T));
       for (int R = 0; R < Rounds; ++R) {
-        EXPECT_FALSE(bool(Cache.write("shared", Payload)));
+        EXPECT_FALSE(bool(Cache.write(id("shared"), Payload)));
         std::string Problem;
-        std::optional<std::vector<char>> Got = Cache.read("shared", Problem);
+        std::optional<std::vector<char>> Got =
+            Cache.read(id("shared"), Problem);
         if (!Problem.empty())
           ++Torn;
         if (Got) {
@@ -150,4 +160,79 @@ TEST_F(DiskCacheTest, ConcurrentWritersNeverExposeATornEntry) {
   EXPECT_GT(Reads, 0);
   // No temporary file is left behind.
   EXPECT_EQ(DiskCache(Dir, 0).clear(), 1u);
+}
+
+TEST_F(DiskCacheTest, EntryCopiedOverAnotherKeyIsRejected) {
+  // Issue 10 item 3: the entry of kernel `mul` copied over the file of kernel
+  // `add` must not be served as `add`.
+  DiskCache Cache(Dir, 0);
+  ASSERT_FALSE(bool(Cache.write(id("add"), bytes("code of add"))));
+  ASSERT_FALSE(bool(Cache.write(id("mul"), bytes("code of mul"))));
+  std::string AddPath, MulPath;
+  for (const CacheEntryInfo &E : Cache.list())
+    (E.Key == "add" ? AddPath : MulPath) = E.Path;
+  ASSERT_FALSE(llvm::sys::fs::copy_file(MulPath, AddPath));
+
+  std::string Problem = DiskCache::verifyFile(AddPath);
+  EXPECT_NE(Problem.find("stored under another key's name"), std::string::npos)
+      << Problem;
+  EXPECT_EQ(DiskCache::verifyFile(MulPath), "");
+
+  EXPECT_FALSE(Cache.read(id("add"), Problem));
+  EXPECT_NE(Problem.find("holds key mul (kernel 'm::mul')"), std::string::npos)
+      << Problem;
+  EXPECT_FALSE(llvm::sys::fs::exists(AddPath)); // deleted, to be rebuilt
+  std::optional<std::vector<char>> Mul = Cache.read(id("mul"), Problem);
+  ASSERT_TRUE(Mul);
+  EXPECT_EQ(std::string(Mul->begin(), Mul->end()), "code of mul");
+}
+
+TEST_F(DiskCacheTest, EntryOfAnotherKernelIsRejected) {
+  DiskCache Cache(Dir, 0);
+  ASSERT_FALSE(bool(Cache.write(id("k"), bytes("code"))));
+  std::string Problem;
+  EXPECT_FALSE(Cache.read({"k", "m::other", "test-target"}, Problem));
+  EXPECT_NE(Problem.find("holds kernel 'm::k', not 'm::other'"),
+            std::string::npos)
+      << Problem;
+}
+
+TEST_F(DiskCacheTest, ListShowsKernelAndTarget) {
+  DiskCache Cache(Dir, 0);
+  ASSERT_FALSE(bool(Cache.write(id("k"), bytes("code"))));
+  std::vector<CacheEntryInfo> Entries = Cache.list();
+  ASSERT_EQ(Entries.size(), 1u);
+  EXPECT_EQ(Entries[0].Key, "k");
+  EXPECT_EQ(Entries[0].Kernel, "m::k");
+  EXPECT_EQ(Entries[0].Target, "test-target");
+}
+
+TEST_F(DiskCacheTest, TemporaryFilesCountAndStaleOnesAreDeleted) {
+  // Issue 10 item 7: files of writers killed between write and rename.
+  std::vector<char> Payload(100, 'x');
+  uint64_t EntrySize = DiskCache::encode(id("a"), Payload).size();
+  auto MakeTemp = [&](const std::string &Name, int64_t MTime) {
+    std::string Path = Dir + "/" + Name + ".ofj.tmp.1.2.3";
+    {
+      std::ofstream F(Path, std::ios::binary);
+      F << std::string(EntrySize, 't');
+    }
+    int FD;
+    EXPECT_FALSE(llvm::sys::fs::openFileForWrite(
+        Path, FD, llvm::sys::fs::CD_OpenExisting, llvm::sys::fs::OF_Append));
+    EXPECT_FALSE(llvm::sys::fs::setLastAccessAndModificationTime(
+        FD, llvm::sys::toTimePoint(MTime)));
+    llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+    return Path;
+  };
+  std::string Stale = MakeTemp("old", 1000);
+  std::string Live = MakeTemp("new", std::time(nullptr));
+  // Room for two files: the live temporary and one entry.
+  DiskCache Cache(Dir, 2 * EntrySize + 10);
+  ASSERT_FALSE(bool(Cache.write(id("a"), Payload)));
+  EXPECT_FALSE(llvm::sys::fs::exists(Stale));
+  EXPECT_TRUE(llvm::sys::fs::exists(Live));
+  ASSERT_FALSE(bool(Cache.write(id("b"), Payload)));
+  // The live temporary counted: only one entry fits beside it.
+  EXPECT_EQ(Cache.list().size(), 1u);
 }

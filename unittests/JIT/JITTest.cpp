@@ -20,11 +20,12 @@
 
 #include "gtest/gtest.h"
 
+#include <chrono>
 #include <cstdlib>
-#include <unistd.h>
 #include <cstring>
 #include <numeric>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 using namespace offload_jit_test;
@@ -361,4 +362,133 @@ TEST_F(JITTest, KernelSignatureErrors) {
   R = offloadJITGetKernelSignature(kernel("scale"), 0, nullptr, nullptr);
   ASSERT_NE(R, OFFLOAD_SUCCESS);
   EXPECT_EQ(R->Code, OFFLOAD_ERRC_INVALID_NULL_POINTER);
+}
+
+//===----------------------------------------------------------------------===//
+// Launch values as the kernel sees them (issue 10 items 2 and 5)
+//===----------------------------------------------------------------------===//
+
+TEST_F(JITTest, ContentsAreReadInQueueOrder) {
+  // A host function enqueued before the launch rewrites the coefficients;
+  // the specialization must use the new ones, as the generic kernel would.
+  offload_queue_handle_t Queue = nullptr;
+  ASSERT_OK(offloadCreateQueue(Device, &Queue));
+  float Coefficients[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+  auto Rewrite = [](void *Data) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    float *C = static_cast<float *>(Data);
+    C[0] = 3.0f, C[1] = 0.0f, C[2] = 2.0f, C[3] = 0.0f; // 3 + 2x^2
+  };
+  ASSERT_OK(offloadLaunchHostFunction(Queue, Rewrite, Coefficients));
+  std::vector<float> X(32);
+  std::iota(X.begin(), X.end(), 0.0f);
+  PolyArgs Args{view(X.data(), X.size()), view(Coefficients, 4)};
+  auto Sizes = sizes(1, 32);
+  ASSERT_OK(offloadJITLaunchKernel(Queue, Device, kernel("poly"), &Args,
+                                   sizeof(Args), &Sizes));
+  ASSERT_OK(offloadSyncQueue(Queue));
+  ASSERT_OK(offloadDestroyQueue(Queue));
+  for (size_t I = 0; I < X.size(); ++I)
+    EXPECT_EQ(X[I], 3.0f + 2.0f * I * I) << "at " << I;
+}
+
+TEST_F(JITTest, ContentsOfAStridedMemRef) {
+  // Argument 1 as memref<4xf32, strided<[2]>> over 8 floats: its contents
+  // are elements 0, 2, 4, 6 (the kernel's type says 4 elements).
+  const char *Source = R"mlir(
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @gather(%out: memref<?xf32>, %c: memref<4xf32, strided<[2]>>) kernel {
+      %t = offload.runtime_constant %c contents : memref<4xf32, strided<[2]>>
+      %i = gpu.thread_id x
+      %v = memref.load %t[%i] : memref<4xf32, strided<[2]>>
+      memref.store %v, %out[%i] : memref<?xf32>
+      gpu.return
+    }
+  }
+})mlir";
+  offload_jit_program_handle_t P = nullptr;
+  ASSERT_OK(
+      offloadCreateProgramFromMLIR(Device, Source, std::strlen(Source), &P));
+  offload_jit_kernel_handle_t K = nullptr;
+  ASSERT_OK(offloadJITGetKernel(P, "gather", &K));
+  float Data[8] = {10, 20, 30, 40, 50, 60, 70, 80};
+  for (bool Enabled : {true, false}) {
+    ASSERT_OK(offloadJITSetEnabled(Enabled));
+    std::vector<float> Out(4, -1.0f);
+    struct {
+      MemRef1D Out, C;
+    } Args{view(Out.data(), 4), {Data, Data, 0, 4, 2}};
+    auto Sizes = sizes(1, 4);
+    ASSERT_OK(offloadJITLaunchKernel(nullptr, Device, K, &Args, sizeof(Args),
+                                     &Sizes));
+    EXPECT_EQ(Out, (std::vector<float>{10, 30, 50, 70}))
+        << (Enabled ? "specialized" : "generic");
+  }
+  // A view whose size is not the kernel's static size is refused.
+  ASSERT_OK(offloadJITSetEnabled(true));
+  std::vector<float> Out(4);
+  struct {
+    MemRef1D Out, C;
+  } Bad{view(Out.data(), 4), {Data, Data, 0, 3, 2}};
+  auto Sizes = sizes(1, 4);
+  offload_result_t R =
+      offloadJITLaunchKernel(nullptr, Device, K, &Bad, sizeof(Bad), &Sizes);
+  ASSERT_NE(R, OFFLOAD_SUCCESS);
+  EXPECT_EQ(R->Code, OFFLOAD_ERRC_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(R->Details)
+                .find("dimension 0 of the memref is 3 at "
+                      "launch but 4 in the kernel's type"),
+            std::string::npos)
+      << R->Details;
+  ASSERT_OK(offloadJITDestroyProgram(P));
+}
+
+TEST_F(JITTest, SpecializationRefusesAnotherBlockSize) {
+  std::vector<float> X(256, -1.0f);
+  MemRef1D Args = view(X.data(), 256);
+  auto Sizes32 = sizes(1, 32);
+  offload_symbol_handle_t Symbol = nullptr;
+  ASSERT_OK(offloadJITGetSpecializedKernel(Device, kernel("iota"), &Args,
+                                           sizeof(Args), &Sizes32, &Symbol));
+  auto Sizes128 = sizes(1, 128);
+  offload_result_t R = offloadLaunchKernel(nullptr, Device, Symbol, &Args,
+                                           sizeof(Args), &Sizes128);
+  ASSERT_NE(R, OFFLOAD_SUCCESS);
+  EXPECT_EQ(R->Code, OFFLOAD_ERRC_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(R->Details)
+                .find("compiled for blocks of 32x1x1 but "
+                      "is launched with 128x1x1"),
+            std::string::npos)
+      << R->Details;
+  EXPECT_EQ(X[0], -1.0f); // nothing ran
+  ASSERT_OK(offloadLaunchKernel(nullptr, Device, Symbol, &Args, sizeof(Args),
+                                &Sizes32));
+  EXPECT_EQ(X[31], 31.0f);
+}
+
+TEST_F(JITTest, DiskEntryOfAnotherKernelIsRejectedAndRebuilt) {
+  // Issue 10 item 3: the entry of `offset` copied over the file of `scale`
+  // must not run as `scale`.
+  scale(2.0f);
+  std::vector<float> X(64, 1.0f);
+  OffsetArgs Args{view(X.data(), 64), 5};
+  auto Sizes = sizes(1, 64);
+  ASSERT_OK(offloadJITLaunchKernel(nullptr, Device, kernel("offset"), &Args,
+                                   sizeof(Args), &Sizes));
+  std::vector<offloadjit::CacheEntryInfo> Entries =
+      offloadjit::DiskCache(CacheDir, 0).list();
+  ASSERT_EQ(Entries.size(), 2u);
+  std::string ScalePath, OffsetPath;
+  for (const auto &E : Entries)
+    (E.Kernel == "kernels::scale" ? ScalePath : OffsetPath) = E.Path;
+  ASSERT_FALSE(ScalePath.empty());
+  ASSERT_FALSE(llvm::sys::fs::copy_file(OffsetPath, ScalePath));
+  ASSERT_OK(offloadJITClearMemoryCache());
+  ASSERT_OK(offloadJITResetStats());
+  EXPECT_EQ(scale(2.0f)[100], 200.0f);
+  offload_jit_stats_t S = stats();
+  EXPECT_EQ(S.CorruptEntries, 1u);
+  EXPECT_EQ(S.Compiles, 1u);
+  EXPECT_EQ(offloadjit::DiskCache::verifyFile(ScalePath), "");
 }

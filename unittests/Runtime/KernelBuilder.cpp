@@ -210,8 +210,9 @@ void HostModuleBuilder::addKernel(StringRef Name, uint64_t ArgumentsSize,
   auto *NameVar =
       new GlobalVariable(*M, NameInit->getType(), true,
                          GlobalValue::PrivateLinkage, NameInit, Name + ".name");
-  StructType *DescTy = StructType::get(
-      C, {I32, I32, I64, I64, Ptr, Ptr, Ptr, I64, Ptr, Ptr, Ptr});
+  StructType *DescTy =
+      StructType::get(C, {I32, I32, I64, I64, Ptr, Ptr, Ptr, I64, Ptr, Ptr, Ptr,
+                          ArrayType::get(I32, 3), ArrayType::get(I32, 3)});
   Constant *NullPtr = ConstantPointerNull::get(cast<PointerType>(Ptr));
   // The argument layout: two private [N x i64] arrays.
   Constant *Offsets = NullPtr, *Sizes = NullPtr;
@@ -245,7 +246,10 @@ void HostModuleBuilder::addKernel(StringRef Name, uint64_t ArgumentsSize,
        B.getInt64(Options.StaticSharedBytes), B.getInt64(ArgumentsSize),
        Block ? static_cast<Constant *>(Block)
              : ConstantPointerNull::get(cast<PointerType>(Ptr)),
-       Thread, NameVar, B.getInt64(NumArguments), Offsets, Sizes, Reason});
+       Thread, NameVar, B.getInt64(NumArguments), Offsets, Sizes, Reason,
+       ConstantDataArray::get(C, ArrayRef<uint32_t>(Options.RequiredGroupSize)),
+       ConstantDataArray::get(C,
+                              ArrayRef<uint32_t>(Options.RequiredNumGroups))});
   new GlobalVariable(*M, DescTy, true, GlobalValue::ExternalLinkage, Desc,
                      OFFLOAD_HOST_KERNEL_SYMBOL_PREFIX + Name);
 }
@@ -359,7 +363,7 @@ static void buildTestKernels(HostModuleBuilder &MB) {
     });
   });
 
-  MB.addKernel("ids", 8, Plain, [](ThreadEnv &E) {
+  auto Ids = [](ThreadEnv &E) {
     IRBuilder<> &B = E.B;
     Value *Out = E.arg(E.ptr(), 0);
     Value *Base = B.CreateMul(globalThreadId(E), E.c64(12));
@@ -370,7 +374,12 @@ static void buildTestKernels(HostModuleBuilder &MB) {
     for (int K = 0; K < 12; ++K)
       B.CreateStore(Values[K],
                     E.elem(E.i64(), Out, B.CreateAdd(Base, E.c64(K))));
-  });
+  };
+  MB.addKernel("ids", 8, Plain, Ids);
+  Opts Fixed = Plain;
+  Fixed.RequiredGroupSize = {4, 2, 1};
+  Fixed.RequiredNumGroups = {3, 1, 1};
+  MB.addKernel("ids_fixed", 8, Fixed, Ids);
 
   Opts PlainShared = Plain;
   PlainShared.StaticSharedBytes = 100;

@@ -23,6 +23,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 
+#include <array>
 #include <memory>
 #include <string>
 #include <utility>
@@ -104,6 +105,9 @@ public:
     /// The descriptor's CooperativeReason of a cooperative kernel; empty:
     /// null.
     std::string CooperativeReason = "the test kernel synchronizes threads";
+    /// The descriptor's RequiredGroupSize and RequiredNumGroups (zeros: any).
+    std::array<uint32_t, 3> RequiredGroupSize{0, 0, 0};
+    std::array<uint32_t, 3> RequiredNumGroups{0, 0, 0};
   };
 
   /// Adds kernel \p Name whose thread body \p Body builds; \p ArgumentsSize
@@ -134,6 +138,8 @@ private:
 ///    ({0,4}, {8,8}, {16,8}, {24,8})
 ///  - ids {int64 *out}: each thread writes 12 int64: block id, block dim,
 ///    grid dim, thread id (xyz each) at out[global linear thread id * 12]
+///  - ids_fixed: ids, compiled for blocks of 4x2x1 threads and grids of
+///    3x1x1 blocks (the descriptor's RequiredGroupSize, RequiredNumGroups)
 ///  - alignment {int64 *out}: per block, SharedMemory % 64 and
 ///    DynamicSharedMemory % 64 at out[2*linear block id]
 ///  - expf {float *x; float *y; int64 n}: y[i] = expf(x[i]) (libm call)

@@ -97,6 +97,9 @@ struct KernelInfo {
   std::string cooperativeReason;
   int64_t staticSharedBytes = 0;
   unsigned numKernelArgs = 0;
+  /// known_block_size and known_grid_size (zeros: any size).
+  std::array<int32_t, 3> requiredGroupSize{0, 0, 0};
+  std::array<int32_t, 3> requiredNumGroups{0, 0, 0};
 };
 } // namespace
 
@@ -486,6 +489,10 @@ static FailureOr<KernelInfo> lowerKernel(gpu::GPUFuncOp kernel,
   info.name = kernel.getName().str();
   info.numKernelArgs = kernel.getNumArguments();
   info.threadLoops = kernel->hasAttr(kThreadLoopsAttrName);
+  if (DenseI32ArrayAttr known = kernel.getKnownBlockSizeAttr())
+    llvm::copy(known.asArrayRef(), info.requiredGroupSize.begin());
+  if (DenseI32ArrayAttr known = kernel.getKnownGridSizeAttr())
+    llvm::copy(known.asArrayRef(), info.requiredNumGroups.begin());
   kernel.walk([&](Operation *op) {
     if (isa<gpu::BarrierOp, gpu::ShuffleOp>(op))
       info.cooperative = true;
@@ -828,7 +835,8 @@ static LogicalResult emitEntryPoints(gpu::GPUModuleOp module,
 
   auto descriptorType = LLVM::LLVMStructType::getLiteral(
       context, {i32, i32, i64, i64, ptrType, ptrType, ptrType, i64, ptrType,
-                ptrType, ptrType});
+                ptrType, ptrType, LLVM::LLVMArrayType::get(i32, 3),
+                LLVM::LLVMArrayType::get(i32, 3)});
   auto descriptor = LLVM::GlobalOp::create(
       builder, loc, descriptorType, /*isConstant=*/true,
       LLVM::Linkage::External, OFFLOAD_HOST_KERNEL_SYMBOL_PREFIX + info.name,
@@ -874,6 +882,13 @@ static LogicalResult emitEntryPoints(gpu::GPUModuleOp module,
   insert(addressOrNull(offsetsSymbol), 8);
   insert(addressOrNull(sizesSymbol), 9);
   insert(addressOrNull(reasonSymbol), 10);
+  auto sizeArray = [&](ArrayRef<int32_t> sizes) {
+    return LLVM::ConstantOp::create(builder, loc,
+                                    LLVM::LLVMArrayType::get(i32, 3),
+                                    builder.getI32TensorAttr(sizes));
+  };
+  insert(sizeArray(info.requiredGroupSize), 11);
+  insert(sizeArray(info.requiredNumGroups), 12);
   LLVM::ReturnOp::create(builder, loc, value);
   return success();
 }

@@ -254,6 +254,91 @@ static LogicalResult checkValue(gpu::GPUFuncOp kernel, unsigned index,
   return success();
 }
 
+namespace {
+/// A global that holds the contents of a memref of a strided layout at the
+/// positions the layout gives them.
+struct StridedContents {
+  /// memref<footprint x element> in the memref's memory space.
+  MemRefType globalType;
+  DenseElementsAttr initialValue;
+  /// The layout's offset and strides, with row-major strides (and offset 0)
+  /// where the layout's are dynamic.
+  int64_t offset = 0;
+  SmallVector<int64_t> strides;
+};
+} // namespace
+
+/// Lays out \p value (the row-major elements of a memref of type \p type,
+/// whose layout is not the identity) as a global of \p type's footprint.
+/// std::nullopt when the layout is not strided, has negative strides, or the
+/// footprint is more than 16 times the elements (and 4096): such an argument
+/// is not worth a global and is not specialized.
+static std::optional<StridedContents>
+getStridedContents(MemRefType type, DenseElementsAttr value) {
+  StridedContents result;
+  if (failed(type.getStridesAndOffset(result.strides, result.offset)))
+    return std::nullopt;
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t rowMajor = 1, footprint = 1;
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    int64_t &stride = result.strides[d];
+    if (ShapedType::isDynamic(stride))
+      stride = rowMajor;
+    if (stride < 0)
+      return std::nullopt;
+    rowMajor *= shape[d];
+    footprint += (shape[d] - 1) * stride;
+  }
+  if (ShapedType::isDynamic(result.offset))
+    result.offset = 0;
+  footprint += result.offset;
+  int64_t numElements = type.getNumElements();
+  if (numElements == 0 || footprint > 16 * numElements + 4096)
+    return std::nullopt;
+
+  Type elementType = type.getElementType();
+  Attribute zero = isa<FloatType>(elementType)
+                       ? Attribute(FloatAttr::get(elementType, 0.0))
+                       : Attribute(IntegerAttr::get(elementType, 0));
+  SmallVector<Attribute> elements(footprint, zero);
+  for (auto [linear, element] : llvm::enumerate(value.getValues<Attribute>())) {
+    int64_t position = result.offset, rest = linear;
+    for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+      position += (rest % shape[d]) * result.strides[d];
+      rest /= shape[d];
+    }
+    elements[position] = element;
+  }
+  result.globalType = MemRefType::get({footprint}, elementType, AffineMap(),
+                                      type.getMemorySpace());
+  result.initialValue = DenseElementsAttr::get(
+      RankedTensorType::get({footprint}, elementType), elements);
+  return result;
+}
+
+/// A view of type \p type on \p global (a get_global of \p contents's
+/// global): memref.reinterpret_cast with the layout's offset and strides.
+static Value castToLayout(OpBuilder &builder, Location loc, Value global,
+                          MemRefType type, const StridedContents &contents) {
+  SmallVector<int64_t> typeStrides;
+  int64_t typeOffset;
+  (void)type.getStridesAndOffset(typeStrides, typeOffset);
+  // Dynamic positions of the type take SSA values, static ones attributes.
+  auto get = [&](int64_t ofType, int64_t value) -> OpFoldResult {
+    if (ShapedType::isDynamic(ofType))
+      return arith::ConstantIndexOp::create(builder, loc, value).getResult();
+    return builder.getIndexAttr(value);
+  };
+  SmallVector<OpFoldResult> sizes, strides;
+  for (auto [d, size] : llvm::enumerate(type.getShape())) {
+    sizes.push_back(builder.getIndexAttr(size));
+    strides.push_back(get(typeStrides[d], contents.strides[d]));
+  }
+  return memref::ReinterpretCastOp::create(builder, loc, type, global,
+                                           get(typeOffset, contents.offset),
+                                           sizes, strides);
+}
+
 FailureOr<gpu::GPUFuncOp> mlir::offload::getOrCreateSpecialization(
     gpu::GPUFuncOp kernel, const KernelSpecialization &spec,
     const SpecializationOptions &options) {
@@ -290,18 +375,28 @@ FailureOr<gpu::GPUFuncOp> mlir::offload::getOrCreateSpecialization(
         // The contents become a private constant global of the module.
         // The symbol table renames it if the name is taken.
         auto memrefType = cast<MemRefType>(type);
+        std::optional<StridedContents> strided;
+        if (!memrefType.getLayout().isIdentity()) {
+          strided =
+              getStridedContents(memrefType, cast<DenseElementsAttr>(value));
+          if (!strided)
+            continue; // stays an argument: the op is dropped later
+        }
+        MemRefType globalType = strided ? strided->globalType : memrefType;
         std::string globalName = (name + ".arg" + Twine(index)).str();
         OpBuilder::InsertionGuard guard(builder);
         builder.setInsertionPoint(clone);
         auto global = memref::GlobalOp::create(
-            builder, op.getLoc(), globalName,
-            builder.getStringAttr("private"), memrefType, value,
+            builder, op.getLoc(), globalName, builder.getStringAttr("private"),
+            globalType, strided ? strided->initialValue : value,
             /*constant=*/true, /*alignment=*/IntegerAttr());
         symbols.insert(global);
         builder.setInsertionPoint(op);
-        replacement = memref::GetGlobalOp::create(builder, op.getLoc(),
-                                                  memrefType,
-                                                  global.getSymName());
+        replacement = memref::GetGlobalOp::create(
+            builder, op.getLoc(), globalType, global.getSymName());
+        if (strided)
+          replacement = castToLayout(builder, op.getLoc(), replacement,
+                                     memrefType, *strided);
       } else {
         replacement = arith::ConstantOp::create(builder, op.getLoc(),
                                                 cast<TypedAttr>(value));

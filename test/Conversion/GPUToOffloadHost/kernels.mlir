@@ -20,14 +20,17 @@ gpu.module @plain {
   // CHECK: llvm.mlir.global internal constant @__offload_kernel_args.copy.offsets(dense<[0, 8, 16, 24, 32, 40, 48, 56, 64, 72]> : tensor<10xi64>)
   // CHECK: llvm.mlir.global internal constant @__offload_kernel_args.copy.sizes(dense<8> : tensor<10xi64>)
   // CHECK-NOT: __offload_kernel_reason.copy
-  // CHECK: llvm.mlir.global external constant @__offload_kernel.copy() {{.*}} : !llvm.struct<(i32, i32, i64, i64, ptr, ptr, ptr, i64, ptr, ptr, ptr)>
-  // CHECK:   llvm.mlir.constant(3 : i32) : i32
+  // CHECK: llvm.mlir.global external constant @__offload_kernel.copy() {{.*}} : !llvm.struct<(i32, i32, i64, i64, ptr, ptr, ptr, i64, ptr, ptr, ptr, array<3 x i32>, array<3 x i32>)>
+  // CHECK:   llvm.mlir.constant(4 : i32) : i32
   // CHECK:   llvm.mlir.constant(0 : i32) : i32
   // CHECK:   llvm.mlir.constant(0 : i64) : i64
   // CHECK:   llvm.mlir.constant(80 : i64) : i64
-  // The last field, CooperativeReason, is null.
+  // CooperativeReason is null; no block or grid size is required.
   // CHECK:   %[[NO_REASON:.*]] = llvm.mlir.zero : !llvm.ptr
-  // CHECK:   %[[DESC:.*]] = llvm.insertvalue %[[NO_REASON]], %{{.*}}[10]
+  // CHECK:   llvm.insertvalue %[[NO_REASON]], %{{.*}}[10]
+  // CHECK:   %[[ANY:.*]] = llvm.mlir.constant(dense<0> : tensor<3xi32>) : !llvm.array<3 x i32>
+  // CHECK:   llvm.insertvalue %[[ANY]], %{{.*}}[11]
+  // CHECK:   %[[DESC:.*]] = llvm.insertvalue %{{.*}}, %{{.*}}[12]
   // CHECK:   llvm.return %[[DESC]]
   gpu.func @copy(%src: memref<?xf32>, %dst: memref<?xf32>) kernel {
     %bid = gpu.block_id x
@@ -62,11 +65,14 @@ gpu.module @coop {
   // CHECK: llvm.func @__offload_host_barrier(!llvm.ptr, i32) attributes {convergent
   // CHECK: llvm.mlir.global private constant @[[REASON:__offload_kernel_reason.reverse]]("the kernel synchronizes threads with gpu.barrier or gpu.shuffle (thread loops were not tried)\00")
   // CHECK: llvm.mlir.global external constant @__offload_kernel.reverse()
-  // CHECK:   llvm.mlir.constant(3 : i32) : i32
+  // CHECK:   llvm.mlir.constant(4 : i32) : i32
   // CHECK:   llvm.mlir.constant(1 : i32) : i32
   // CHECK:   llvm.mlir.constant(64 : i64) : i64
   // CHECK:   %[[REASON_PTR:.*]] = llvm.mlir.addressof @[[REASON]] : !llvm.ptr
   // CHECK:   llvm.insertvalue %[[REASON_PTR]], %{{.*}}[10]
+  // Its known_block_size is required at launch.
+  // CHECK:   %[[BLOCK:.*]] = llvm.mlir.constant(dense<[16, 1, 1]> : tensor<3xi32>) : !llvm.array<3 x i32>
+  // CHECK:   llvm.insertvalue %[[BLOCK]], %{{.*}}[11]
   gpu.func @reverse(%data: memref<16xf32>)
       workgroup(%tile: memref<16xf32, #gpu.address_space<workgroup>>) kernel
       attributes {known_block_size = array<i32: 16, 1, 1>} {

@@ -109,6 +109,40 @@ TEST_P(offloadLaunchKernelTest, SuccessContextIds) {
             }
 }
 
+/// A kernel compiled for one block and grid size (its descriptor's
+/// RequiredGroupSize and RequiredNumGroups, e.g. a JIT specialization) runs at
+/// those sizes and refuses any other, synchronously or on a queue.
+TEST_P(offloadLaunchKernelTest, KnownSizesAreEnforced) {
+  offload_symbol_handle_t K = getKernel("ids_fixed");
+  offload_kernel_launch_size_args_t L;
+  L.Dimensions = 2;
+  L.NumGroups = {3, 1, 1};
+  L.GroupSize = {4, 2, 1};
+  L.DynSharedMemory = 0;
+  DeviceBuffer<int64_t> Out(Device, 3 * 8 * 12, OFFLOAD_ALLOC_TYPE_MANAGED);
+  int64_t *OutPtr = Out.get();
+  ASSERT_SUCCESS(
+      offloadLaunchKernel(nullptr, Device, K, &OutPtr, sizeof(OutPtr), &L));
+  EXPECT_EQ(Out[(2 * 8 + 7) * 12 + 0], 2);  // last thread's block id x
+  EXPECT_EQ(Out[(2 * 8 + 7) * 12 + 10], 1); // its thread id y
+
+  L.GroupSize = {8, 1, 1}; // as many threads, another shape
+  for (offload_queue_handle_t Q : {offload_queue_handle_t(nullptr), Queue})
+    ASSERT_ERROR_MSG(
+        OFFLOAD_ERRC_INVALID_ARGUMENT,
+        "kernel ids_fixed was compiled for blocks of 4x2x1 but "
+        "is launched with 8x1x1",
+        offloadLaunchKernel(Q, Device, K, &OutPtr, sizeof(OutPtr), &L));
+  L.GroupSize = {4, 2, 1};
+  L.NumGroups = {1, 3, 1};
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_ARGUMENT,
+      "kernel ids_fixed was compiled for a grid of 3x1x1 but is "
+      "launched with 1x3x1",
+      offloadLaunchKernel(Queue, Device, K, &OutPtr, sizeof(OutPtr), &L));
+  ASSERT_SUCCESS(offloadSyncQueue(Queue));
+}
+
 TEST_P(offloadLaunchKernelTest, SuccessLargeGrid) {
   // Many more blocks than workers.
   const uint32_t Blocks = 20000;

@@ -279,6 +279,27 @@ Error HostDevice::launchKernel(Queue *Q, Symbol &Kernel, ArrayRef<uint8_t> Args,
   StringRef Name = Desc->Name ? StringRef(Desc->Name) : Sym.getName();
   if (Desc->Flags & OFFLOAD_HOST_KERNEL_COOPERATIVE)
     Sym.traceFibers();
+  // A kernel compiled for one block (or grid) size runs only at that size.
+  auto CheckRequired = [&](const uint32_t(&Required)[3],
+                           const offload_dimensions_t &Given,
+                           StringRef What) -> Error {
+    if (!Required[0] && !Required[1] && !Required[2])
+      return Error::success();
+    if (Required[0] == Given.x && Required[1] == Given.y &&
+        Required[2] == Given.z)
+      return Error::success();
+    return createError(OFFLOAD_ERRC_INVALID_ARGUMENT,
+                       "kernel {0} was compiled for {1} of {2}x{3}x{4} but is "
+                       "launched with {5}x{6}x{7}",
+                       Name, What, Required[0], Required[1], Required[2],
+                       Given.x, Given.y, Given.z);
+  };
+  if (Error E =
+          CheckRequired(Desc->RequiredGroupSize, Size.GroupSize, "blocks"))
+    return E;
+  if (Error E =
+          CheckRequired(Desc->RequiredNumGroups, Size.NumGroups, "a grid"))
+    return E;
   BlockPool &Pool = ThePlugin.getBlockPool();
   const HostConfig &Config = ThePlugin.getConfig();
 
