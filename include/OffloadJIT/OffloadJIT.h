@@ -142,8 +142,11 @@ OFFLOAD_API offload_result_t offloadJITSetEnabled(bool Enabled);
 OFFLOAD_API offload_result_t offloadJITGetStats(offload_jit_stats_t *Stats);
 /// Sets every counter to zero.
 OFFLOAD_API offload_result_t offloadJITResetStats(void);
-/// Drops the in-memory cache (compiled kernels stay on disk); later launches
-/// look in the disk cache again. Kernels still running are not affected.
+/// Drops the in-memory cache (compiled kernels stay on disk) and destroys its
+/// loaded programs: symbols returned by offloadJITGetSpecializedKernel become
+/// invalid. Call it when no launch of a JIT kernel is pending (queues that ran
+/// them synchronized); a compile still running keeps its entry until it ends.
+/// Later launches look in the disk cache again.
 OFFLOAD_API offload_result_t offloadJITClearMemoryCache(void);
 /// Waits until every background compile has finished.
 OFFLOAD_API offload_result_t offloadJITWaitForCompiles(void);

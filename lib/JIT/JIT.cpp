@@ -48,6 +48,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/Endian.h"
@@ -253,11 +254,21 @@ namespace {
 struct CacheEntry {
   std::mutex Mutex;
   std::condition_variable Ready;
-  /// Set (release) once Program/Symbol/Error are final.
+  /// Set (release) once Program/Symbol/Error/FromDisk are final.
   std::atomic<bool> Done{false};
   offload_program_handle_t Program = nullptr;
   offload_symbol_handle_t Symbol = nullptr;
   offload_result_t Error = OFFLOAD_SUCCESS;
+  /// Read from the disk cache rather than compiled.
+  bool FromDisk = false;
+  /// The last reference goes when the entry has left the caches
+  /// (offloadJITClearMemoryCache) and no compile or launch lookup holds it:
+  /// its program is released. The engine holds a reference to the runtime,
+  /// so the program belongs to the live runtime session.
+  ~CacheEntry() {
+    if (Program)
+      (void)offloadDestroyProgram(Program);
+  }
 };
 
 struct Stats {
@@ -362,15 +373,31 @@ private:
   std::shared_ptr<CacheEntry>
   getOrCompile(const std::string &Key, offload_device_handle_t Device,
                offload_jit_kernel_impl_t &Kernel, const LaunchRequest &Request,
-               bool Background);
+               bool Background, bool *Created = nullptr);
+  /// Compiles (after a disk lookup unless \p DiskChecked) and loads.
   void compileEntry(CacheEntry &Entry, const std::string &Key,
                     offload_device_handle_t Device,
                     std::shared_ptr<offload_jit_program_impl_t> Program,
                     offload_jit_kernel_impl_t &Kernel,
-                    const LaunchRequest &Request);
-  llvm::Expected<std::vector<char>>
-  compile(offload_jit_program_impl_t &Program,
-          offload_jit_kernel_impl_t &Kernel, const LaunchRequest &Request);
+                    const LaunchRequest &Request, bool DiskChecked);
+  /// The disk cache's payload for \p Key, counted and traced.
+  std::optional<std::vector<char>>
+  readFromDisk(const std::string &Key, const offload_jit_kernel_impl_t &Kernel);
+  /// Loads \p Payload (unless \p Error) on \p Device and publishes \p Entry.
+  void finishEntry(CacheEntry &Entry, offload_device_handle_t Device,
+                   const std::optional<std::vector<char>> &Payload,
+                   offload_result_t Error, bool FromDisk);
+  offloadjit::EntryIdentity
+  getIdentity(const std::string &Key,
+              const offload_jit_kernel_impl_t &Kernel) const {
+    return {Key, Kernel.ModuleName + "::" + Kernel.KernelName, TargetKey};
+  }
+  /// Specializes and lowers; \p Micros is the time spent compiling, not
+  /// waiting for a context.
+  llvm::Expected<std::vector<char>> compile(offload_jit_program_impl_t &Program,
+                                            offload_jit_kernel_impl_t &Kernel,
+                                            const LaunchRequest &Request,
+                                            uint64_t &Micros);
 
   Config Options;
   std::atomic<bool> Enabled{true};
@@ -422,6 +449,10 @@ static void printStatsAtExit() {
 
 Engine::Engine()
     : Options(Config::fromEnvironment()), Enabled(Options.Enabled) {
+  // The caches hold runtime programs: keep the runtime alive (one reference,
+  // never released) so that they stay valid across the application's
+  // offloadInit/offloadShutDown pairs.
+  (void)offloadInit();
   DialectRegistry Registry;
   registerAllDialects(Registry);
   registerAllExtensions(Registry);
@@ -753,9 +784,15 @@ static Attribute getValueAttribute(const Argument &Arg,
 
 llvm::Expected<std::vector<char>>
 Engine::compile(offload_jit_program_impl_t &Program,
-                offload_jit_kernel_impl_t &Kernel,
-                const LaunchRequest &Request) {
+                offload_jit_kernel_impl_t &Kernel, const LaunchRequest &Request,
+                uint64_t &Micros) {
   std::lock_guard<std::mutex> Lock(MlirMutex);
+  auto Start = std::chrono::steady_clock::now();
+  auto Stop = llvm::make_scope_exit([&] {
+    Micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                 std::chrono::steady_clock::now() - Start)
+                 .count();
+  });
   std::string Diagnostics;
   llvm::raw_string_ostream OS(Diagnostics);
   ScopedDiagnosticHandler Handler(Context.get(), [&](Diagnostic &D) {
@@ -809,8 +846,16 @@ Engine::compile(offload_jit_program_impl_t &Program,
       GpuModule.print(Dump);
   }
 
-  auto HostTarget = mlir::offload::HostTargetAttr::get(Context.get(), /*O=*/3, "",
-                                                 "", "");
+  // The module's own host target (its optimization level, CPU, features:
+  // part of the module's content, so of the key), else the host at -O3.
+  auto HostTarget =
+      mlir::offload::HostTargetAttr::get(Context.get(), /*O=*/3, "", "", "");
+  if (ArrayAttr Targets = GpuModule.getTargetsAttr())
+    for (Attribute Attr : Targets)
+      if (auto Host = dyn_cast<mlir::offload::HostTargetAttr>(Attr)) {
+        HostTarget = Host;
+        break;
+      }
   GpuModule.setTargetsAttr(ArrayAttr::get(Context.get(), {HostTarget}));
   PassManager PM(Context.get());
   if (Options.ThreadLoops)
@@ -833,58 +878,28 @@ Engine::compile(offload_jit_program_impl_t &Program,
   return Payload;
 }
 
-void Engine::compileEntry(CacheEntry &Entry, const std::string &Key,
-                          offload_device_handle_t Device,
-                          std::shared_ptr<offload_jit_program_impl_t> Program,
-                          offload_jit_kernel_impl_t &Kernel,
-                          const LaunchRequest &Request) {
-  std::optional<std::vector<char>> Payload;
-  EntryIdentity Identity{Key, Kernel.ModuleName + "::" + Kernel.KernelName,
-                         TargetKey};
-  if (Disk) {
-    std::string Problem;
-    Payload = Disk->read(Identity, Problem);
-    if (!Problem.empty()) {
-      ++Counters.CorruptEntries;
-      trace(Problem + "; deleted and rebuilt");
-    }
-    if (Payload) {
-      ++Counters.DiskHits;
-      trace("disk hit " + Kernel.KernelName + " key=" + Key);
-    }
+std::optional<std::vector<char>>
+Engine::readFromDisk(const std::string &Key,
+                     const offload_jit_kernel_impl_t &Kernel) {
+  if (!Disk)
+    return std::nullopt;
+  std::string Problem;
+  std::optional<std::vector<char>> Payload =
+      Disk->read(getIdentity(Key, Kernel), Problem);
+  if (!Problem.empty()) {
+    ++Counters.CorruptEntries;
+    trace(Problem + "; deleted and rebuilt");
   }
-  offload_result_t Error = OFFLOAD_SUCCESS;
-  if (!Payload) {
-    uint64_t TraceStart = Timeline ? offloadTraceNow() : 0;
-    auto Start = std::chrono::steady_clock::now();
-    llvm::Expected<std::vector<char>> Compiled =
-        compile(*Program, Kernel, Request);
-    auto Micros = std::chrono::duration_cast<std::chrono::microseconds>(
-                      std::chrono::steady_clock::now() - Start)
-                      .count();
-    Counters.CompileMicroseconds += Micros;
-    ++Counters.Compiles;
-    if (Timeline)
-      offloadTraceRecord(("compile " + Kernel.KernelName).c_str(), "jit",
-                         "jit compiles", TraceStart,
-                         offloadTraceNow() - TraceStart,
-                         ("key " + Key).c_str());
-    if (!Compiled) {
-      Error = makeError(OFFLOAD_ERRC_COMPILE_FAILURE,
-                        "cannot compile kernel '" + Kernel.KernelName +
-                            "': " + llvm::toString(Compiled.takeError()));
-    } else {
-      Payload = std::move(*Compiled);
-      trace("compiled " + Kernel.KernelName + " key=" + Key + " in " +
-            llvm::Twine(Micros) + " us");
-      if (Disk) {
-        if (llvm::Error E = Disk->write(Identity, *Payload))
-          trace("cannot write the disk cache: " + llvm::toString(std::move(E)));
-        else
-          ++Counters.DiskWrites;
-      }
-    }
+  if (Payload) {
+    ++Counters.DiskHits;
+    trace("disk hit " + Kernel.KernelName + " key=" + Key);
   }
+  return Payload;
+}
+
+void Engine::finishEntry(CacheEntry &Entry, offload_device_handle_t Device,
+                         const std::optional<std::vector<char>> &Payload,
+                         offload_result_t Error, bool FromDisk) {
   if (Payload) {
     const char *Name = Payload->data();
     size_t NameLength = strnlen(Name, Payload->size());
@@ -897,14 +912,57 @@ void Engine::compileEntry(CacheEntry &Entry, const std::string &Key,
   }
   std::lock_guard<std::mutex> Lock(Entry.Mutex);
   Entry.Error = Error;
+  Entry.FromDisk = FromDisk;
   Entry.Done.store(true, std::memory_order_release);
   Entry.Ready.notify_all();
+}
+
+void Engine::compileEntry(CacheEntry &Entry, const std::string &Key,
+                          offload_device_handle_t Device,
+                          std::shared_ptr<offload_jit_program_impl_t> Program,
+                          offload_jit_kernel_impl_t &Kernel,
+                          const LaunchRequest &Request, bool DiskChecked) {
+  std::optional<std::vector<char>> Payload;
+  if (!DiskChecked)
+    Payload = readFromDisk(Key, Kernel);
+  if (Payload)
+    return finishEntry(Entry, Device, Payload, OFFLOAD_SUCCESS,
+                       /*FromDisk=*/true);
+
+  uint64_t TraceStart = Timeline ? offloadTraceNow() : 0;
+  uint64_t Micros = 0;
+  llvm::Expected<std::vector<char>> Compiled =
+      compile(*Program, Kernel, Request, Micros);
+  Counters.CompileMicroseconds += Micros;
+  ++Counters.Compiles;
+  if (Timeline)
+    offloadTraceRecord(("compile " + Kernel.KernelName).c_str(), "jit",
+                       "jit compiles", TraceStart,
+                       offloadTraceNow() - TraceStart, ("key " + Key).c_str());
+  offload_result_t Error = OFFLOAD_SUCCESS;
+  if (!Compiled) {
+    Error = makeError(OFFLOAD_ERRC_COMPILE_FAILURE,
+                      "cannot compile kernel '" + Kernel.KernelName +
+                          "': " + llvm::toString(Compiled.takeError()));
+  } else {
+    Payload = std::move(*Compiled);
+    trace("compiled " + Kernel.KernelName + " key=" + Key + " in " +
+          llvm::Twine(Micros) + " us");
+    if (Disk) {
+      if (llvm::Error E = Disk->write(getIdentity(Key, Kernel), *Payload))
+        trace("cannot write the disk cache: " + llvm::toString(std::move(E)));
+      else
+        ++Counters.DiskWrites;
+    }
+  }
+  finishEntry(Entry, Device, Payload, Error, /*FromDisk=*/false);
 }
 
 std::shared_ptr<CacheEntry>
 Engine::getOrCompile(const std::string &Key, offload_device_handle_t Device,
                      offload_jit_kernel_impl_t &Kernel,
-                     const LaunchRequest &Request, bool Background) {
+                     const LaunchRequest &Request, bool Background,
+                     bool *Created) {
   std::string MemoryKey =
       Key + "@" + std::to_string(reinterpret_cast<uintptr_t>(Device));
   std::shared_ptr<CacheEntry> Entry;
@@ -918,21 +976,31 @@ Engine::getOrCompile(const std::string &Key, offload_device_handle_t Device,
     }
     Entry = Slot;
   }
+  if (Created)
+    *Created = Owner;
   std::shared_ptr<offload_jit_program_impl_t> Program =
       Kernel.Program->shared_from_this();
   if (Owner && Background) {
+    // A warm disk cache serves the specialization now; only a compile goes
+    // to the background.
+    if (std::optional<std::vector<char>> Payload = readFromDisk(Key, Kernel)) {
+      finishEntry(*Entry, Device, Payload, OFFLOAD_SUCCESS, /*FromDisk=*/true);
+      return Entry;
+    }
     ++Counters.AsyncCompiles;
     std::lock_guard<std::mutex> Lock(PoolMutex);
     if (!Pool)
       Pool = std::make_unique<llvm::StdThreadPool>(
           llvm::hardware_concurrency(Options.Threads));
     Pool->async([this, Entry, Key, Device, Program, &Kernel, Request] {
-      compileEntry(*Entry, Key, Device, Program, Kernel, Request);
+      compileEntry(*Entry, Key, Device, Program, Kernel, Request,
+                   /*DiskChecked=*/true);
     });
     return Entry;
   }
   if (Owner) {
-    compileEntry(*Entry, Key, Device, Program, Kernel, Request);
+    compileEntry(*Entry, Key, Device, Program, Kernel, Request,
+                 /*DiskChecked=*/false);
     return Entry;
   }
   if (Background)
@@ -1122,11 +1190,13 @@ offload_result_t Engine::resolve(offload_queue_handle_t Queue,
     Entry = getOrCompile(getKey(*Kernel, Generic), Device, *Kernel, Generic,
                          /*Background=*/false);
   } else if (Options.Async) {
+    bool Created = false;
     Entry = getOrCompile(getKey(*Kernel, Request), Device, *Kernel, Request,
-                         /*Background=*/true);
+                         /*Background=*/true, &Created);
     bool Ready = Entry->Done.load(std::memory_order_acquire) && !Entry->Error;
     if (Ready) {
-      ++Counters.MemoryHits;
+      if (!Created) // else just read from disk
+        ++Counters.MemoryHits;
     } else {
       ++Counters.GenericLaunches;
       GenericStandIn = true;
@@ -1146,8 +1216,9 @@ offload_result_t Engine::resolve(offload_queue_handle_t Queue,
     std::unique_lock<std::shared_mutex> Lock(FastMutex);
     Fast[FastKey] = Entry;
   }
-  TraceLookup(GenericStandIn ? "miss: generic kernel while compiling"
-                             : "miss: found on disk or compiled");
+  TraceLookup(GenericStandIn    ? "miss: generic kernel while compiling"
+              : Entry->FromDisk ? "miss: found on disk"
+                                : "miss: compiled");
   return OFFLOAD_SUCCESS;
 }
 

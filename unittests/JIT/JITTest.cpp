@@ -492,3 +492,37 @@ TEST_F(JITTest, DiskEntryOfAnotherKernelIsRejectedAndRebuilt) {
   EXPECT_EQ(S.Compiles, 1u);
   EXPECT_EQ(offloadjit::DiskCache::verifyFile(ScalePath), "");
 }
+
+TEST_F(JITTest, ClearMemoryCacheReleasesPrograms) {
+  // Issue 10 item 7: the cleared entries' programs are destroyed, not leaked:
+  // their symbols are no longer live runtime handles.
+  std::vector<float> X(64, 1.0f);
+  MemRef1D Args = view(X.data(), 64);
+  auto Sizes = sizes(1, 64);
+  offload_symbol_handle_t Symbol = nullptr;
+  ASSERT_OK(offloadJITGetSpecializedKernel(Device, kernel("iota"), &Args,
+                                           sizeof(Args), &Sizes, &Symbol));
+  ASSERT_OK(offloadLaunchKernel(nullptr, Device, Symbol, &Args, sizeof(Args),
+                                &Sizes));
+  ASSERT_OK(offloadJITClearMemoryCache());
+  offload_result_t R =
+      offloadLaunchKernel(nullptr, Device, Symbol, &Args, sizeof(Args), &Sizes);
+  ASSERT_NE(R, OFFLOAD_SUCCESS);
+  EXPECT_EQ(R->Code, OFFLOAD_ERRC_INVALID_SYMBOL) << describe(R);
+  // The kernel is found again (on disk) and runs.
+  ASSERT_OK(offloadJITLaunchKernel(nullptr, Device, kernel("iota"), &Args,
+                                   sizeof(Args), &Sizes));
+  EXPECT_EQ(stats().DiskHits, 1u);
+  EXPECT_EQ(X[63], 63.0f);
+}
+
+TEST_F(JITTest, CachedKernelsOutliveTheApplicationsRuntimeSession) {
+  // The JIT holds its own reference to the runtime: a kernel cached before
+  // the application's offloadShutDown/offloadInit still runs after it.
+  EXPECT_EQ(scale(2.0f)[10], 20.0f);
+  ASSERT_OK(offloadShutDown());
+  ASSERT_OK(offloadInit());
+  ASSERT_OK(offloadJITResetStats());
+  EXPECT_EQ(scale(2.0f)[10], 20.0f);
+  EXPECT_EQ(stats().MemoryHits, 1u);
+}

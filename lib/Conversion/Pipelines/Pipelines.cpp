@@ -64,19 +64,20 @@ static void addHostEpilogue(OpPassManager &pm) {
 void mlir::offload::buildLowerToHostPipeline(
     OpPassManager &pm, const HostPipelineOptions &options) {
   addHostPrologue(pm, "host", options.deviceIndex);
-  if (options.jit) {
-    // Embed the kernels as MLIR: libOffloadJIT specializes and compiles them
-    // at launch.
-    pm.addPass(createOffloadEmbedMLIR());
-    addHostEpilogue(pm);
-    return;
-  }
-  // Lower the kernels for the host CPU and serialize them into a host object.
+  // The host target: optimization level, CPU and features of the kernels.
   OffloadAttachHostTargetOptions target;
   target.optLevel = options.optLevel;
   target.chip = options.chip;
   target.features = options.features;
   pm.addPass(createOffloadAttachHostTarget(target));
+  if (options.jit) {
+    // Embed the kernels as MLIR, with their target: libOffloadJIT specializes
+    // and compiles them for it at launch.
+    pm.addPass(createOffloadEmbedMLIR());
+    addHostEpilogue(pm);
+    return;
+  }
+  // Lower the kernels for the host CPU and serialize them into a host object.
   if (options.threadLoops)
     pm.addNestedPass<gpu::GPUModuleOp>(createOffloadHostThreadLoops());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGPUToOffloadHost());
