@@ -22,8 +22,10 @@
 //
 // In-memory entries are created under a lock and compiled outside it by the
 // first thread that asks; others wait on the entry, so a specialization is
-// compiled once however many threads launch it at the same time. MLIR work
-// (parsing, cloning, passes) is serialized on one context.
+// compiled once however many threads launch it at the same time. Compiles
+// run on a pool of MLIR contexts (OFFLOAD_JIT_THREADS), each used by one
+// thread at a time, so misses of different keys compile in parallel; kernel
+// lookups use a main context of their own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -227,9 +229,17 @@ struct offload_jit_program_impl_t
   std::string Bytes;
   /// xxh3-128 of Bytes, hex: the module part of every key.
   std::string ModuleHash;
+  /// Parsed in the engine's main context (kernel lookups, signatures).
   OwningOpRef<ModuleOp> Module;
   std::mutex KernelsMutex;
   llvm::StringMap<std::unique_ptr<offload_jit_kernel_impl_t>> Kernels;
+  /// The module parsed in each compile context that compiled one of its
+  /// kernels (by context index): touched only by the thread holding that
+  /// context; the map itself under ParsedMutex.
+  std::mutex ParsedMutex;
+  std::map<unsigned, OwningOpRef<ModuleOp>> Parsed;
+  /// Releases the modules, each under its context.
+  ~offload_jit_program_impl_t();
 };
 
 struct offload_jit_kernel_impl_t {
@@ -409,6 +419,30 @@ private:
   std::mutex MlirMutex; // serializes everything that touches the context
   std::unique_ptr<MLIRContext> Context;
 
+  /// Compiles run on a pool of contexts (OFFLOAD_JIT_THREADS of them,
+  /// created on first use), one thread per context at a time, so misses of
+  /// different keys compile in parallel.
+  struct CompileContext {
+    std::unique_ptr<MLIRContext> Context;
+    bool Busy = false;
+  };
+  DialectRegistry Registry;
+  std::mutex CompileContextsMutex;
+  std::condition_variable CompileContextFree;
+  std::vector<CompileContext> CompileContexts;
+  std::unique_ptr<MLIRContext> makeContext() const;
+  /// Waits for a free compile context, preferring one where \p Program is
+  /// parsed (or context \p Only); returns its index and the context.
+  std::pair<unsigned, MLIRContext *>
+  acquireCompileContext(offload_jit_program_impl_t *Program,
+                        std::optional<unsigned> Only = std::nullopt);
+  void releaseCompileContext(unsigned Index);
+
+public:
+  /// The program destructor's work: its modules, each under its context.
+  void releaseModules(offload_jit_program_impl_t &Program);
+
+private:
   std::mutex ProgramsMutex;
   std::map<offload_jit_program_impl_t *,
            std::shared_ptr<offload_jit_program_impl_t>>
@@ -453,15 +487,12 @@ Engine::Engine()
   // never released) so that they stay valid across the application's
   // offloadInit/offloadShutDown pairs.
   (void)offloadInit();
-  DialectRegistry Registry;
   registerAllDialects(Registry);
   registerAllExtensions(Registry);
   registerAllToLLVMIRTranslations(Registry);
   mlir::offload::registerAllOffload(Registry);
-  Context = std::make_unique<MLIRContext>(Registry);
-  Context->loadAllAvailableDialects();
-  // One pass manager at a time: no nested threading needed.
-  Context->disableMultithreading();
+  Context = makeContext();
+  CompileContexts.resize(std::max(1u, Options.Threads));
 
   // The target part of every key: what the host target compiles for.
   llvm::StringMap<bool> Features = llvm::sys::getHostCPUFeatures();
@@ -478,6 +509,70 @@ Engine::Engine()
   if (const char *Print = std::getenv("OFFLOAD_JIT_STATS"); Print &&
       StringRef(Print) == "1")
     std::atexit(printStatsAtExit);
+}
+
+std::unique_ptr<MLIRContext> Engine::makeContext() const {
+  auto New = std::make_unique<MLIRContext>(Registry);
+  New->loadAllAvailableDialects();
+  // Each context is used by one thread at a time: no locks needed inside.
+  New->disableMultithreading();
+  return New;
+}
+
+std::pair<unsigned, MLIRContext *>
+Engine::acquireCompileContext(offload_jit_program_impl_t *Program,
+                              std::optional<unsigned> Only) {
+  std::unique_lock<std::mutex> Lock(CompileContextsMutex);
+  std::optional<unsigned> Chosen;
+  CompileContextFree.wait(Lock, [&] {
+    if (Only) {
+      if (!CompileContexts[*Only].Busy)
+        Chosen = *Only;
+      return Chosen.has_value();
+    }
+    std::lock_guard<std::mutex> ParsedLock(Program->ParsedMutex);
+    for (unsigned I = 0, E = CompileContexts.size(); I < E; ++I) {
+      if (CompileContexts[I].Busy)
+        continue;
+      if (!Chosen || Program->Parsed.count(I))
+        Chosen = I;
+      if (Program->Parsed.count(I))
+        break;
+    }
+    return Chosen.has_value();
+  });
+  CompileContext &Slot = CompileContexts[*Chosen];
+  Slot.Busy = true;
+  if (!Slot.Context)
+    Slot.Context = makeContext();
+  return {*Chosen, Slot.Context.get()};
+}
+
+void Engine::releaseCompileContext(unsigned Index) {
+  {
+    std::lock_guard<std::mutex> Lock(CompileContextsMutex);
+    CompileContexts[Index].Busy = false;
+  }
+  CompileContextFree.notify_all();
+}
+
+void Engine::releaseModules(offload_jit_program_impl_t &Program) {
+  std::map<unsigned, OwningOpRef<ModuleOp>> Parsed;
+  {
+    std::lock_guard<std::mutex> Lock(Program.ParsedMutex);
+    Parsed.swap(Program.Parsed);
+  }
+  for (auto &[Index, Module] : Parsed) {
+    acquireCompileContext(&Program, Index);
+    Module = nullptr;
+    releaseCompileContext(Index);
+  }
+  std::lock_guard<std::mutex> Lock(MlirMutex);
+  Program.Module = nullptr;
+}
+
+offload_jit_program_impl_t::~offload_jit_program_impl_t() {
+  Engine::get().releaseModules(*this);
 }
 
 //===----------------------------------------------------------------------===//
@@ -568,9 +663,8 @@ offload_result_t Engine::destroyProgram(offload_jit_program_handle_t Program) {
     for (auto It = ImagePrograms.begin(); It != ImagePrograms.end();)
       It = It->second == Program ? ImagePrograms.erase(It) : std::next(It);
   }
-  // Background compiles hold their own reference; MLIR objects are released
-  // under the MLIR lock.
-  std::lock_guard<std::mutex> Lock(MlirMutex);
+  // Background compiles hold their own reference; the last one releases the
+  // MLIR objects, each under its context (~offload_jit_program_impl_t).
   Owned.reset();
   return OFFLOAD_SUCCESS;
 }
@@ -760,18 +854,18 @@ std::string Engine::getKey(offload_jit_kernel_impl_t &Kernel,
   return computeKey(Inputs);
 }
 
-/// Builds the attribute of one runtime constant's launch value.
-static Attribute getValueAttribute(const Argument &Arg,
+/// Builds the attribute of one runtime constant's launch value, for an
+/// argument of type \p Ty (of the context that compiles).
+static Attribute getValueAttribute(const Argument &Arg, Type Ty,
                                    llvm::ArrayRef<char> Bytes) {
   if (Arg.Contents) {
-    auto MemRef = cast<MemRefType>(Arg.ArgType);
+    auto MemRef = cast<MemRefType>(Ty);
     auto Tensor =
         RankedTensorType::get(MemRef.getShape(), MemRef.getElementType());
     return DenseElementsAttr::getFromRawBuffer(Tensor, Bytes);
   }
   uint64_t Raw = 0;
   std::memcpy(&Raw, Bytes.data(), std::min<size_t>(Bytes.size(), 8));
-  Type Ty = Arg.ArgType;
   if (isa<IndexType>(Ty))
     return IntegerAttr::get(Ty, static_cast<int64_t>(Raw));
   if (auto Int = dyn_cast<IntegerType>(Ty))
@@ -786,7 +880,9 @@ llvm::Expected<std::vector<char>>
 Engine::compile(offload_jit_program_impl_t &Program,
                 offload_jit_kernel_impl_t &Kernel, const LaunchRequest &Request,
                 uint64_t &Micros) {
-  std::lock_guard<std::mutex> Lock(MlirMutex);
+  auto [ContextIndex, Ctx] = acquireCompileContext(&Program);
+  auto Release = llvm::make_scope_exit(
+      [&, Index = ContextIndex] { releaseCompileContext(Index); });
   auto Start = std::chrono::steady_clock::now();
   auto Stop = llvm::make_scope_exit([&] {
     Micros = std::chrono::duration_cast<std::chrono::microseconds>(
@@ -795,7 +891,7 @@ Engine::compile(offload_jit_program_impl_t &Program,
   });
   std::string Diagnostics;
   llvm::raw_string_ostream OS(Diagnostics);
-  ScopedDiagnosticHandler Handler(Context.get(), [&](Diagnostic &D) {
+  ScopedDiagnosticHandler Handler(Ctx, [&](Diagnostic &D) {
     OS << D << "\n";
     return success();
   });
@@ -804,7 +900,27 @@ Engine::compile(offload_jit_program_impl_t &Program,
                                    What + ": " + Diagnostics);
   };
 
-  OwningOpRef<ModuleOp> Module = Program.Module->clone();
+  // The module in this context: parsed on its first compile here.
+  ModuleOp Source;
+  {
+    std::lock_guard<std::mutex> Lock(Program.ParsedMutex);
+    if (auto It = Program.Parsed.find(ContextIndex); It != Program.Parsed.end())
+      Source = *It->second;
+  }
+  if (!Source) {
+    llvm::SourceMgr SourceMgr;
+    SourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBuffer(Program.Bytes, "jit-module",
+                                         /*RequiresNullTerminator=*/false),
+        llvm::SMLoc());
+    OwningOpRef<ModuleOp> Parsed = parseSourceFile<ModuleOp>(SourceMgr, Ctx);
+    if (!Parsed)
+      return Fail("cannot parse the module again");
+    Source = *Parsed;
+    std::lock_guard<std::mutex> Lock(Program.ParsedMutex);
+    Program.Parsed[ContextIndex] = std::move(Parsed);
+  }
+  OwningOpRef<ModuleOp> Module = Source.clone();
   auto GpuModule = Module->lookupSymbol<gpu::GPUModuleOp>(Kernel.ModuleName);
   gpu::GPUFuncOp Target =
       GpuModule ? GpuModule.lookupSymbol<gpu::GPUFuncOp>(Kernel.KernelName)
@@ -816,8 +932,8 @@ Engine::compile(offload_jit_program_impl_t &Program,
     KernelSpecialization Spec;
     Spec.argumentValues.resize(Kernel.Arguments.size());
     for (const auto &[Index, Bytes] : Request.Values)
-      Spec.argumentValues[Index] =
-          getValueAttribute(Kernel.Arguments[Index], Bytes);
+      Spec.argumentValues[Index] = getValueAttribute(
+          Kernel.Arguments[Index], Target.getArgumentTypes()[Index], Bytes);
     Spec.blockSize = Request.Block;
     Spec.gridSize = Request.Grid;
     if (mlir::offload::isUseful(Target, Spec)) {
@@ -849,15 +965,15 @@ Engine::compile(offload_jit_program_impl_t &Program,
   // The module's own host target (its optimization level, CPU, features:
   // part of the module's content, so of the key), else the host at -O3.
   auto HostTarget =
-      mlir::offload::HostTargetAttr::get(Context.get(), /*O=*/3, "", "", "");
+      mlir::offload::HostTargetAttr::get(Ctx, /*O=*/3, "", "", "");
   if (ArrayAttr Targets = GpuModule.getTargetsAttr())
     for (Attribute Attr : Targets)
       if (auto Host = dyn_cast<mlir::offload::HostTargetAttr>(Attr)) {
         HostTarget = Host;
         break;
       }
-  GpuModule.setTargetsAttr(ArrayAttr::get(Context.get(), {HostTarget}));
-  PassManager PM(Context.get());
+  GpuModule.setTargetsAttr(ArrayAttr::get(Ctx, {HostTarget}));
+  PassManager PM(Ctx);
   if (Options.ThreadLoops)
     PM.addNestedPass<gpu::GPUModuleOp>(
         mlir::offload::createOffloadHostThreadLoops());

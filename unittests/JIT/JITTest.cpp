@@ -526,3 +526,24 @@ TEST_F(JITTest, CachedKernelsOutliveTheApplicationsRuntimeSession) {
   EXPECT_EQ(scale(2.0f)[10], 20.0f);
   EXPECT_EQ(stats().MemoryHits, 1u);
 }
+
+TEST_F(JITTest, ConcurrentMissesOfDifferentKeysCompileOnSeveralContexts) {
+  // Each thread misses on its own key; compiles run on the pool of compile
+  // contexts (OFFLOAD_JIT_THREADS, default 2) at the same time. Every
+  // result is right and every key compiled exactly once, also when threads
+  // of a second round hit what the first compiled.
+  constexpr int Threads = 8;
+  for (int Round = 0; Round < 2; ++Round) {
+    std::vector<std::thread> Workers;
+    std::vector<std::vector<float>> Results(Threads);
+    for (int T = 0; T < Threads; ++T)
+      Workers.emplace_back([&, T] { Results[T] = scale(float(T + 2)); });
+    for (std::thread &W : Workers)
+      W.join();
+    for (int T = 0; T < Threads; ++T)
+      EXPECT_EQ(Results[T][9], 9.0f * (T + 2)) << "thread " << T;
+  }
+  offload_jit_stats_t S = stats();
+  EXPECT_EQ(S.Compiles, uint64_t(Threads));
+  EXPECT_EQ(S.MemoryHits, uint64_t(Threads));
+}
