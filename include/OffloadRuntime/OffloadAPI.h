@@ -862,6 +862,21 @@ OFFLOAD_API offload_result_t
 offloadMemUnregisterMemRef(offload_device_handle_t Device, int64_t Rank,
                            void *Descriptor, int64_t ElementSize);
 
+/// Checks launch sizes computed at run time (blocks per grid and threads per
+/// block, x, y, z) before generated code narrows them to the 32-bit
+/// offload_dimensions_t. Errors: INVALID_ARGUMENT, naming the first size that
+/// is below 1 or above UINT32_MAX and its value.
+OFFLOAD_API offload_result_t
+offloadCheckLaunchSizes(int64_t GridX, int64_t GridY, int64_t GridZ,
+                        int64_t BlockX, int64_t BlockY, int64_t BlockZ);
+
+/// Reports the byte count of an allocation that generated code computed as
+/// elements times element size: \p Overflowed nonzero when that product (or
+/// the product of the dimensions) did not fit in 64 bits; \p ElementSize in
+/// bytes. Errors: INVALID_SIZE when \p Overflowed.
+OFFLOAD_API offload_result_t offloadCheckAllocationSize(int64_t Overflowed,
+                                                        int64_t ElementSize);
+
 /// If \p Result is an error, prints "offload error: <Context>: <CODE>:
 /// <message>" to stderr and exits the process with status 1; otherwise
 /// returns. Generated code calls it after every runtime call.

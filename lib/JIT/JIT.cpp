@@ -881,10 +881,10 @@ Engine::compile(offload_jit_program_impl_t &Program,
                 offload_jit_kernel_impl_t &Kernel, const LaunchRequest &Request,
                 uint64_t &Micros) {
   auto [ContextIndex, Ctx] = acquireCompileContext(&Program);
-  auto Release = llvm::make_scope_exit(
+  llvm::scope_exit Release(
       [&, Index = ContextIndex] { releaseCompileContext(Index); });
   auto Start = std::chrono::steady_clock::now();
-  auto Stop = llvm::make_scope_exit([&] {
+  llvm::scope_exit Stop([&] {
     Micros = std::chrono::duration_cast<std::chrono::microseconds>(
                  std::chrono::steady_clock::now() - Start)
                  .count();

@@ -14,6 +14,8 @@
 
 #include "OffloadRuntime/OffloadAPI.h"
 
+#include "Error.h"
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -98,4 +100,32 @@ void offloadAbortOnError(offload_result_t Result, const char *Context) {
       stderr, "offload error: %s: %s: %s\n", Context ? Context : "runtime call",
       offloadErrcName(Result->Code), Result->Details ? Result->Details : "");
   std::exit(1);
+}
+
+offload_result_t offloadCheckLaunchSizes(int64_t GridX, int64_t GridY,
+                                         int64_t GridZ, int64_t BlockX,
+                                         int64_t BlockY, int64_t BlockZ) {
+  const int64_t Sizes[6] = {GridX, GridY, GridZ, BlockX, BlockY, BlockZ};
+  for (int I = 0; I < 6; ++I) {
+    if (Sizes[I] >= 1 && Sizes[I] <= int64_t(UINT32_MAX))
+      continue;
+    return offload::toResult(offload::createError(
+        OFFLOAD_ERRC_INVALID_ARGUMENT,
+        "the {0} size {1} is {2} {3}; launch sizes must be between 1 and "
+        "4294967295",
+        I < 3 ? "grid" : "block", "xyz"[I % 3], Sizes[I],
+        I < 3 ? "blocks" : "threads"));
+  }
+  return OFFLOAD_SUCCESS;
+}
+
+offload_result_t offloadCheckAllocationSize(int64_t Overflowed,
+                                            int64_t ElementSize) {
+  if (!Overflowed)
+    return OFFLOAD_SUCCESS;
+  return offload::toResult(offload::createError(
+      OFFLOAD_ERRC_INVALID_SIZE,
+      "the allocation's size in bytes (its elements times {0} bytes) does "
+      "not fit in 64 bits",
+      ElementSize));
 }

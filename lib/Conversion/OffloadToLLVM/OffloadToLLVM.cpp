@@ -91,6 +91,8 @@ enum class RuntimeFunction : unsigned {
   LaunchKernel,
   JITGetKernelFromImage,
   JITLaunchKernel,
+  CheckLaunchSizes,
+  CheckAllocationSize,
   AbortOnError,
 };
 
@@ -174,12 +176,39 @@ static constexpr RuntimeFunctionDecl kRuntimeFunctions[] = {
      CType::Ptr,
      6,
      {CType::Ptr, CType::Ptr, CType::Ptr, CType::Ptr, CType::Size, CType::Ptr}},
+    // offloadCheckLaunchSizes(GridX, GridY, GridZ, BlockX, BlockY, BlockZ)
+    {"offloadCheckLaunchSizes",
+     CType::Ptr,
+     6,
+     {CType::I64, CType::I64, CType::I64, CType::I64, CType::I64, CType::I64}},
+    // offloadCheckAllocationSize(Overflowed, ElementSize)
+    {"offloadCheckAllocationSize", CType::Ptr, 2, {CType::I64, CType::I64}},
     // offloadAbortOnError(Result, Context)
     {"offloadAbortOnError", CType::Void, 2, {CType::Ptr, CType::Ptr}},
 };
 static_assert(std::size(kRuntimeFunctions) ==
                   static_cast<size_t>(RuntimeFunction::AbortOnError) + 1,
               "one declaration per runtime function");
+
+/// "file:line:col" of \p loc (the first file location inside it), else how
+/// MLIR prints it.
+static std::string formatLoc(Location loc) {
+  std::string text;
+  loc->walk([&](Location inner) {
+    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
+      text = (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
+              ":" + Twine(file.getColumn()))
+                 .str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (text.empty()) {
+    llvm::raw_string_ostream os(text);
+    os << loc;
+  }
+  return text;
+}
 
 /// offload_platform_backend_t of a platform.
 static int32_t getBackend(Platform platform) {
@@ -587,6 +616,40 @@ struct AllocOpLowering : OffloadOpLowering<AllocOp> {
     Value sizeBytes;
     getMemRefDescriptorSizes(loc, type, adaptor.getDynamicSizes(), rewriter,
                              sizes, strides, sizeBytes, /*sizeInBytes=*/true);
+    // Dynamic sizes: elements times element size must not wrap (static ones
+    // were checked by the pass).
+    if (!type.hasStaticShape()) {
+      Type i64 = rewriter.getI64Type();
+      auto withOverflow = LLVM::LLVMStructType::getLiteral(
+          rewriter.getContext(), {i64, rewriter.getI1Type()});
+      Value bytes = createIndexConstant(
+          rewriter, loc,
+          DataLayout::closest(op).getTypeSize(type.getElementType()));
+      Value elementSize = bytes;
+      Value overflowed = LLVM::ConstantOp::create(
+          rewriter, loc, rewriter.getI1Type(), rewriter.getBoolAttr(false));
+      for (Value size : sizes) {
+        Value product = LLVM::UMulWithOverflowOp::create(
+            rewriter, loc, withOverflow, bytes, size);
+        bytes = LLVM::ExtractValueOp::create(rewriter, loc, product, 0);
+        Value flag = LLVM::ExtractValueOp::create(rewriter, loc, product, 1);
+        overflowed = LLVM::OrOp::create(rewriter, loc, overflowed, flag);
+      }
+      // Above INT64_MAX bytes (or a negative size) is no size either.
+      Value zero = createIndexConstant(rewriter, loc, 0);
+      Value negative = LLVM::ICmpOp::create(
+          rewriter, loc, LLVM::ICmpPredicate::slt, bytes, zero);
+      overflowed = LLVM::OrOp::create(rewriter, loc, overflowed, negative);
+      Value flag = LLVM::ZExtOp::create(rewriter, loc, i64, overflowed);
+      std::string context;
+      llvm::raw_string_ostream os(context);
+      os << op->getName() << " of " << type << " at " << formatLoc(loc);
+      if (failed(callChecked(rewriter, loc, op,
+                             RuntimeFunction::CheckAllocationSize,
+                             {flag, elementSize}, context)))
+        return rewriter.notifyMatchFailure(op,
+                                           "conflicting runtime declaration");
+    }
     // The runtime rejects empty allocations: allocate one byte instead.
     if (!type.hasStaticShape() || type.getNumElements() == 0) {
       Value zero = createIndexConstant(rewriter, loc, 0);
@@ -929,6 +992,18 @@ struct LaunchOpLowering : OffloadOpLowering<LaunchOp> {
                     adaptor.getGridSizeZ()};
     Value block[] = {adaptor.getBlockSizeX(), adaptor.getBlockSizeY(),
                      adaptor.getBlockSizeZ()};
+    // Sizes known only at run time are checked before they are narrowed to
+    // 32 bits (constant ones were checked by the pass).
+    SmallVector<Value> sizes{grid[0],  grid[1],  grid[2],
+                             block[0], block[1], block[2]};
+    Value original[] = {op.getGridSizeX(),  op.getGridSizeY(),
+                        op.getGridSizeZ(),  op.getBlockSizeX(),
+                        op.getBlockSizeY(), op.getBlockSizeZ()};
+    if (!llvm::all_of(original,
+                      [](Value v) { return matchPattern(v, m_Constant()); }) &&
+        failed(callChecked(rewriter, loc, op, RuntimeFunction::CheckLaunchSizes,
+                           sizes, launchContext + " at " + formatLoc(loc))))
+      return rewriter.notifyMatchFailure(op, "conflicting runtime declaration");
     for (int64_t dim = 0; dim < 3; ++dim) {
       insert(LLVM::TruncOp::create(rewriter, loc, i32, grid[dim]), {1, dim});
       insert(LLVM::TruncOp::create(rewriter, loc, i32, block[dim]), {2, dim});
@@ -990,8 +1065,51 @@ struct ConvertOffloadToLLVMPass
     : public offload::impl::ConvertOffloadToLLVMBase<ConvertOffloadToLLVMPass> {
   using Base::Base;
 
+  /// Launch sizes that are constants must fit the runtime's 32-bit sizes.
+  static LogicalResult checkConstantLaunchSizes(LaunchOp launch) {
+    Value sizes[] = {launch.getGridSizeX(),  launch.getGridSizeY(),
+                     launch.getGridSizeZ(),  launch.getBlockSizeX(),
+                     launch.getBlockSizeY(), launch.getBlockSizeZ()};
+    for (auto [index, size] : llvm::enumerate(sizes)) {
+      APInt value;
+      if (!matchPattern(size, m_ConstantInt(&value)))
+        continue;
+      int64_t v = value.getSExtValue();
+      if (v >= 1 && v <= int64_t(UINT32_MAX))
+        continue;
+      return launch.emitError()
+             << (index < 3 ? "grid" : "block") << " size "
+             << "xyz"[index % 3] << " is " << v
+             << (index < 3 ? " blocks" : " threads")
+             << "; launch sizes must be between 1 and 4294967295";
+    }
+    return success();
+  }
+
+  /// An allocation of static shape must have a byte count that fits.
+  static LogicalResult checkStaticAllocationSize(AllocOp alloc) {
+    MemRefType type = alloc.getType();
+    if (!type.hasStaticShape() || !type.getElementType().isIntOrIndexOrFloat())
+      return success();
+    unsigned bits = type.getElementType().isIndex()
+                        ? 64
+                        : type.getElementType().getIntOrFloatBitWidth();
+    APInt bytes(64, llvm::divideCeil(bits, 8));
+    bool overflow = false;
+    for (int64_t size : type.getShape()) {
+      bool step = false;
+      bytes = bytes.umul_ov(APInt(64, size), step);
+      overflow |= step;
+    }
+    if (!overflow && !bytes.isNegative())
+      return success();
+    return alloc.emitError("allocation of ")
+           << type << " is more than 2^63 bytes";
+  }
+
   /// Emits the user-facing errors the patterns can only report as match
-  /// failures: launches of uncompiled modules, unselectable objects.
+  /// failures: launches of uncompiled modules, unselectable objects, sizes
+  /// that cannot be.
   LogicalResult checkKernelModules(ModuleOp module) {
     SymbolTableCollection symbolTables;
     WalkResult result = module.walk([&](Operation *op) {
@@ -1004,9 +1122,16 @@ struct ConvertOffloadToLLVMPass
         }
         return WalkResult::advance();
       }
+      if (auto alloc = dyn_cast<AllocOp>(op)) {
+        if (failed(checkStaticAllocationSize(alloc)))
+          return WalkResult::interrupt();
+        return WalkResult::advance();
+      }
       auto launch = dyn_cast<LaunchOp>(op);
       if (!launch)
         return WalkResult::advance();
+      if (failed(checkConstantLaunchSizes(launch)))
+        return WalkResult::interrupt();
       Operation *target = symbolTables.lookupNearestSymbolFrom(
           launch, launch.getKernel().getRootReference());
       if (isa_and_present<gpu::GPUModuleOp>(target)) {

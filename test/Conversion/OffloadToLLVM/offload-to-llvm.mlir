@@ -47,6 +47,13 @@ func.func @alloc_free(%dev: !offload.device, %n: index) {
   // CHECK: %[[COUNT:.*]] = llvm.mul %[[C4]], %[[NI]]
   // CHECK: %[[GEP:.*]] = llvm.getelementptr %{{.*}}[%[[COUNT]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
   // CHECK: %[[BYTES:.*]] = llvm.ptrtoint %[[GEP]]
+  // The byte count is recomputed with overflow checks: elements times 4.
+  // CHECK: %[[ESIZE:.*]] = llvm.mlir.constant(4 : i64) : i64
+  // CHECK: %[[P0:.*]] = "llvm.intr.umul.with.overflow"(%[[ESIZE]], %[[NI]])
+  // CHECK: "llvm.intr.umul.with.overflow"(%{{.*}}, %[[C4]])
+  // CHECK: %[[OVERFLOW:.*]] = llvm.zext %{{.*}} : i1 to i64
+  // CHECK: %[[CHECK:.*]] = llvm.call @offloadCheckAllocationSize(%[[OVERFLOW]], %[[ESIZE]])
+  // CHECK: llvm.call @offloadAbortOnError(%[[CHECK]], %{{.*}})
   // Empty allocations allocate one byte.
   // CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0 : i64) : i64
   // CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i64) : i64
@@ -293,6 +300,9 @@ module attributes {gpu.container_module} {
     // The geometry: {3, grid, block, dynamic shared memory}.
     // CHECK: %[[THREE:.*]] = llvm.mlir.constant(3 : i64) : i64
     // CHECK: llvm.insertvalue %[[THREE]], %{{.*}}[0]
+    // The grid size is not a constant: checked before it is narrowed.
+    // CHECK: %[[SIZECHECK:.*]] = llvm.call @offloadCheckLaunchSizes(%[[NI]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, i64, i64, i64, i64) -> !llvm.ptr
+    // CHECK: llvm.call @offloadAbortOnError(%[[SIZECHECK]], %{{.*}})
     // CHECK: %[[GX:.*]] = llvm.trunc %[[NI]] : i64 to i32
     // CHECK: llvm.insertvalue %[[GX]], %{{.*}}[1, 0]
     // CHECK: llvm.insertvalue %{{.*}}, %{{.*}}[2, 0]
@@ -319,6 +329,8 @@ module attributes {gpu.container_module} {
     // Without arguments: a null buffer of size zero.
     // CHECK: %[[NOARGS:.*]] = llvm.mlir.zero : !llvm.ptr
     // CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0 : i64) : i64
+    // Constant sizes were checked at compile time.
+    // CHECK-NOT: offloadCheckLaunchSizes
     // CHECK: %[[SHARED:.*]] = llvm.zext %[[SMEM]] : i32 to i64
     // CHECK: llvm.insertvalue %[[SHARED]], %{{.*}}[3]
     // CHECK: llvm.call @offloadLaunchKernel(%[[Q]], %[[DEV]], %{{.*}}, %[[NOARGS]], %[[ZERO]], %{{.*}})
