@@ -274,6 +274,10 @@ void PrintTo(const DriverConfig &C, std::ostream *OS) { *OS << C.Name; }
 
 const char *FakeHIPLibrary =
     getFake("OFFLOAD_TEST_FAKE_HIP_LIBRARY", OFFLOAD_FAKE_HIP_LIBRARY);
+/// The fake playing HIP 5.2 (Debian 12's runtime: no hipLaunchHostFunc, HIP
+/// 5's pointer attributes).
+const char *FakeHIP52Library =
+    getFake("OFFLOAD_TEST_FAKE_HIP52_LIBRARY", OFFLOAD_FAKE_HIP52_LIBRARY);
 
 /// A device of a GPU plugin on the fake CUDA driver, the fake HIP runtime or
 /// the machine's CUDA driver, a queue, and the test kernels loaded (PTX for
@@ -374,6 +378,11 @@ INSTANTIATE_TEST_SUITE_P(FakeHIP, GPUDriverTest,
                          ::testing::Values(DriverConfig{
                              "fake_hip", OFFLOAD_PLATFORM_BACKEND_AMDGPU,
                              "OFFLOAD_HIP_LIBRARY", FakeHIPLibrary}),
+                         configName);
+INSTANTIATE_TEST_SUITE_P(FakeHIP52, GPUDriverTest,
+                         ::testing::Values(DriverConfig{
+                             "fake_hip52", OFFLOAD_PLATFORM_BACKEND_AMDGPU,
+                             "OFFLOAD_HIP_LIBRARY", FakeHIP52Library}),
                          configName);
 
 struct AddOneArgs {
