@@ -151,6 +151,15 @@ public:
   Expected<void *> getFunction(void *Module, StringRef Name) override;
   Expected<std::pair<void *, uint64_t>> getGlobal(void *Module,
                                                   StringRef Name) override;
+  Expected<std::vector<ParameterSlot>>
+  getParameterLayout(void *Module, void *Function, StringRef Name) override {
+    // HIP (5.2 to 7) has no query for it; the code object's metadata
+    // (amdhsa.kernels .args) has it, but is not read yet.
+    return createError(OFFLOAD_ERRC_UNSUPPORTED,
+                       "HIP has no query for a kernel's parameter layout "
+                       "(and reading the code object's amdhsa.kernels "
+                       "metadata is not implemented)");
+  }
   uint64_t getStaticSharedBytes(void *Function) override;
   Error setMaxDynamicSharedBytes(void *Function, uint64_t Bytes) override {
     // AMD GPUs give a kernel all of the LDS without an opt-in.
