@@ -95,6 +95,37 @@ if os.access(os.path.join(_rocm, "llvm", "bin", "ld.lld"), os.X_OK) and os.path.
     config.available_features.add("rocm-toolkit")
 
 
+def _find_hip_runtime_version():
+    """The version of the HIP runtime the ROCDL pipeline finds, searched like
+    findHIPRuntime() in lib/Conversion/Pipelines/GPUTargets.cpp, or None."""
+    dirs = [d for d in os.environ.get("LD_LIBRARY_PATH", "").split(":") if d]
+    dirs += [os.path.join(os.environ[v], "lib")
+             for v in ("ROCM_PATH", "ROCM_ROOT", "ROCM_HOME") if os.environ.get(v)]
+    dirs += ["/opt/rocm/lib", "/usr/local/lib", "/usr/lib/x86_64-linux-gnu",
+             "/usr/lib/aarch64-linux-gnu", "/usr/lib/powerpc64le-linux-gnu",
+             "/usr/lib64", "/usr/lib"]
+    for d in dirs:
+        try:
+            names = os.listdir(d)
+        except OSError:
+            continue
+        best = None
+        for name in names:
+            match = re.match(r"libamdhip64\.so\.(\d+)(?:\.(\d+))?", name)
+            if match and (best is None or name.count(".") > best[0]):
+                best = (name.count("."), int(match.group(1)), int(match.group(2) or 0))
+        if best:
+            return best[1:]
+    return None
+
+
+# `hip-runtime-before-6.3`: the ROCDL pipeline finds a HIP runtime that cannot
+# load code object v6 (Debian 12's HIP 5.2, which scripts/setup.sh installs).
+_hip_version = _find_hip_runtime_version()
+if _hip_version and _hip_version < (6, 3):
+    config.available_features.add("hip-runtime-before-6.3")
+
+
 def _has_gpu(probe):
     """Runs a device count probe in a child process (never in lit's own)."""
     try:

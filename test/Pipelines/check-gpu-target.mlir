@@ -18,9 +18,12 @@
 // RUN:   | FileCheck %s --check-prefix=ROCDL
 // ROCDL: remark: ROCDL target gfx90a: toolkit {{.*}}
 
-// RUN: offload-opt %s '-offload-check-gpu-target=target=rocdl chip=gfx11-generic' 2>&1 \
-// RUN:   | FileCheck %s --check-prefix=GENERIC
+// A generic chip needs code object v6, which a HIP runtime older than 6.3
+// (Debian's 5.2) cannot load: then the request is an error.
+// RUN: %if hip-runtime-before-6.3 %{ not %} offload-opt %s '-offload-check-gpu-target=target=rocdl chip=gfx11-generic' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=%if hip-runtime-before-6.3 %{GENERIC-OLD-HIP%} %else %{GENERIC%}
 // GENERIC: remark: ROCDL target gfx11-generic: code object v6 (the generic chip gfx11-generic needs it)
+// GENERIC-OLD-HIP: error: invalid ROCDL target: chip gfx11-generic needs code object version 6, which the HIP runtime {{[0-9.]+}} at {{.*}}libamdhip64.so{{.*}} cannot load (it needs 6.3 or newer); choose a specific chip
 
 // The IR is not changed.
 // RUN: offload-opt %s '-offload-check-gpu-target=target=nvvm format=isa' 2>/dev/null \

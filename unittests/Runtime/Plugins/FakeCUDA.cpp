@@ -383,6 +383,17 @@ CUresult runKernel(const std::string &Name, const Launch &L) {
     Out[7] = static_cast<uint32_t>(L.Args.size());
     return Success;
   }
+  if (Name == "fill_i32") {
+    // (memref<?xi32> as gpu-to-llvm lowers it: allocated and aligned
+    // pointers, offset, size, stride; int32_t V): element i = V + i.
+    auto *Aligned = arg<int32_t *>(L, 8);
+    int64_t Offset = arg<int64_t>(L, 16), Size = arg<int64_t>(L, 24),
+            Stride = arg<int64_t>(L, 32);
+    int32_t V = arg<int32_t>(L, 40);
+    for (int64_t I = 0; I < Size; ++I)
+      Aligned[Offset + I * Stride] = V + static_cast<int32_t>(I);
+    return Success;
+  }
   if (Name == "store_n") {
     // (uint32_t *Out, uint32_t N): *Out = N.
     auto *Out = arg<uint32_t *>(L, 0);
