@@ -119,6 +119,12 @@ def _find_hip_runtime_version():
     return None
 
 
+# `fake-cuda`: the runtime tests' fake CUDA drivers were built
+# (unittests/Runtime/Plugins).
+if all(os.path.isfile(os.path.join(config.offload_lib_dir, lib))
+       for lib in ("libfakecuda.so", "libfakecuda122.so")):
+    config.available_features.add("fake-cuda")
+
 # `hip-runtime-before-6.3`: the ROCDL pipeline finds a HIP runtime that cannot
 # load code object v6 (Debian 12's HIP 5.2, which scripts/setup.sh installs).
 _hip_version = _find_hip_runtime_version()

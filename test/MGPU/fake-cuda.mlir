@@ -6,6 +6,7 @@
 // the lowered parameters: a memref<?xi32> (2 pointers, offset, size, stride)
 // and an i32, 44 bytes, 48 with the struct's tail padding.
 //
+// REQUIRES: fake-cuda
 // RUN: offload-opt %s -gpu-to-llvm -convert-to-llvm -reconcile-unrealized-casts > %t.mlir
 // RUN: env OFFLOAD_CUDA_LIBRARY=%offload_lib_dir/libfakecuda.so OFFLOAD_MGPU_DEVICE=cuda OFFLOAD_TRACE=1 \
 // RUN:   mlir-runner %t.mlir --entry-point-result=void \
