@@ -105,7 +105,7 @@ done
 cp "$llvm_bin/FileCheck" "$stage/bin/"
 # The tests' fake drivers (for the plugin tests that need no GPU).
 mkdir -p "$stage/lib/test"
-for f in libfakecuda.so libfakehip.so; do
+for f in libfakecuda.so libfakecuda122.so libfakehip.so libfakehip52.so; do
   [ -e "$build/lib/$f" ] && cp "$build/lib/$f" "$stage/lib/test/"
 done
 cp -L "$build/lib/libOffloadRuntime.so" "$stage/lib/"

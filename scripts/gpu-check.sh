@@ -114,7 +114,9 @@ excluded='*/offloadCreateEventTest.SuccessManyEvents/*:*/offloadDestroyQueueTest
 filter="*/cuda*:RealCUDA/*:CUDAPluginTest.*:HIPPluginTest.*:CUDAHeaderTest.*:-$excluded"
 # The plugin tests that need no GPU use the bundle's fake drivers.
 export OFFLOAD_TEST_FAKE_CUDA_LIBRARY=$b/lib/test/libfakecuda.so
+export OFFLOAD_TEST_FAKE_CUDA122_LIBRARY=$b/lib/test/libfakecuda122.so
 export OFFLOAD_TEST_FAKE_HIP_LIBRARY=$b/lib/test/libfakehip.so
+export OFFLOAD_TEST_FAKE_HIP52_LIBRARY=$b/lib/test/libfakehip52.so
 logcmd OffloadRuntimeTests --gtest_filter="$filter"
 t0=$(date +%s)
 timeout "$(limit 300)" "$b/bin/OffloadRuntimeTests" --gtest_filter="$filter" \

@@ -6,7 +6,9 @@
 # Dependencies come from Debian's packages (LLVM/MLIR 22, clang-22, lld,
 # Ninja, ccache, CMake, GoogleTest, Google Benchmark, Boost.Context for the
 # host device's fibers, LLVM's OpenMP runtime for a benchmark baseline,
-# Python 3 headers and venv) and, for the Python package, PyPI (nanobind,
+# ROCm's device libraries and HIP 5.2 runtime (libamdhip64-5: the HIP plugin's
+# tests load it; without an AMD GPU it finds no device), Python 3 headers and
+# venv) and, for the Python package, PyPI (nanobind,
 # numpy, pytest, into the virtual environment .venv at the checkout's root).
 # Runs apt-get through sudo when not root. Environment: OFFLOAD_BUILD_TYPE
 # (default Release), OFFLOAD_CMAKE_ARGS (extra CMake arguments, e.g.
@@ -22,7 +24,7 @@ packages=(
   cmake ninja-build ccache
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
   libgtest-dev libbenchmark-dev libboost-context-dev libomp-22-dev
-  rocm-device-libs
+  rocm-device-libs libamdhip64-5
   python3-dev python3-venv
 )
 

@@ -95,6 +95,13 @@ if os.access(os.path.join(_rocm, "llvm", "bin", "ld.lld"), os.X_OK) and os.path.
     config.available_features.add("rocm-toolkit")
 
 
+# `fake-cuda`: the runtime tests' fake CUDA drivers were built
+# (unittests/Runtime/Plugins).
+if all(os.path.isfile(os.path.join(config.offload_lib_dir, lib))
+       for lib in ("libfakecuda.so", "libfakecuda122.so")):
+    config.available_features.add("fake-cuda")
+
+
 def _has_gpu(probe):
     """Runs a device count probe in a child process (never in lit's own)."""
     try:

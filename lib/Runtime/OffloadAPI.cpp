@@ -15,10 +15,10 @@
 
 #include "OffloadRuntime/OffloadAPI.h"
 
+#include "ChromeTrace.h"
 #include "Error.h"
 #include "Plugin.h"
 #include "Runtime.h"
-#include "ChromeTrace.h"
 #include "Trace.h"
 #include "Validation.h"
 
@@ -323,10 +323,8 @@ getSymbolInfoBytes(offload_symbol_handle_t Symbol,
       return std::move(E);
     std::optional<Symbol::ArgumentLayout> L = Sym.getArgumentLayout();
     if (!L)
-      return createError(OFFLOAD_ERRC_UNSUPPORTED,
-                         "PropName ({0}): the binary does not record the "
-                         "argument layout of kernel '{1}'",
-                         Prop, Sym.getName());
+      return createError(OFFLOAD_ERRC_UNSUPPORTED, "PropName ({0}): {1}", Prop,
+                         Sym.describeMissingArgumentLayout());
     return *L;
   };
   switch (PropName.get()) {
@@ -350,9 +348,8 @@ getSymbolInfoBytes(offload_symbol_handle_t Symbol,
     std::optional<uint64_t> Size = Sym.getArgumentsSize();
     if (!Size)
       return createError(OFFLOAD_ERRC_UNSUPPORTED,
-                         "PropName (PACKED_ARGUMENTS_SIZE): the binary does "
-                         "not record the argument buffer size of kernel '{0}'",
-                         Sym.getName());
+                         "PropName (PACKED_ARGUMENTS_SIZE): {0}",
+                         Sym.describeMissingArgumentLayout());
     return infoValue(*Size);
   }
   case OFFLOAD_SYMBOL_INFO_NUM_ARGUMENTS: {
@@ -523,8 +520,7 @@ traced(const Twine &NameTwine, StringRef Category, offload_queue_handle_t Queue,
           [](void *P) {
             std::unique_ptr<Marker> M(static_cast<Marker *>(P));
             M->Trace->record(M->Name, M->Category, M->Track, M->Start,
-                             M->Trace->now() - M->Start,
-                             std::move(M->Details));
+                             M->Trace->now() - M->Start, std::move(M->Details));
           },
           M))
     return joinErrors(std::move(E), std::move(End));
@@ -611,7 +607,9 @@ Error memFill(Runtime &RT, offload_queue_handle_t Queue, void *Ptr,
   return traced(
       "memfill", "copy", Queue,
       [&] { return std::to_string(FillSize) + " bytes"; },
-      [&] { return Device->Impl->fill(getImpl(Queue), Ptr, Pattern, FillSize); });
+      [&] {
+        return Device->Impl->fill(getImpl(Queue), Ptr, Pattern, FillSize);
+      });
 }
 
 Error memRegister(Runtime &RT, offload_device_handle_t Device, void *Ptr,
@@ -908,7 +906,15 @@ Error launchKernel(Runtime &RT, offload_queue_handle_t Queue,
     if (Error E = checkLaunchSize(*LaunchSizeArgs, Device->Impl->getInfo()))
       return E;
     std::optional<uint64_t> Expected = Sym.getArgumentsSize();
-    if (Expected && *Expected != ArgumentsSize)
+    std::optional<uint64_t> Min = Sym.getMinArgumentsSize();
+    if (Expected && Min && *Min != *Expected &&
+        (ArgumentsSize < *Min || ArgumentsSize > *Expected))
+      return createError(OFFLOAD_ERRC_INVALID_ARGUMENT,
+                         "ArgumentsSize ({0}) does not match the size of the "
+                         "argument buffer of kernel '{1}' ({2} bytes of "
+                         "parameters, {3} with a struct's tail padding)",
+                         ArgumentsSize, Sym.getName(), *Min, *Expected);
+    if (Expected && (!Min || *Min == *Expected) && *Expected != ArgumentsSize)
       return createError(OFFLOAD_ERRC_INVALID_ARGUMENT,
                          "ArgumentsSize ({0}) does not match the size of the "
                          "argument buffer of kernel '{1}' ({2})",

@@ -217,6 +217,13 @@ public:
   virtual std::optional<uint64_t> getArgumentsSize() const {
     return std::nullopt;
   }
+  /// The smallest ArgumentsSize a launch may pass: getArgumentsSize() but
+  /// where the binary records the parameters only, not the alignment of a
+  /// struct of them (GPU kernels: the end of the last parameter; the struct's
+  /// tail padding is optional).
+  virtual std::optional<uint64_t> getMinArgumentsSize() const {
+    return getArgumentsSize();
+  }
 
   /// Where each lowered argument of a kernel lies in the packed buffer.
   struct ArgumentLayout {
@@ -226,6 +233,11 @@ public:
   /// The argument layout of a kernel, when the binary records it.
   virtual std::optional<ArgumentLayout> getArgumentLayout() const {
     return std::nullopt;
+  }
+  /// Why getArgumentLayout() and getArgumentsSize() have no answer.
+  virtual std::string describeMissingArgumentLayout() const {
+    return "the binary does not record the argument layout of kernel '" + Name +
+           "'";
   }
 
   /// Static shared memory per block of a kernel, in bytes, as the launch

@@ -274,6 +274,10 @@ void PrintTo(const DriverConfig &C, std::ostream *OS) { *OS << C.Name; }
 
 const char *FakeHIPLibrary =
     getFake("OFFLOAD_TEST_FAKE_HIP_LIBRARY", OFFLOAD_FAKE_HIP_LIBRARY);
+/// The fake playing HIP 5.2 (Debian 12's runtime: no hipLaunchHostFunc, HIP
+/// 5's pointer attributes).
+const char *FakeHIP52Library =
+    getFake("OFFLOAD_TEST_FAKE_HIP52_LIBRARY", OFFLOAD_FAKE_HIP52_LIBRARY);
 
 /// A device of a GPU plugin on the fake CUDA driver, the fake HIP runtime or
 /// the machine's CUDA driver, a queue, and the test kernels loaded (PTX for
@@ -375,6 +379,11 @@ INSTANTIATE_TEST_SUITE_P(FakeHIP, GPUDriverTest,
                              "fake_hip", OFFLOAD_PLATFORM_BACKEND_AMDGPU,
                              "OFFLOAD_HIP_LIBRARY", FakeHIPLibrary}),
                          configName);
+INSTANTIATE_TEST_SUITE_P(FakeHIP52, GPUDriverTest,
+                         ::testing::Values(DriverConfig{
+                             "fake_hip52", OFFLOAD_PLATFORM_BACKEND_AMDGPU,
+                             "OFFLOAD_HIP_LIBRARY", FakeHIP52Library}),
+                         configName);
 
 struct AddOneArgs {
   int32_t *Data;
@@ -423,6 +432,96 @@ TEST_P(GPUDriverTest, PackedArgumentBuffer) {
   ASSERT_SUCCESS(offloadSyncQueue(Queue));
   for (float V : HY)
     ASSERT_EQ(V, 7.0f);
+}
+
+/// A kernel's packed argument layout as the runtime reports it.
+struct Layout {
+  uint64_t PackedSize = 0;
+  std::vector<uint64_t> Offsets, Sizes;
+};
+
+offload_result_t getLayout(offload_symbol_handle_t K, Layout &L) {
+  uint64_t Count = 0;
+  if (offload_result_t R = offloadGetSymbolInfo(
+          K, OFFLOAD_SYMBOL_INFO_NUM_ARGUMENTS, sizeof(Count), &Count))
+    return R;
+  if (offload_result_t R =
+          offloadGetSymbolInfo(K, OFFLOAD_SYMBOL_INFO_PACKED_ARGUMENTS_SIZE,
+                               sizeof(L.PackedSize), &L.PackedSize))
+    return R;
+  L.Offsets.assign(Count, ~uint64_t(0));
+  L.Sizes.assign(Count, ~uint64_t(0));
+  if (!Count)
+    return OFFLOAD_SUCCESS;
+  if (offload_result_t R =
+          offloadGetSymbolInfo(K, OFFLOAD_SYMBOL_INFO_ARGUMENT_OFFSETS,
+                               Count * sizeof(uint64_t), L.Offsets.data()))
+    return R;
+  return offloadGetSymbolInfo(K, OFFLOAD_SYMBOL_INFO_ARGUMENT_SIZES,
+                              Count * sizeof(uint64_t), L.Sizes.data());
+}
+
+TEST_P(GPUDriverTest, ArgumentLayout) {
+  Layout L;
+  if (isHIP()) {
+    // No HIP query for it (yet): UNSUPPORTED, saying why.
+    offload_result_t R = getLayout(getKernel("saxpy"), L);
+    ASSERT_ERROR(OFFLOAD_ERRC_UNSUPPORTED, R);
+    EXPECT_NE(std::string(R->Details)
+                  .find("HIP has no query for a kernel's "
+                        "parameter layout"),
+              std::string::npos)
+        << R->Details;
+    return;
+  }
+  // cuFuncGetParamInfo: each parameter at its natural alignment.
+  ASSERT_SUCCESS(getLayout(getKernel("saxpy"), L));
+  EXPECT_EQ(L.Offsets, (std::vector<uint64_t>{0, 8, 16, 24}));
+  EXPECT_EQ(L.Sizes, (std::vector<uint64_t>{4, 8, 8, 8}));
+  EXPECT_EQ(L.PackedSize, sizeof(SaxpyArgs));
+  ASSERT_SUCCESS(getLayout(getKernel("store_n"), L));
+  EXPECT_EQ(L.Offsets, (std::vector<uint64_t>{0, 8}));
+  EXPECT_EQ(L.Sizes, (std::vector<uint64_t>{8, 4}));
+  // The size of a struct of the parameters, tail padding included.
+  EXPECT_EQ(L.PackedSize, 16u);
+  ASSERT_SUCCESS(getLayout(getKernel("fault"), L));
+  EXPECT_TRUE(L.Offsets.empty());
+  EXPECT_EQ(L.PackedSize, 0u);
+}
+
+TEST_P(GPUDriverTest, LaunchChecksArgumentsSize) {
+  if (isHIP())
+    GTEST_SKIP() << "the HIP plugin does not know argument layouts";
+  DeviceBuffer<uint32_t> Out(Device, 1, OFFLOAD_ALLOC_TYPE_MANAGED);
+  offload_symbol_handle_t StoreN = getKernel("store_n");
+  struct {
+    uint32_t *Out;
+    uint32_t N;
+  } Args{Out.get(), 7};
+  static_assert(sizeof(Args) == 16, "a pointer and a 32-bit integer");
+  auto L = launch1D(1, 1);
+  // 12 bytes of parameters: with or without the struct's tail padding.
+  ASSERT_SUCCESS(offloadLaunchKernel(Queue, Device, StoreN, &Args, 12, &L));
+  ASSERT_SUCCESS(offloadSyncQueue(Queue));
+  EXPECT_EQ(*Out.get(), 7u);
+  Args.N = 9;
+  ASSERT_SUCCESS(
+      offloadLaunchKernel(Queue, Device, StoreN, &Args, sizeof(Args), &L));
+  ASSERT_SUCCESS(offloadSyncQueue(Queue));
+  EXPECT_EQ(*Out.get(), 9u);
+  // Too short (the last parameter cut off) or too long.
+  for (size_t Size : {size_t(8), size_t(24)}) {
+    offload_result_t R =
+        offloadLaunchKernel(Queue, Device, StoreN, &Args, Size, &L);
+    ASSERT_ERROR(OFFLOAD_ERRC_INVALID_ARGUMENT, R);
+    EXPECT_NE(std::string(R->Details)
+                  .find("ArgumentsSize (" + std::to_string(Size) +
+                        ") does not match the size of the argument buffer "
+                        "of kernel 'store_n' (12 bytes of parameters, 16 "
+                        "with a struct's tail padding)"),
+              std::string::npos)
+        << R->Details;
+  }
 }
 
 TEST_P(GPUDriverTest, DynamicSharedMemoryAboveTheDefault) {
@@ -742,6 +841,45 @@ TEST_P(GPUDriverTest, FillPatternsUseDeviceMemsets) {
     EXPECT_EQ(counter("cuMemsetD2D32Async") - Strided, 2);
     EXPECT_EQ(counter("cuMemcpyAsync") - Copies, 1);
   }
+}
+
+TEST(CUDAPluginTest, ArgumentLayoutFromPTXWithoutParamInfo) {
+  // CUDA 12.2 has no cuFuncGetParamInfo: the layout of a PTX module's kernels
+  // comes from their .param lists (alignment of each type or its .align).
+  const char *Library = getFake("OFFLOAD_TEST_FAKE_CUDA122_LIBRARY",
+                                OFFLOAD_FAKE_CUDA122_LIBRARY);
+  ScopedEnv Lib("OFFLOAD_CUDA_LIBRARY", Library);
+  ASSERT_SUCCESS(offloadInit());
+  offload_device_handle_t D = nullptr;
+  ASSERT_SUCCESS(offloadGetDevice(OFFLOAD_PLATFORM_BACKEND_CUDA, 0, &D));
+  std::string PTX = std::string(getTestPTX()) + R"ptx(
+.visible .entry mixed(.param .u8 mixed_c, // a comment
+    .param .align 16 .b8 mixed_s[20], .param .u64 .ptr .global .align 4 mixed_p,
+    .param .f16x2 mixed_h)
+{
+  ret;
+}
+)ptx";
+  offload_program_handle_t P = nullptr;
+  ASSERT_SUCCESS(offloadCreateProgram(D, PTX.data(), PTX.size(), &P));
+  auto Kernel = [&](const char *Name) {
+    offload_symbol_handle_t K = nullptr;
+    EXPECT_SUCCESS(offloadGetSymbol(P, Name, OFFLOAD_SYMBOL_KIND_KERNEL, &K));
+    return K;
+  };
+  Layout L;
+  ASSERT_SUCCESS(getLayout(Kernel("saxpy"), L));
+  EXPECT_EQ(L.Offsets, (std::vector<uint64_t>{0, 8, 16, 24}));
+  EXPECT_EQ(L.Sizes, (std::vector<uint64_t>{4, 8, 8, 8}));
+  ASSERT_SUCCESS(getLayout(Kernel("mixed"), L));
+  EXPECT_EQ(L.Offsets, (std::vector<uint64_t>{0, 16, 40, 48}));
+  EXPECT_EQ(L.Sizes, (std::vector<uint64_t>{1, 20, 8, 4}));
+  EXPECT_EQ(L.PackedSize, 56u);
+  ASSERT_SUCCESS(getLayout(Kernel("fault"), L));
+  EXPECT_TRUE(L.Offsets.empty());
+  EXPECT_EQ(fakeCounter("cuFuncGetParamInfo", Library), 0);
+  ASSERT_SUCCESS(offloadDestroyProgram(P));
+  ASSERT_SUCCESS(offloadShutDown());
 }
 
 TEST(CUDAPluginTest, FakeCUDAHostFunctionsOnTheDriverThread) {

@@ -23,6 +23,9 @@
 //  - modules are PTX text: `.entry NAME` declares a kernel (implemented
 //    below by name), `.global .align A .u32 NAME[N] = V;` a global.
 //
+// Built twice: libfakecuda.so plays CUDA 13.0; with FAKE_CUDA_12_2 defined,
+// libfakecuda122.so plays CUDA 12.2, which has no cuFuncGetParamInfo.
+//
 // Settings, read by each cuInit: FAKE_CUDA_INIT_RESULT (cuInit's result, e.g.
 // 34 to play the toolkit's stub), FAKE_CUDA_DEVICE_COUNT (default 1),
 // FAKE_CUDA_DEVICE_NAME. fakeCudaCounter(name) reads call counters, for
@@ -281,7 +284,48 @@ CUresult submit(void *S, std::function<CUresult()> Op) {
 struct Function {
   std::string Name;
   int MaxDynamicShared = 48 * 1024;
+  /// Offset and size of each parameter, as cuFuncGetParamInfo reports them.
+  std::vector<std::pair<size_t, size_t>> Params;
 };
+
+/// Lays out the `.param` list of an entry (the text between its
+/// parentheses) as the driver does: each parameter at the next multiple of
+/// its alignment (`.param .align A` or its type's size).
+std::vector<std::pair<size_t, size_t>> layOutParams(const std::string &List) {
+  std::vector<std::pair<size_t, size_t>> Params;
+  size_t End = 0, From = 0;
+  while (From < List.size()) {
+    size_t Comma = List.find(',', From);
+    std::string Decl = List.substr(From, Comma - From);
+    From = Comma == std::string::npos ? List.size() : Comma + 1;
+    std::vector<std::string> Tokens;
+    for (size_t P = 0;
+         (P = Decl.find_first_not_of(" \t\n", P)) != std::string::npos;) {
+      size_t Q = Decl.find_first_of(" \t\n", P);
+      Tokens.push_back(Decl.substr(P, Q - P));
+      P = Q;
+    }
+    if (Tokens.size() < 3 || Tokens[0] != ".param")
+      continue;
+    size_t Align = 0, I = 1;
+    if (Tokens[1] == ".align") {
+      Align = std::strtoull(Tokens[2].c_str(), nullptr, 10);
+      I = 3;
+    }
+    const std::string &Type = Tokens[I];
+    size_t Bits = std::strtoull(Type.c_str() + 2, nullptr, 10);
+    size_t Element = Bits / 8, Count = 1;
+    size_t Bracket = Tokens.back().find('[');
+    if (Bracket != std::string::npos)
+      Count = std::strtoull(Tokens.back().c_str() + Bracket + 1, nullptr, 10);
+    if (!Align)
+      Align = Element;
+    size_t Offset = (End + Align - 1) / Align * Align;
+    Params.push_back({Offset, Element * Count});
+    End = Offset + Element * Count;
+  }
+  return Params;
+}
 
 struct Module {
   std::map<std::string, std::unique_ptr<Function>> Functions;
@@ -339,6 +383,23 @@ CUresult runKernel(const std::string &Name, const Launch &L) {
     Out[7] = static_cast<uint32_t>(L.Args.size());
     return Success;
   }
+  if (Name == "fill_i32") {
+    // (memref<?xi32> as gpu-to-llvm lowers it: allocated and aligned
+    // pointers, offset, size, stride; int32_t V): element i = V + i.
+    auto *Aligned = arg<int32_t *>(L, 8);
+    int64_t Offset = arg<int64_t>(L, 16), Size = arg<int64_t>(L, 24),
+            Stride = arg<int64_t>(L, 32);
+    int32_t V = arg<int32_t>(L, 40);
+    for (int64_t I = 0; I < Size; ++I)
+      Aligned[Offset + I * Stride] = V + static_cast<int32_t>(I);
+    return Success;
+  }
+  if (Name == "store_n") {
+    // (uint32_t *Out, uint32_t N): *Out = N.
+    auto *Out = arg<uint32_t *>(L, 0);
+    *Out = arg<uint32_t>(L, 8);
+    return Success;
+  }
   if (Name == "fault")
     return IllegalAddress;
   return Success;
@@ -360,6 +421,12 @@ bool parsePTX(const char *Text, Module &M) {
     std::string Name = Identifier(Pos + 6);
     auto F = std::make_unique<Function>();
     F->Name = Name;
+    size_t NameBegin = S.find_first_not_of(" \t", Pos + 6);
+    size_t Open = S.find_first_not_of(" \t\n", NameBegin + Name.size());
+    if (Open != std::string::npos && S[Open] == '(') {
+      size_t Close = S.find(')', Open);
+      F->Params = layOutParams(S.substr(Open + 1, Close - Open - 1));
+    }
     M.Functions[Name] = std::move(F);
     Pos += 6;
   }
@@ -427,7 +494,11 @@ FAKE_API CUresult cuInit(unsigned Flags) {
 }
 
 FAKE_API CUresult cuDriverGetVersion(int *V) {
+#ifdef FAKE_CUDA_12_2
+  *V = 12020;
+#else
   *V = 13000;
+#endif
   return Success;
 }
 
@@ -929,6 +1000,22 @@ FAKE_API CUresult cuFuncGetAttribute(int *V, int Attr, void *F) {
   *V = Attr == 8 ? static_cast<Function *>(F)->MaxDynamicShared : 0;
   return Success;
 }
+
+#ifndef FAKE_CUDA_12_2
+FAKE_API CUresult cuFuncGetParamInfo(void *F, size_t Index, size_t *Offset,
+                                     size_t *Size) {
+  if (CUresult R = enter("cuFuncGetParamInfo", false))
+    return R;
+  auto *Fn = static_cast<Function *>(F);
+  if (!Fn || Index >= Fn->Params.size())
+    return InvalidValue;
+  if (Offset)
+    *Offset = Fn->Params[Index].first;
+  if (Size)
+    *Size = Fn->Params[Index].second;
+  return Success;
+}
+#endif
 
 FAKE_API CUresult cuFuncSetAttribute(void *F, int Attr, int V) {
   if (CUresult R = enter("cuFuncSetAttribute"))

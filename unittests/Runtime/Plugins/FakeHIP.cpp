@@ -12,6 +12,12 @@
 // CUDA driver (FakeCUDA.cpp, compiled in). Code objects are a 64-byte ELF
 // header for EM_AMDGPU followed by the fake's PTX-like text.
 //
+// Built twice: libfakehip.so plays HIP 6.2; with FAKE_HIP_5_2 defined,
+// libfakehip52.so plays HIP 5.2 (Debian 12's libamdhip64-5): no
+// hipLaunchHostFunc (host functions only through hipStreamAddCallback), no
+// hipGetDevicePropertiesR0600, and HIP 5's hipPointerGetAttributes (an error
+// for memory HIP does not know; host 0, device 1).
+//
 //===----------------------------------------------------------------------===//
 
 #include "FakeCUDA.cpp"
@@ -37,7 +43,11 @@ hipError_t fromCUDA(CUresult R) { return R; }
 HIP_API hipError_t hipInit(unsigned Flags) { return fromCUDA(cuInit(Flags)); }
 
 HIP_API hipError_t hipRuntimeGetVersion(int *V) {
+#ifdef FAKE_HIP_5_2
+  *V = 50221153; // HIP 5.2.21153, as Debian's libamdhip64.so.5
+#else
   *V = 60200000; // HIP 6.2.0
+#endif
   return 0;
 }
 
@@ -117,6 +127,16 @@ HIP_API hipError_t hipDeviceGetUuid(char *UUID, int D) {
   return fromCUDA(cuDeviceGetUuid_v2(UUID, D));
 }
 
+#ifdef FAKE_HIP_5_2
+HIP_API hipError_t hipGetDeviceProperties(void *Props, int D) {
+  // HIP 5's struct: the name first, the architecture at another offset.
+  auto *P = static_cast<char *>(Props);
+  std::memset(P, 0, 1200);
+  cuDeviceGetName(P, 256, D);
+  std::strcpy(P + 396, "gfx90a:sramecc+:xnack-");
+  return 0;
+}
+#else
 HIP_API hipError_t hipGetDevicePropertiesR0600(void *Props, int D) {
   // The name first, the architecture somewhere after it.
   auto *P = static_cast<char *>(Props);
@@ -125,6 +145,7 @@ HIP_API hipError_t hipGetDevicePropertiesR0600(void *Props, int D) {
   std::strcpy(P + 1160, "gfx90a:sramecc+:xnack-");
   return 0;
 }
+#endif
 
 HIP_API hipError_t hipMalloc(void **Ptr, size_t Size) {
   bindDevice();
@@ -170,7 +191,14 @@ HIP_API hipError_t hipPointerGetAttributes(void *Attributes, const void *Ptr) {
   if (CUresult R = cuPointerGetAttributes(1, &Attr, Data,
                                           reinterpret_cast<uintptr_t>(Ptr)))
     return R;
+#ifdef FAKE_HIP_5_2
+  // HIP 5: memory HIP does not know is an error; host 0, device 1.
+  if (Type == 0)
+    return 1; // hipErrorInvalidValue
+  int HipType = static_cast<int>(Type) - 1;
+#else
   int HipType = static_cast<int>(Type); // host 1, device 2, as in HIP 6
+#endif
   std::memcpy(Attributes, &HipType, sizeof(HipType));
   return 0;
 }
@@ -236,9 +264,27 @@ HIP_API hipError_t hipStreamWaitValue32(void *S, void *Ptr, uint32_t Value,
                                          Value, Flags));
 }
 
+#ifndef FAKE_HIP_5_2
 HIP_API hipError_t hipLaunchHostFunc(void *S, void (*Fn)(void *), void *Data) {
   bindDevice();
   return fromCUDA(cuLaunchHostFunc(S, Fn, Data));
+}
+#endif
+
+/// Like hipLaunchHostFunc, on the same single callback thread; the callback
+/// also gets the stream and its status, and flags must be 0.
+HIP_API hipError_t hipStreamAddCallback(void *S,
+                                        void (*Fn)(void *, hipError_t, void *),
+                                        void *Data, unsigned Flags) {
+  bindDevice();
+  if (CUresult R = enter("hipStreamAddCallback"))
+    return fromCUDA(R);
+  if (!Fn || Flags != 0)
+    return 1; // hipErrorInvalidValue
+  return fromCUDA(submit(S, [S, Fn, Data] {
+    getCallbackThread().run([S, Fn, Data] { Fn(S, 0, Data); });
+    return Success;
+  }));
 }
 
 HIP_API hipError_t hipEventCreateWithFlags(void **E, unsigned Flags) {

@@ -13,6 +13,8 @@
 //  - saxpy(float A, float *X, float *Y, int64_t N): Y = A * X + Y;
 //  - report_launch(uint32_t *Out): Out[0..2] the grid, Out[3..5] the block,
 //    Out[6] the dynamic shared memory, Out[7] the argument bytes (8);
+//  - store_n(uint32_t *Out, uint32_t N): *Out = N (12 bytes of parameters,
+//    16 with a struct's tail padding);
 //  - fault(): returns (the fake driver fails it with
 //    CUDA_ERROR_ILLEGAL_ADDRESS; never launched on a real GPU);
 // and the globals `counter` (u32, 42) and `table` (4 x u64).
@@ -114,6 +116,18 @@ SAXPY_DONE:
   st.global.u32 [%rd2+20], %r6;
   st.global.u32 [%rd2+24], %r7;
   st.global.u32 [%rd2+28], %r8;
+  ret;
+}
+
+.visible .entry store_n(.param .u64 .ptr .global .align 4 store_n_out,
+                        .param .u32 store_n_n)
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [store_n_out];
+  ld.param.u32 %r1, [store_n_n];
+  cvta.to.global.u64 %rd2, %rd1;
+  st.global.u32 [%rd2], %r1;
   ret;
 }
 

@@ -18,12 +18,17 @@
 
 #include "../../Error.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <mutex>
+#include <unordered_map>
 
 using namespace llvm;
 using namespace offload;
@@ -93,6 +98,8 @@ public:
   Expected<void *> getFunction(void *Module, StringRef Name) override;
   Expected<std::pair<void *, uint64_t>> getGlobal(void *Module,
                                                   StringRef Name) override;
+  Expected<std::vector<ParameterSlot>>
+  getParameterLayout(void *Module, void *Function, StringRef Name) override;
   uint64_t getStaticSharedBytes(void *Function) override;
   Error setMaxDynamicSharedBytes(void *Function, uint64_t Bytes) override;
   std::optional<Expected<uint64_t>>
@@ -112,6 +119,11 @@ private:
   CUDASymbols Sym;
   int DriverVersion = 0;
   std::vector<CUdevice> Devices;
+
+  /// The text of modules loaded from PTX, for their parameter layouts when
+  /// the driver has no cuFuncGetParamInfo.
+  std::mutex PTXMutex;
+  std::unordered_map<void *, std::string> PTXModules;
 };
 
 } // namespace
@@ -663,8 +675,14 @@ Expected<void *> CUDADriver::loadModule(StringRef Image) {
   void *Values[] = {Log, reinterpret_cast<void *>(uintptr_t(sizeof(Log) - 1))};
   CUmodule Module = nullptr;
   CUresult R = Sym.cuModuleLoadDataEx(&Module, Data, 2, Options, Values);
-  if (R == CUDA_SUCCESS)
+  if (R == CUDA_SUCCESS) {
+    if (Format == ImageFormat::PTX && !Sym.cuFuncGetParamInfo) {
+      PTX.pop_back();
+      std::lock_guard<std::mutex> Lock(PTXMutex);
+      PTXModules[Module] = std::move(PTX);
+    }
     return Module;
+  }
   auto [Name, Description] = describe(R);
   const char *Kind = Format == ImageFormat::PTX     ? "PTX"
                      : Format == ImageFormat::Cubin ? "cubin"
@@ -686,8 +704,146 @@ Expected<void *> CUDADriver::loadModule(StringRef Image) {
 }
 
 Error CUDADriver::unloadModule(void *Module) {
+  {
+    std::lock_guard<std::mutex> Lock(PTXMutex);
+    PTXModules.erase(Module);
+  }
   return check(Sym.cuModuleUnload(static_cast<CUmodule>(Module)),
                "cuModuleUnload");
+}
+
+/// The size in bytes of PTX fundamental type \p Type (".u64", ".f32",
+/// ".b8", ".f16x2", ...), or 0 if it is none.
+static uint64_t getPTXTypeSize(StringRef Type) {
+  if (!Type.consume_front("."))
+    return 0;
+  if (Type == "f16x2" || Type == "bf16x2")
+    return 4;
+  if (Type == "f16" || Type == "bf16")
+    return 2;
+  if (Type.empty() || !StringRef("busf").contains(Type.front()))
+    return 0;
+  unsigned Bits = 0;
+  if (Type.drop_front().getAsInteger(10, Bits) || Bits % 8 || Bits > 128 ||
+      !isPowerOf2_32(Bits))
+    return 0;
+  return Bits / 8;
+}
+
+/// The parameters of kernel \p Name in PTX text \p PTX, laid out as the
+/// driver lays them out: each at the next multiple of its alignment (its
+/// `.align` or the size of its type), in order.
+static Expected<std::vector<Driver::ParameterSlot>>
+parsePTXParameters(StringRef PTX, StringRef Name) {
+  size_t Pos = 0;
+  while ((Pos = PTX.find(".entry", Pos)) != StringRef::npos) {
+    StringRef Rest = PTX.substr(Pos + 6);
+    Pos += 6;
+    if (Rest.empty() || !isSpace(Rest.front()))
+      continue;
+    Rest = Rest.ltrim();
+    if (!Rest.consume_front(Name) ||
+        (!Rest.empty() &&
+         (isAlnum(Rest.front()) || Rest.front() == '_' || Rest.front() == '$')))
+      continue;
+    Rest = Rest.ltrim();
+    std::vector<Driver::ParameterSlot> Slots;
+    if (!Rest.consume_front("("))
+      return Slots; // no parameter list
+    size_t Close = Rest.find(')');
+    if (Close == StringRef::npos)
+      break;
+    // Drop comments, then one declaration per comma.
+    std::string List;
+    for (StringRef Line : llvm::split(Rest.take_front(Close), '\n'))
+      List += Line.split("//").first.str() + " ";
+    uint64_t End = 0;
+    for (StringRef Decl : llvm::split(StringRef(List), ',')) {
+      SmallVector<StringRef> Tokens;
+      Decl.split(Tokens, ' ', -1, /*KeepEmpty=*/false);
+      for (StringRef &T : Tokens)
+        T = T.trim();
+      llvm::erase_if(Tokens, [](StringRef T) { return T.empty(); });
+      if (Tokens.empty() && Slots.empty())
+        break; // "()"
+      auto Bad = [&] {
+        return createError(OFFLOAD_ERRC_UNSUPPORTED,
+                           "cannot read parameter {0} of kernel '{1}' in the "
+                           "PTX: '{2}'",
+                           Slots.size(), Name, Decl.trim());
+      };
+      size_t I = 0;
+      if (Tokens.size() < 3 || Tokens[I++] != ".param")
+        return Bad();
+      uint64_t Align = 0;
+      if (Tokens[I] == ".align") {
+        if (I + 2 >= Tokens.size() || Tokens[I + 1].getAsInteger(10, Align) ||
+            !isPowerOf2_64(Align))
+          return Bad();
+        I += 2;
+      }
+      uint64_t Element = getPTXTypeSize(Tokens[I++]);
+      if (!Element || I >= Tokens.size())
+        return Bad();
+      // Attributes of pointer parameters (.ptr, a state space, the pointee's
+      // .align N) come before the name.
+      StringRef Last = Tokens.back();
+      uint64_t Count = 1;
+      if (size_t Bracket = Last.find('['); Bracket != StringRef::npos) {
+        StringRef Dim = Last.substr(Bracket + 1);
+        if (!Dim.consume_back("]") || Dim.trim().getAsInteger(10, Count) ||
+            !Count)
+          return Bad();
+      }
+      if (!Align)
+        Align = Element;
+      uint64_t Offset = alignTo(End, Align);
+      Slots.push_back({Offset, Element * Count});
+      End = Offset + Element * Count;
+    }
+    return Slots;
+  }
+  return createError(OFFLOAD_ERRC_UNSUPPORTED,
+                     "kernel '{0}' has no .entry with a parameter list the "
+                     "runtime can read in the PTX",
+                     Name);
+}
+
+Expected<std::vector<Driver::ParameterSlot>>
+CUDADriver::getParameterLayout(void *Module, void *Function, StringRef Name) {
+  if (Sym.cuFuncGetParamInfo) {
+    std::vector<ParameterSlot> Slots;
+    // CUDA_ERROR_INVALID_VALUE past the last parameter; kernel parameters
+    // take at most 32764 bytes, so there are fewer than 32768.
+    for (size_t I = 0; I < 32768; ++I) {
+      size_t Offset = 0, Size = 0;
+      CUresult R = Sym.cuFuncGetParamInfo(static_cast<CUfunction>(Function), I,
+                                          &Offset, &Size);
+      if (R == CUDA_ERROR_INVALID_VALUE)
+        return Slots;
+      if (Error E = check(R, "cuFuncGetParamInfo", OFFLOAD_ERRC_UNSUPPORTED))
+        return std::move(E);
+      Slots.push_back({Offset, Size});
+    }
+    return createError(OFFLOAD_ERRC_UNSUPPORTED,
+                       "cuFuncGetParamInfo reports more than 32768 "
+                       "parameters for kernel '{0}'",
+                       Name);
+  }
+  std::string PTX;
+  {
+    std::lock_guard<std::mutex> Lock(PTXMutex);
+    auto It = PTXModules.find(Module);
+    if (It != PTXModules.end())
+      PTX = It->second;
+  }
+  if (PTX.empty())
+    return createError(OFFLOAD_ERRC_UNSUPPORTED,
+                       "the {0} driver has no cuFuncGetParamInfo (CUDA 12.4 "
+                       "or newer) and the program is a cubin or fatbin, not "
+                       "PTX the runtime could read the parameters from",
+                       getVersion());
+  return parsePTXParameters(PTX, Name);
 }
 
 Expected<void *> CUDADriver::getFunction(void *Module, StringRef Name) {

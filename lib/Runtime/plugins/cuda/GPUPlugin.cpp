@@ -379,14 +379,82 @@ GPUProgram::getSymbol(StringRef Name, offload_symbol_kind_t Kind) {
     Expected<void *> Fn = Drv.getFunction(Module, Name);
     if (!Fn)
       return Fn.takeError();
-    return std::make_unique<GPUSymbol>(*this, Name.str(), Kind, *Fn, 0,
-                                       Drv.getStaticSharedBytes(*Fn));
+    auto Kernel = std::make_unique<GPUSymbol>(*this, Name.str(), Kind, *Fn, 0,
+                                              Drv.getStaticSharedBytes(*Fn));
+    // An unknown layout is no error here: launches with a packed buffer do
+    // not need it; the layout queries report why.
+    Kernel->setParameterLayout(Drv.getParameterLayout(Module, *Fn, Name));
+    return std::move(Kernel);
   }
   Expected<std::pair<void *, uint64_t>> Global = Drv.getGlobal(Module, Name);
   if (!Global)
     return Global.takeError();
   return std::make_unique<GPUSymbol>(*this, Name.str(), Kind, Global->first,
                                      Global->second, 0);
+}
+
+void GPUSymbol::setParameterLayout(
+    Expected<std::vector<Driver::ParameterSlot>> Layout) {
+  LayoutKnown = false;
+  Offsets.clear();
+  Sizes.clear();
+  if (!Layout) {
+    // The message alone: the query reports it with its own code.
+    LayoutError.clear();
+    handleAllErrors(
+        Layout.takeError(),
+        [&](const OffloadError &E) { LayoutError = E.getMessage(); },
+        [&](const ErrorInfoBase &E) { LayoutError = E.message(); });
+    return;
+  }
+  // A struct of the parameters is aligned to its most aligned member; a
+  // parameter's alignment is taken as the largest power of two (up to 16)
+  // that divides its size, which holds for scalars, pointers and vectors.
+  uint64_t End = 0, Align = 1;
+  for (const Driver::ParameterSlot &P : *Layout) {
+    if (P.Offset < End) {
+      LayoutError = formatv("the driver reports parameter {0} of kernel '{1}' "
+                            "at offset {2}, inside the previous one",
+                            Offsets.size(), getName(), P.Offset)
+                        .str();
+      Offsets.clear();
+      Sizes.clear();
+      return;
+    }
+    Offsets.push_back(P.Offset);
+    Sizes.push_back(P.Size);
+    End = P.Offset + P.Size;
+    if (P.Size)
+      Align = std::max<uint64_t>(
+          Align, std::min<uint64_t>(16, P.Size & (~P.Size + 1)));
+  }
+  ParametersEnd = End;
+  PaddedSize = alignTo(End, Align);
+  LayoutKnown = true;
+}
+
+std::optional<uint64_t> GPUSymbol::getArgumentsSize() const {
+  if (getKind() != OFFLOAD_SYMBOL_KIND_KERNEL || !LayoutKnown)
+    return std::nullopt;
+  return PaddedSize;
+}
+
+std::optional<uint64_t> GPUSymbol::getMinArgumentsSize() const {
+  if (getKind() != OFFLOAD_SYMBOL_KIND_KERNEL || !LayoutKnown)
+    return std::nullopt;
+  return ParametersEnd;
+}
+
+std::optional<Symbol::ArgumentLayout> GPUSymbol::getArgumentLayout() const {
+  if (getKind() != OFFLOAD_SYMBOL_KIND_KERNEL || !LayoutKnown)
+    return std::nullopt;
+  return ArgumentLayout{Offsets, Sizes};
+}
+
+std::string GPUSymbol::describeMissingArgumentLayout() const {
+  return formatv("the argument layout of kernel '{0}' is unknown: {1}",
+                 getName(), LayoutError)
+      .str();
 }
 
 //===----------------------------------------------------------------------===//

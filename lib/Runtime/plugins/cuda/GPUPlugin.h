@@ -179,6 +179,15 @@ public:
   /// Address and size of global \p Name; NOT_FOUND if absent.
   virtual llvm::Expected<std::pair<void *, uint64_t>>
   getGlobal(void *Module, llvm::StringRef Name) = 0;
+  /// Where one kernel parameter lies in the packed argument buffer.
+  struct ParameterSlot {
+    uint64_t Offset;
+    uint64_t Size;
+  };
+  /// The parameters of kernel \p Name (\p Function of \p Module), in order;
+  /// UNSUPPORTED, saying why, when the API cannot tell.
+  virtual llvm::Expected<std::vector<ParameterSlot>>
+  getParameterLayout(void *Module, void *Function, llvm::StringRef Name) = 0;
   /// Static shared memory of a kernel in bytes (0 if unknown).
   virtual uint64_t getStaticSharedBytes(void *Function) = 0;
   /// Allows \p Function to use \p Bytes of dynamic shared memory (the opt-in
@@ -306,6 +315,15 @@ public:
   }
   uint64_t getGlobalSize() const override { return Size; }
 
+  /// Records the kernel's parameters as the driver reported them, or why it
+  /// could not.
+  void
+  setParameterLayout(llvm::Expected<std::vector<Driver::ParameterSlot>> Layout);
+  std::optional<uint64_t> getArgumentsSize() const override;
+  std::optional<uint64_t> getMinArgumentsSize() const override;
+  std::optional<ArgumentLayout> getArgumentLayout() const override;
+  std::string describeMissingArgumentLayout() const override;
+
   /// The dynamic shared memory the kernel was allowed so far (opt-in).
   std::atomic<uint64_t> MaxDynamicShared{48 * 1024};
 
@@ -313,6 +331,13 @@ private:
   void *Handle;
   uint64_t Size;
   uint64_t StaticShared;
+  /// The parameter layout, when known: offsets and sizes, the bytes the
+  /// parameters span and that rounded up to their largest alignment (the
+  /// size of a C struct of them).
+  bool LayoutKnown = false;
+  std::vector<uint64_t> Offsets, Sizes;
+  uint64_t ParametersEnd = 0, PaddedSize = 0;
+  std::string LayoutError;
 };
 
 class GPUDevice final : public Device {

@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
+#include <memory>
 
 using namespace llvm;
 using namespace offload;
@@ -44,6 +45,7 @@ constexpr hipError_t hipSuccess = 0;
 constexpr hipError_t hipErrorInvalidValue = 1;
 constexpr hipError_t hipErrorOutOfMemory = 2;
 constexpr hipError_t hipErrorNoDevice = 100;
+constexpr hipError_t hipErrorInvalidDevice = 101;
 constexpr hipError_t hipErrorInvalidImage = 200;
 constexpr hipError_t hipErrorNoBinaryForGpu = 209;
 constexpr hipError_t hipErrorInvalidKernelFile = 218;
@@ -149,6 +151,15 @@ public:
   Expected<void *> getFunction(void *Module, StringRef Name) override;
   Expected<std::pair<void *, uint64_t>> getGlobal(void *Module,
                                                   StringRef Name) override;
+  Expected<std::vector<ParameterSlot>>
+  getParameterLayout(void *Module, void *Function, StringRef Name) override {
+    // HIP (5.2 to 7) has no query for it; the code object's metadata
+    // (amdhsa.kernels .args) has it, but is not read yet.
+    return createError(OFFLOAD_ERRC_UNSUPPORTED,
+                       "HIP has no query for a kernel's parameter layout "
+                       "(and reading the code object's amdhsa.kernels "
+                       "metadata is not implemented)");
+  }
   uint64_t getStaticSharedBytes(void *Function) override;
   Error setMaxDynamicSharedBytes(void *Function, uint64_t Bytes) override {
     // AMD GPUs give a kernel all of the LDS without an opt-in.
@@ -273,32 +284,45 @@ DriverStatus HIPDriver::initialize() {
       Missing += (Missing.empty() ? "" : ", ") + std::string(Export);          \
   }
 #include "HIPSymbols.def"
+  // Host functions: hipLaunchHostFunc is newer than HIP 5.2, which has
+  // hipStreamAddCallback only.
+  if (!Sym.hipLaunchHostFunc && !Sym.hipStreamAddCallback)
+    Missing += std::string(Missing.empty() ? "" : ", ") +
+               "hipLaunchHostFunc (or hipStreamAddCallback)";
   if (!Missing.empty()) {
     Status.Message = Path + " is not a usable HIP runtime: it lacks " + Missing;
     Library.reset();
     return Status;
   }
+  // The version needs no device (nor hipInit), so the status says which
+  // runtime found none.
+  if (Sym.hipRuntimeGetVersion(&RuntimeVersion) != hipSuccess)
+    RuntimeVersion = 0;
+  std::string Runtime = getVersion() + " runtime at " + Path;
   hipError_t R = Sym.hipInit(0);
-  if (R == hipErrorNoDevice) {
-    Status.Message = "hipInit: hipErrorNoDevice (" + Path + ")";
+  // Without a GPU (no /dev/kfd) HIP 5.2 answers hipErrorInvalidDevice, later
+  // versions hipErrorNoDevice.
+  if (R == hipErrorNoDevice || R == hipErrorInvalidDevice) {
+    Status.Message = Runtime + ": hipInit: " + describe(R) + " (no usable GPU)";
     return Status;
   }
   if (Error E = check(R, "hipInit")) {
-    Status.Message = toString(std::move(E)) + " (" + Path + ")";
+    Status.Message = toString(std::move(E)) + " (" + Runtime + ")";
     return Status;
   }
-  if (Sym.hipRuntimeGetVersion(&RuntimeVersion) != hipSuccess)
-    RuntimeVersion = 0;
+  if (!Sym.hipLaunchHostFunc)
+    traceLine(Runtime + ": the driver's host callbacks are "
+                        "hipStreamAddCallback (no hipLaunchHostFunc)");
   int Count = 0;
   R = Sym.hipGetDeviceCount(&Count);
   if (R == hipErrorNoDevice)
     Count = 0;
   else if (Error E = check(R, "hipGetDeviceCount")) {
-    Status.Message = toString(std::move(E)) + " (" + Path + ")";
+    Status.Message = toString(std::move(E)) + " (" + Runtime + ")";
     return Status;
   }
   Status.NumDevices = std::max(Count, 0);
-  Status.Message = getVersion() + " runtime at " + Path;
+  Status.Message = Runtime;
   if (!Count)
     Status.Message += ": hipGetDeviceCount found no device";
   return Status;
@@ -606,10 +630,31 @@ Error HIPDriver::streamWaitValue32(void *Stream, uint32_t *Address,
                "hipStreamWaitValue32");
 }
 
+namespace {
+/// A host function run through hipStreamAddCallback, whose callbacks take the
+/// stream and its status too.
+struct StreamCallback {
+  Driver::HostFn Fn;
+  void *UserData;
+  static void run(hipStream_t, hipError_t, void *Data) {
+    std::unique_ptr<StreamCallback> C(static_cast<StreamCallback *>(Data));
+    C->Fn(C->UserData);
+  }
+};
+} // namespace
+
 Error HIPDriver::launchHostFunction(void *Stream, HostFn Fn, void *UserData) {
-  return check(
-      Sym.hipLaunchHostFunc(static_cast<hipStream_t>(Stream), Fn, UserData),
-      "hipLaunchHostFunc");
+  auto *S = static_cast<hipStream_t>(Stream);
+  if (Sym.hipLaunchHostFunc)
+    return check(Sym.hipLaunchHostFunc(S, Fn, UserData), "hipLaunchHostFunc");
+  // HIP 5.2: a stream callback (flags must be 0), in stream order as well.
+  auto *C = new StreamCallback{Fn, UserData};
+  if (Error E = check(Sym.hipStreamAddCallback(S, StreamCallback::run, C, 0),
+                      "hipStreamAddCallback")) {
+    delete C;
+    return E;
+  }
+  return Error::success();
 }
 
 bool HIPDriver::isValidBinary(StringRef Image) const {
