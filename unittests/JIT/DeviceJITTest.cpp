@@ -142,6 +142,9 @@ struct Backend {
   const char *Suffix;
 };
 
+/// Test names and ctest names show the backend, not its bytes.
+void PrintTo(const Backend &B, std::ostream *OS) { *OS << B.Name; }
+
 const Backend CUDA = {"cuda",
                       OFFLOAD_PLATFORM_BACKEND_CUDA,
                       OFFLOAD_FAKE_CUDA_LIBRARY,
