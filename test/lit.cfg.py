@@ -134,3 +134,12 @@ if _has_gpu(
     "sys.exit(0 if hip.hipGetDeviceCount(ctypes.byref(n)) == 0 and n.value > 0 else 1)\n"
 ):
     config.available_features.add("hip-device")
+
+# `fake-cuda` / `fake-hip`: the test doubles of the CUDA driver and the HIP
+# runtime (unittests/Runtime/Plugins) were built; tests load them through
+# OFFLOAD_CUDA_LIBRARY / OFFLOAD_HIP_LIBRARY=%fake_cuda_library / ..hip...
+for _name, _feature in (("libfakecuda.so", "fake-cuda"), ("libfakehip.so", "fake-hip")):
+    _path = os.path.join(config.offload_lib_dir, _name)
+    if os.path.isfile(_path):
+        config.available_features.add(_feature)
+        config.substitutions.append(("%%%s_library" % _feature.replace("-", "_"), _path))

@@ -334,6 +334,11 @@ typedef enum offload_device_info_t {
   OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_HALF = 28,
   /// [uint32_t] threads per subgroup (warp) (ours)
   OFFLOAD_DEVICE_INFO_SUBGROUP_SIZE = 29,
+  /// [char[]] the processor code is compiled for (ours): CUDA `sm_XY` from
+  /// the compute capability, HIP the target id the runtime reports
+  /// (`gfx90a:sramecc+:xnack-`), host LLVM's name of the host CPU
+  /// (`znver3`)
+  OFFLOAD_DEVICE_INFO_ARCHITECTURE = 30,
 } offload_device_info_t;
 
 /// Called once per device by offloadIterateDevices; return false to stop.

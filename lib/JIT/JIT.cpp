@@ -15,8 +15,9 @@
 //     features, LLVM version, specialization options, the values, the sizes);
 //  3. look the key up in memory; on a miss, in the disk cache; on a miss,
 //     compile: clone the module, offload-specialize the kernel with the
-//     values, lower it for the device (convert-gpu-to-offload-host), serialize
-//     it (#offload.host), store it on disk;
+//     values, lower it for the device (convert-gpu-to-offload-host and
+//     #offload.host; for CUDA and HIP devices DeviceCompiler.h: PTX, cubin,
+//     HSACO), store it on disk;
 //  4. load it with offloadCreateProgram / offloadGetSymbol (once per device)
 //     and launch it with offloadLaunchKernel.
 //
@@ -31,6 +32,7 @@
 
 #include "OffloadJIT/OffloadJIT.h"
 
+#include "DeviceCompiler.h"
 #include "DiskCache.h"
 #include "Key.h"
 
@@ -226,6 +228,10 @@ struct offload_jit_program_impl_t
   offload_device_handle_t Device = nullptr;
   /// Device is the host device: launch values are read in place.
   bool DeviceIsHost = false;
+  /// CUDA and HIP devices: what the JIT compiles for.
+  std::optional<DeviceTarget> GPUTarget;
+  /// The target part of this program's keys (Engine::TargetKey on the host).
+  std::string TargetKey;
   std::string Bytes;
   /// xxh3-128 of Bytes, hex: the module part of every key.
   std::string ModuleHash;
@@ -400,7 +406,7 @@ private:
   offloadjit::EntryIdentity
   getIdentity(const std::string &Key,
               const offload_jit_kernel_impl_t &Kernel) const {
-    return {Key, Kernel.ModuleName + "::" + Kernel.KernelName, TargetKey};
+    return {Key, Kernel.ModuleName + "::" + Kernel.KernelName, Kernel.Program->TargetKey};
   }
   /// Specializes and lowers; \p Micros is the time spent compiling, not
   /// waiting for a context.
@@ -604,14 +610,18 @@ offload_result_t Engine::createProgram(offload_device_handle_t Device,
   offload_platform_backend_t Backend;
   if (offload_result_t R = getBackend(Device, Backend))
     return R;
-  if (Backend != OFFLOAD_PLATFORM_BACKEND_HOST)
-    return makeError(OFFLOAD_ERRC_UNSUPPORTED,
-                     "the JIT compiles for the host device only in this "
-                     "build");
-
   auto Program = std::make_shared<offload_jit_program_impl_t>();
   Program->Device = Device;
-  Program->DeviceIsHost = true;
+  Program->DeviceIsHost = Backend == OFFLOAD_PLATFORM_BACKEND_HOST;
+  Program->TargetKey = TargetKey;
+  if (!Program->DeviceIsHost) {
+    llvm::Expected<DeviceTarget> Target = getDeviceTarget(Device, Backend);
+    if (!Target)
+      return makeError(OFFLOAD_ERRC_UNSUPPORTED,
+                       llvm::toString(Target.takeError()));
+    Program->GPUTarget = std::move(*Target);
+    Program->TargetKey = Program->GPUTarget->Key;
+  }
   Program->Bytes.assign(static_cast<const char *>(Module), Size);
   llvm::XXH128_hash_t Hash = llvm::xxh3_128bits(llvm::ArrayRef<uint8_t>(
       reinterpret_cast<const uint8_t *>(Program->Bytes.data()), Size));
@@ -761,8 +771,8 @@ offload_result_t Engine::getKernel(offload_jit_program_handle_t Program,
   }
   // The constant part of every key of this kernel.
   std::string Prefix = Program->ModuleHash + ";" + Kernel->ModuleName +
-                       "::" + Kernel->KernelName + ";" + TargetKey + ";" +
-                       kCompilerVersion + ";" + getOptionsKey();
+                       "::" + Kernel->KernelName + ";" + Program->TargetKey +
+                       ";" + kCompilerVersion + ";" + getOptionsKey();
   Kernel->Prefix = llvm::xxh3_128bits(llvm::ArrayRef<uint8_t>(
       reinterpret_cast<const uint8_t *>(Prefix.data()), Prefix.size()));
   offload_jit_kernel_impl_t *Handle = Kernel.get();
@@ -842,7 +852,7 @@ std::string Engine::getKey(offload_jit_kernel_impl_t &Kernel,
   KeyInputs Inputs;
   Inputs.ModuleHash = Kernel.Program->ModuleHash;
   Inputs.Kernel = Kernel.ModuleName + "::" + Kernel.KernelName;
-  Inputs.Target = TargetKey;
+  Inputs.Target = Kernel.Program->TargetKey;
   Inputs.CompilerVersion = kCompilerVersion;
   Inputs.Options = getOptionsKey();
   Inputs.Specialized = Request.Specialize;
@@ -962,6 +972,26 @@ Engine::compile(offload_jit_program_impl_t &Program,
       GpuModule.print(Dump);
   }
 
+  // Payload: the kernel's name, NUL, then the object.
+  auto MakePayload = [&](llvm::ArrayRef<char> Object) {
+    std::vector<char> Payload(TargetName.begin(), TargetName.end());
+    Payload.push_back('\0');
+    Payload.insert(Payload.end(), Object.begin(), Object.end());
+    return Payload;
+  };
+  if (Program.GPUTarget) {
+    llvm::SmallString<256> DumpPrefix;
+    if (!Options.DumpDir.empty())
+      llvm::sys::path::append(DumpPrefix, Options.DumpDir,
+                              TargetName + "." +
+                                  Program.GPUTarget->Config.chip);
+    llvm::Expected<SmallVector<char, 0>> Object =
+        compileForDevice(*Module, GpuModule, *Program.GPUTarget, DumpPrefix);
+    if (!Object)
+      return Fail(llvm::toString(Object.takeError()));
+    return MakePayload(*Object);
+  }
+
   // The module's own host target (its optimization level, CPU, features:
   // part of the module's content, so of the key), else the host at -O3.
   auto HostTarget =
@@ -986,12 +1016,7 @@ Engine::compile(offload_jit_program_impl_t &Program,
       Interface.serializeToObject(GpuModule, gpu::TargetOptions());
   if (!Object)
     return Fail("code generation failed");
-
-  // Payload: the kernel's name, NUL, then the object.
-  std::vector<char> Payload(TargetName.begin(), TargetName.end());
-  Payload.push_back('\0');
-  Payload.insert(Payload.end(), Object->begin(), Object->end());
-  return Payload;
+  return MakePayload(*Object);
 }
 
 std::optional<std::vector<char>>

@@ -116,7 +116,7 @@ Expected<InfoBytes>
 getDeviceInfoBytes(offload_device_handle_t Device,
                    RawEnum<offload_device_info_t> PropName) {
   if (Error E =
-          checkEnum(PropName, OFFLOAD_DEVICE_INFO_SUBGROUP_SIZE, "PropName"))
+          checkEnum(PropName, OFFLOAD_DEVICE_INFO_ARCHITECTURE, "PropName"))
     return std::move(E);
   const DeviceInfo &Info = Device->Impl->getInfo();
   switch (PropName.get()) {
@@ -180,6 +180,8 @@ getDeviceInfoBytes(offload_device_handle_t Device,
     return infoValue(Info.NativeVectorWidthHalf);
   case OFFLOAD_DEVICE_INFO_SUBGROUP_SIZE:
     return infoValue(Info.SubgroupSize);
+  case OFFLOAD_DEVICE_INFO_ARCHITECTURE:
+    return infoString(Info.Architecture);
   }
   llvm_unreachable("checked by checkEnum");
 }

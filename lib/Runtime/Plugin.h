@@ -72,6 +72,7 @@ struct DeviceInfo {
   uint32_t NativeVectorWidthDouble = 0;
   uint32_t NativeVectorWidthHalf = 0;
   uint32_t SubgroupSize = 0;
+  std::string Architecture;
 };
 
 /// A platform: one backend and its devices.

@@ -94,8 +94,9 @@ void trace::printArg(raw_ostream &OS, RawEnum<offload_device_info_t> Value) {
       "NATIVE_VECTOR_WIDTH_DOUBLE",
       "NATIVE_VECTOR_WIDTH_HALF",
       "SUBGROUP_SIZE",
+      "ARCHITECTURE",
   };
-  static_assert(std::size(Names) == OFFLOAD_DEVICE_INFO_SUBGROUP_SIZE + 1,
+  static_assert(std::size(Names) == OFFLOAD_DEVICE_INFO_ARCHITECTURE + 1,
                 "one name per device property");
   printEnum(OS, Names, Value.Value);
 }

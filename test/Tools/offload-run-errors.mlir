@@ -11,6 +11,7 @@
 // RUN: not offload-run %t/copy-too-large.mlir 2>&1 | FileCheck %s --check-prefix=BOUNDS
 // RUN: not offload-run %t/free-host-memory.mlir 2>&1 | FileCheck %s --check-prefix=FOREIGN
 // RUN: not offload-run --jit --chip=bogus %t/no-main.mlir 2>&1 | FileCheck %s --check-prefix=JITCHIP
+// RUN: not offload-run --jit --device=cuda --chip=sm_80 %t/no-main.mlir 2>&1 | FileCheck %s --check-prefix=JITGPUCHIP
 // RUN: offload-run --help | FileCheck %s --check-prefix=HELP
 
 // MALFORMED: malformed.mlir:2:{{[0-9]+}}: error:
@@ -23,6 +24,7 @@
 // BOUNDS: offload error: offload.memcpy: OFFLOAD_ERRC_INVALID_SIZE: DstPtr + Size (80 bytes) runs past the end of its allocation: 40 bytes
 // FOREIGN: offload error: offload.free: OFFLOAD_ERRC_INVALID_ARGUMENT: Address ({{.*}}) was not allocated by offloadMemAlloc or was already freed
 // JITCHIP: offload-run: --jit compiles kernels for the host CPU at launch; --chip and --features are not supported with it
+// JITGPUCHIP: offload-run: --jit compiles kernels at launch for the chip and features of the --device=cuda device; --chip and --features are not supported with it
 // HELP-DAG: --device=<host|cuda|hip>
 // HELP-DAG: --entry-point-result
 

@@ -91,6 +91,7 @@ const Property DeviceProperties[] = {
     {OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_HALF,
      "Native Vector Width For Half", Kind::U32},
     {OFFLOAD_DEVICE_INFO_SUBGROUP_SIZE, "Subgroup Size", Kind::U32},
+    {OFFLOAD_DEVICE_INFO_ARCHITECTURE, "Architecture", Kind::String},
 };
 
 const Property PlatformProperties[] = {

@@ -72,7 +72,8 @@ static llvm::cl::opt<bool> jitOption(
     "jit",
     llvm::cl::desc("Specialize kernels at launch on the values of their "
                    "runtime constants and their block size (libOffloadJIT, "
-                   "host device); see OFFLOAD_JIT* variables"),
+                   "for the host, CUDA or HIP device); see OFFLOAD_JIT* "
+                   "variables"),
     llvm::cl::init(false), llvm::cl::cat(offloadCategory));
 
 static llvm::cl::opt<bool> threadLoopsOption(
@@ -155,8 +156,12 @@ static LogicalResult buildPipeline(OpPassManager &pm) {
     offload::buildLowerToHostPipeline(pm, options);
     return success();
   }
-  if (jitOption) {
-    llvm::errs() << "offload-run: --jit supports --device=host only\n";
+  if (jitOption && (!chipOption.empty() || !featuresOption.empty())) {
+    llvm::errs() << "offload-run: --jit compiles kernels at launch for the "
+                    "chip and features of the --device="
+                 << deviceOption
+                 << " device; --chip and --features are not supported with "
+                    "it\n";
     return failure();
   }
   if (deviceOption == "cuda") {
@@ -166,6 +171,7 @@ static LogicalResult buildPipeline(OpPassManager &pm) {
     if (!chipOption.empty())
       options.chip = chipOption;
     options.features = featuresOption;
+    options.jit = jitOption;
     offload::buildLowerToNVVMPipeline(pm, options);
     return success();
   }
@@ -176,6 +182,7 @@ static LogicalResult buildPipeline(OpPassManager &pm) {
     if (!chipOption.empty())
       options.chip = chipOption;
     options.features = featuresOption;
+    options.jit = jitOption;
     offload::buildLowerToROCDLPipeline(pm, options);
     return success();
   }

@@ -15,10 +15,13 @@
 #include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/InitAllPasses.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/ErrorHandling.h"
+
+#include <mutex>
 
 using namespace mlir;
 using namespace mlir::offload;
@@ -26,8 +29,12 @@ using namespace mlir::offload;
 /// Appends the textual pipeline \p pipeline, made of upstream passes without
 /// options, to \p pm: a parse failure is a bug. Passes with options that come
 /// from the user are added through their create functions, so option values
-/// need no quoting.
+/// need no quoting. The upstream passes are registered first (once), so that
+/// the pipelines also build in processes that registered none, like
+/// libOffloadJIT's users.
 static void addPipeline(OpPassManager &pm, StringRef pipeline) {
+  static std::once_flag registered;
+  std::call_once(registered, [] { registerAllPasses(); });
   std::string error;
   llvm::raw_string_ostream os(error);
   if (failed(parsePassPipeline(pipeline, pm, os)))
@@ -142,8 +149,67 @@ static void addModuleToBinary(OpPassManager &pm,
   pm.addPass(createGpuModuleToBinaryPass(toBinary));
 }
 
+void mlir::offload::buildGPUKernelPipeline(OpPassManager &pm,
+                                           GPUKernelTarget target,
+                                           const GPUTargetConfig &config) {
+  switch (target) {
+  case GPUKernelTarget::NVVM: {
+    GpuNVVMAttachTargetOptions attach;
+    attach.chip = config.chip;
+    attach.features = config.features;
+    attach.optLevel = config.optLevel;
+    pm.addPass(createGpuNVVMAttachTarget(attach));
+
+    // Kernels: 64-bit indices and memref arguments expanded into their
+    // descriptor fields, the layout of the packed argument buffer that
+    // convert-offload-to-llvm builds.
+    OpPassManager &kernels = addKernelPreparation(pm, config, /*nvvm=*/true);
+    ConvertGpuOpsToNVVMOpsOptions toNVVM;
+    toNVVM.indexBitwidth = 64;
+    toNVVM.useBarePtrCallConv = false;
+    toNVVM.hasRedux = config.hasRedux;
+    kernels.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+    addPipeline(kernels, "llvm-optimize-for-nvvm-target,canonicalize,cse,"
+                         "reconcile-unrealized-casts");
+    return;
+  }
+  case GPUKernelTarget::ROCDL: {
+    GpuROCDLAttachTargetOptions attach;
+    attach.chip = config.chip;
+    attach.features = config.features;
+    attach.optLevel = config.optLevel;
+    attach.abiVersion = std::to_string(config.codeObjectVersion * 100);
+    attach.wave64Flag = config.wave64;
+    pm.addPass(createGpuROCDLAttachTarget(attach));
+
+    // Kernels: as for NVVM, 64-bit indices and expanded memref arguments.
+    OpPassManager &kernels = addKernelPreparation(pm, config, /*nvvm=*/false);
+    ConvertGpuOpsToROCDLOpsOptions toROCDL;
+    toROCDL.chipset = config.conversionChip;
+    toROCDL.indexBitwidth = 64;
+    toROCDL.useBarePtrCallConv = false;
+    toROCDL.runtime = gpu::amd::Runtime::HIP;
+    kernels.addPass(createConvertGpuOpsToROCDLOps(toROCDL));
+    addPipeline(kernels, "canonicalize,cse,reconcile-unrealized-casts");
+    return;
+  }
+  }
+  llvm_unreachable("unknown GPU kernel target");
+}
+
+/// The JIT form of the GPU pipelines: kernels stay MLIR (offload-embed-mlir)
+/// and libOffloadJIT compiles them for the device at launch.
+static void buildJITPipeline(OpPassManager &pm, StringRef platform,
+                             unsigned deviceIndex) {
+  addHostPrologue(pm, platform, deviceIndex);
+  pm.addPass(createOffloadEmbedMLIR());
+  addHostEpilogue(pm);
+}
+
 void mlir::offload::buildLowerToNVVMPipeline(
     OpPassManager &pm, const NVVMPipelineOptions &options) {
+  if (options.jit)
+    return buildJITPipeline(pm, "cuda", options.deviceIndex);
   GPUTargetRequest request;
   request.chip = options.chip;
   request.features = options.features;
@@ -153,29 +219,15 @@ void mlir::offload::buildLowerToNVVMPipeline(
   GPUTargetConfig config = addTargetCheck(pm, "nvvm", request);
 
   addHostPrologue(pm, "cuda", options.deviceIndex);
-  GpuNVVMAttachTargetOptions target;
-  target.chip = config.chip;
-  target.features = config.features;
-  target.optLevel = config.optLevel;
-  pm.addPass(createGpuNVVMAttachTarget(target));
-
-  // Kernels: 64-bit indices and memref arguments expanded into their
-  // descriptor fields, the layout of the packed argument buffer that
-  // convert-offload-to-llvm builds.
-  OpPassManager &kernels = addKernelPreparation(pm, config, /*nvvm=*/true);
-  ConvertGpuOpsToNVVMOpsOptions toNVVM;
-  toNVVM.indexBitwidth = 64;
-  toNVVM.useBarePtrCallConv = false;
-  toNVVM.hasRedux = config.hasRedux;
-  kernels.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
-  addPipeline(kernels, "llvm-optimize-for-nvvm-target,canonicalize,cse,"
-                       "reconcile-unrealized-casts");
+  buildGPUKernelPipeline(pm, GPUKernelTarget::NVVM, config);
   addModuleToBinary(pm, config);
   addHostEpilogue(pm);
 }
 
 void mlir::offload::buildLowerToROCDLPipeline(
     OpPassManager &pm, const ROCDLPipelineOptions &options) {
+  if (options.jit)
+    return buildJITPipeline(pm, "hip", options.deviceIndex);
   GPUTargetRequest request;
   request.chip = options.chip;
   request.features = options.features;
@@ -186,23 +238,7 @@ void mlir::offload::buildLowerToROCDLPipeline(
   GPUTargetConfig config = addTargetCheck(pm, "rocdl", request);
 
   addHostPrologue(pm, "hip", options.deviceIndex);
-  GpuROCDLAttachTargetOptions target;
-  target.chip = config.chip;
-  target.features = config.features;
-  target.optLevel = config.optLevel;
-  target.abiVersion = std::to_string(config.codeObjectVersion * 100);
-  target.wave64Flag = config.wave64;
-  pm.addPass(createGpuROCDLAttachTarget(target));
-
-  // Kernels: as for NVVM, 64-bit indices and expanded memref arguments.
-  OpPassManager &kernels = addKernelPreparation(pm, config, /*nvvm=*/false);
-  ConvertGpuOpsToROCDLOpsOptions toROCDL;
-  toROCDL.chipset = config.conversionChip;
-  toROCDL.indexBitwidth = 64;
-  toROCDL.useBarePtrCallConv = false;
-  toROCDL.runtime = gpu::amd::Runtime::HIP;
-  kernels.addPass(createConvertGpuOpsToROCDLOps(toROCDL));
-  addPipeline(kernels, "canonicalize,cse,reconcile-unrealized-casts");
+  buildGPUKernelPipeline(pm, GPUKernelTarget::ROCDL, config);
   addModuleToBinary(pm, config);
   addHostEpilogue(pm);
 }

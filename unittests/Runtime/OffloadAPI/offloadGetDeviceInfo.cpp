@@ -302,9 +302,31 @@ TEST_P(offloadGetDeviceInfoTest, SuccessSubgroupSize) {
     EXPECT_EQ(Size, 32u);
 }
 
+TEST_P(offloadGetDeviceInfoTest, SuccessArchitecture) {
+  size_t Size = 0;
+  ASSERT_SUCCESS(offloadGetDeviceInfoSize(
+      Device, OFFLOAD_DEVICE_INFO_ARCHITECTURE, &Size));
+  std::string Arch(Size, '\0');
+  ASSERT_SUCCESS(offloadGetDeviceInfo(Device, OFFLOAD_DEVICE_INFO_ARCHITECTURE,
+                                      Size, Arch.data()));
+  Arch.resize(strlen(Arch.c_str()));
+  ASSERT_FALSE(Arch.empty());
+  offload_platform_handle_t Platform = nullptr;
+  offload_platform_backend_t Backend;
+  ASSERT_SUCCESS(offloadGetDeviceInfo(Device, OFFLOAD_DEVICE_INFO_PLATFORM,
+                                      sizeof(Platform), &Platform));
+  ASSERT_SUCCESS(offloadGetPlatformInfo(Platform, OFFLOAD_PLATFORM_INFO_BACKEND,
+                                        sizeof(Backend), &Backend));
+  // CUDA: sm_ and the compute capability; HIP: a gfx target id.
+  if (Backend == OFFLOAD_PLATFORM_BACKEND_CUDA)
+    EXPECT_EQ(Arch.rfind("sm_", 0), 0u) << Arch;
+  if (Backend == OFFLOAD_PLATFORM_BACKEND_AMDGPU)
+    EXPECT_EQ(Arch.rfind("gfx", 0), 0u) << Arch;
+}
+
 TEST_P(offloadGetDeviceInfoTest, SuccessEveryPropertyFitsItsSize) {
   for (int Prop = OFFLOAD_DEVICE_INFO_TYPE;
-       Prop <= OFFLOAD_DEVICE_INFO_SUBGROUP_SIZE; ++Prop) {
+       Prop <= OFFLOAD_DEVICE_INFO_ARCHITECTURE; ++Prop) {
     auto P = static_cast<offload_device_info_t>(Prop);
     size_t Size = 0;
     ASSERT_SUCCESS(offloadGetDeviceInfoSize(Device, P, &Size));

@@ -81,7 +81,7 @@ TEST_P(offloadGetDeviceInfoSizeTest, SuccessStrings) {
   for (offload_device_info_t Prop :
        {OFFLOAD_DEVICE_INFO_NAME, OFFLOAD_DEVICE_INFO_PRODUCT_NAME,
         OFFLOAD_DEVICE_INFO_UID, OFFLOAD_DEVICE_INFO_VENDOR,
-        OFFLOAD_DEVICE_INFO_DRIVER_VERSION}) {
+        OFFLOAD_DEVICE_INFO_DRIVER_VERSION, OFFLOAD_DEVICE_INFO_ARCHITECTURE}) {
     size_t Size = 0;
     ASSERT_SUCCESS(offloadGetDeviceInfoSize(Device, Prop, &Size));
     ASSERT_GT(Size, 1u) << Prop;
@@ -109,9 +109,9 @@ TEST_P(offloadGetDeviceInfoSizeTest, InvalidDevice) {
 TEST_P(offloadGetDeviceInfoSizeTest, InvalidEnumeration) {
   size_t Size = 0;
   ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_ENUMERATION,
-                   "PropName (30) is not a valid enumerator",
+                   "PropName (31) is not a valid enumerator",
                    offloadGetDeviceInfoSize(
-                       Device, static_cast<offload_device_info_t>(30), &Size));
+                       Device, static_cast<offload_device_info_t>(31), &Size));
 }
 
 TEST_P(offloadGetDeviceInfoSizeTest, InvalidNullPropSizeRet) {

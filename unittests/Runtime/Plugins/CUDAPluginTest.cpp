@@ -168,6 +168,7 @@ TEST(CUDAPluginTest, FakeDriverDeviceProperties) {
   ScopedEnv Lib("OFFLOAD_CUDA_LIBRARY", FakeLibrary);
   ScopedEnv Count("FAKE_CUDA_DEVICE_COUNT", "2");
   ScopedEnv Name("FAKE_CUDA_DEVICE_NAME", "Fake H200");
+  ScopedEnv CC("FAKE_CUDA_COMPUTE_CAPABILITIES", "90,86");
   std::string Trace = initWithTrace();
   EXPECT_NE(Trace.find("offload: CUDA: 2 device(s) (CUDA 13.0 driver at " +
                        std::string(FakeLibrary) + ")"),
@@ -208,6 +209,9 @@ TEST(CUDAPluginTest, FakeDriverDeviceProperties) {
             "GPU-10111213-1415-1617-1819-1a1b1c1d1e1f");
   EXPECT_EQ(getDeviceString(D0, OFFLOAD_DEVICE_INFO_VENDOR),
             "NVIDIA Corporation");
+  // The chip from each device's compute capability.
+  EXPECT_EQ(getDeviceString(D0, OFFLOAD_DEVICE_INFO_ARCHITECTURE), "sm_90");
+  EXPECT_EQ(getDeviceString(D1, OFFLOAD_DEVICE_INFO_ARCHITECTURE), "sm_86");
   EXPECT_EQ(getDeviceString(D0, OFFLOAD_DEVICE_INFO_DRIVER_VERSION),
             "CUDA 13.0");
   EXPECT_EQ(getDeviceInfo<uint32_t>(D0, OFFLOAD_DEVICE_INFO_VENDOR_ID),

@@ -21,15 +21,22 @@
 //  - calls that need a context fail with CUDA_ERROR_INVALID_CONTEXT when the
 //    calling thread has none current;
 //  - modules are PTX text: `.entry NAME` declares a kernel (implemented
-//    below by name), `.global .align A .u32 NAME[N] = V;` a global.
+//    below by name), `.global .align A .u32 NAME[N] = V;` a global; or an
+//    ELF object (a cubin, or for the HIP fake an HSACO), whose kernels are
+//    the `.text.NAME` sections (cubin) or the `NAME.kd` symbols (HSACO) and
+//    which has no globals;
+//  - every launch is recorded: fakeCudaGetLastLaunch returns the kernel's
+//    name, the grid, the block and the argument buffer of the last one.
 //
 // Built twice: libfakecuda.so plays CUDA 13.0; with FAKE_CUDA_12_2 defined,
 // libfakecuda122.so plays CUDA 12.2, which has no cuFuncGetParamInfo.
 //
 // Settings, read by each cuInit: FAKE_CUDA_INIT_RESULT (cuInit's result, e.g.
 // 34 to play the toolkit's stub), FAKE_CUDA_DEVICE_COUNT (default 1),
-// FAKE_CUDA_DEVICE_NAME. fakeCudaCounter(name) reads call counters, for
-// tests that check how the plugin used the driver.
+// FAKE_CUDA_DEVICE_NAME, FAKE_CUDA_COMPUTE_CAPABILITIES (one per device,
+// comma-separated, the last repeated: "90,80"; default 90). fakeCudaCounter
+// (name) reads call counters, for tests that check how the plugin used the
+// driver.
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,6 +86,8 @@ std::mutex StateMutex;
 bool Initialized = false;
 int DeviceCount = 1;
 std::string DeviceName = "Fake CUDA Device";
+/// Compute capability (major * 10 + minor) of each device.
+int ComputeCapabilities[8] = {90, 90, 90, 90, 90, 90, 90, 90};
 Context Contexts[8];
 int PrimaryRefs[8];
 std::map<uintptr_t, Allocation> Allocations;
@@ -286,6 +295,10 @@ struct Function {
   int MaxDynamicShared = 48 * 1024;
   /// Offset and size of each parameter, as cuFuncGetParamInfo reports them.
   std::vector<std::pair<size_t, size_t>> Params;
+  /// Params is known (a PTX entry's list); the fake does not read the
+  /// parameter metadata of ELF objects (.nv.info), and cuFuncGetParamInfo
+  /// of their kernels answers CUDA_ERROR_NOT_SUPPORTED.
+  bool ParamsKnown = false;
 };
 
 /// Lays out the `.param` list of an entry (the text between its
@@ -333,6 +346,7 @@ struct Module {
 };
 
 std::set<Module *> LiveModules;
+
 constexpr int OptInSharedBytes = 101376;
 
 /// Kernel arguments as the launch passed them.
@@ -340,6 +354,10 @@ struct Launch {
   unsigned Grid[3], Block[3], Shared;
   std::vector<uint8_t> Args;
 };
+
+/// The last launch, for fakeCudaGetLastLaunch (StateMutex held).
+std::string LastLaunchName;
+std::unique_ptr<Launch> LastLaunch;
 
 /// Loads a \p T at \p Offset of the argument buffer.
 template <typename T> T arg(const Launch &L, size_t Offset) {
@@ -405,6 +423,73 @@ CUresult runKernel(const std::string &Name, const Launch &L) {
   return Success;
 }
 
+/// Reads the kernels of an ELF object: the `.text.NAME` sections of a cubin,
+/// the `NAME.kd` symbols of an AMDGPU code object. False if \p Image is not
+/// a 64-bit little-endian ELF file.
+bool parseELF(const unsigned char *Image, Module &M) {
+  auto Read = [&](size_t Offset, auto &Value) {
+    std::memcpy(&Value, Image + Offset, sizeof(Value));
+  };
+  if (std::memcmp(Image,
+                  "\x7f"
+                  "ELF",
+                  4) != 0 ||
+      Image[4] != 2 || Image[5] != 1)
+    return false;
+  uint64_t SectionOffset;
+  uint16_t SectionSize, SectionCount, NamesIndex;
+  Read(0x28, SectionOffset);
+  Read(0x3a, SectionSize);
+  Read(0x3c, SectionCount);
+  Read(0x3e, NamesIndex);
+  // A header alone (no section headers) is a truncated object.
+  if (SectionOffset == 0 || SectionCount == 0 || SectionSize != 64)
+    return false;
+  struct Section {
+    uint32_t Name, Type;
+    uint64_t Offset, Size, Link, EntrySize;
+  };
+  std::vector<Section> Sections(SectionCount);
+  for (uint16_t I = 0; I < SectionCount; ++I) {
+    size_t Base = SectionOffset + size_t(I) * SectionSize;
+    uint32_t Link;
+    Read(Base, Sections[I].Name);
+    Read(Base + 4, Sections[I].Type);
+    Read(Base + 0x18, Sections[I].Offset);
+    Read(Base + 0x20, Sections[I].Size);
+    Read(Base + 0x28, Link);
+    Sections[I].Link = Link;
+    Read(Base + 0x38, Sections[I].EntrySize);
+  }
+  auto AddKernel = [&](std::string Name) {
+    auto F = std::make_unique<Function>();
+    F->Name = Name;
+    M.Functions[Name] = std::move(F);
+  };
+  if (NamesIndex < SectionCount) {
+    const char *Names =
+        reinterpret_cast<const char *>(Image + Sections[NamesIndex].Offset);
+    for (const Section &S : Sections)
+      if (std::strncmp(Names + S.Name, ".text.", 6) == 0)
+        AddKernel(Names + S.Name + 6);
+  }
+  for (const Section &S : Sections) {
+    if (S.Type != 2 /*SHT_SYMTAB*/ || S.EntrySize < 24 ||
+        S.Link >= SectionCount)
+      continue;
+    const char *Strings =
+        reinterpret_cast<const char *>(Image + Sections[S.Link].Offset);
+    for (uint64_t I = 0; I < S.Size / S.EntrySize; ++I) {
+      uint32_t NameOffset;
+      Read(S.Offset + I * S.EntrySize, NameOffset);
+      std::string Name = Strings + NameOffset;
+      if (Name.size() > 3 && Name.compare(Name.size() - 3, 3, ".kd") == 0)
+        AddKernel(Name.substr(0, Name.size() - 3));
+    }
+  }
+  return true;
+}
+
 /// Parses the PTX subset described in the file header.
 bool parsePTX(const char *Text, Module &M) {
   std::string S(Text);
@@ -426,6 +511,7 @@ bool parsePTX(const char *Text, Module &M) {
     if (Open != std::string::npos && S[Open] == '(') {
       size_t Close = S.find(')', Open);
       F->Params = layOutParams(S.substr(Open + 1, Close - Open - 1));
+      F->ParamsKnown = true;
     }
     M.Functions[Name] = std::move(F);
     Pos += 6;
@@ -475,6 +561,27 @@ FAKE_API long fakeCudaCounter(const char *Name) {
   return It == Counters.end() ? 0 : It->second;
 }
 
+/// Copies the last launch: the kernel's name (NUL-terminated, truncated to
+/// \p NameSize), the grid and block sizes, and the argument buffer (up to
+/// \p ArgsCapacity bytes; *ArgsSize is its full size). Returns 0 without a
+/// launch so far.
+FAKE_API int fakeCudaGetLastLaunch(char *Name, size_t NameSize,
+                                   unsigned Grid[3], unsigned Block[3],
+                                   void *Args, size_t ArgsCapacity,
+                                   size_t *ArgsSize) {
+  std::lock_guard<std::mutex> Lock(StateMutex);
+  if (!LastLaunch)
+    return 0;
+  std::strncpy(Name, LastLaunchName.c_str(), NameSize);
+  Name[NameSize - 1] = '\0';
+  std::memcpy(Grid, LastLaunch->Grid, sizeof(LastLaunch->Grid));
+  std::memcpy(Block, LastLaunch->Block, sizeof(LastLaunch->Block));
+  *ArgsSize = LastLaunch->Args.size();
+  std::memcpy(Args, LastLaunch->Args.data(),
+              std::min(ArgsCapacity, LastLaunch->Args.size()));
+  return 1;
+}
+
 FAKE_API CUresult cuInit(unsigned Flags) {
   count("cuInit");
   if (const char *R = std::getenv("FAKE_CUDA_INIT_RESULT"))
@@ -487,6 +594,15 @@ FAKE_API CUresult cuInit(unsigned Flags) {
   DeviceName = "Fake CUDA Device";
   if (const char *N = std::getenv("FAKE_CUDA_DEVICE_NAME"))
     DeviceName = N;
+  const char *CC = std::getenv("FAKE_CUDA_COMPUTE_CAPABILITIES");
+  for (int I = 0, Value = 90; I < 8; ++I) {
+    if (CC && *CC) {
+      char *End = nullptr;
+      Value = static_cast<int>(std::strtol(CC, &End, 10));
+      CC = *End == ',' ? End + 1 : End;
+    }
+    ComputeCapabilities[I] = Value;
+  }
   for (int I = 0; I < 8; ++I)
     Contexts[I].Ordinal = I;
   Initialized = true;
@@ -579,11 +695,15 @@ FAKE_API CUresult cuDeviceGetAttribute(int *V, int Attr, int D) {
                                             {19, 1},
                                             {36, 2619000},
                                             {41, 1},
-                                            {75, 9},
-                                            {76, 0},
                                             {83, 1},
                                             {92, 1},
                                             {97, OptInSharedBytes}};
+  if (D < 0 || D >= DeviceCount)
+    return 101;
+  if (Attr == 75 || Attr == 76) { // COMPUTE_CAPABILITY_MAJOR, _MINOR
+    *V = Attr == 75 ? ComputeCapabilities[D] / 10 : ComputeCapabilities[D] % 10;
+    return Success;
+  }
   auto It = Values.find(Attr);
   *V = It == Values.end() ? 0 : It->second;
   return Success;
@@ -935,11 +1055,12 @@ FAKE_API CUresult cuModuleLoadDataEx(void **M, const void *Image, unsigned N,
     return R;
   auto Mod = std::make_unique<Module>();
   const char *Text = static_cast<const char *>(Image);
-  if (std::strncmp(Text,
-                   "\x7f"
-                   "ELF",
-                   4) == 0 ||
-      !parsePTX(Text, *Mod)) {
+  bool IsELF = std::strncmp(Text,
+                            "\x7f"
+                            "ELF",
+                            4) == 0;
+  if (IsELF ? !parseELF(static_cast<const unsigned char *>(Image), *Mod)
+            : !parsePTX(Text, *Mod)) {
     // Write the JIT log where the caller asked for it.
     for (unsigned I = 0; I < N; ++I)
       if (Options[I] == 5)
@@ -1007,6 +1128,8 @@ FAKE_API CUresult cuFuncGetParamInfo(void *F, size_t Index, size_t *Offset,
   if (CUresult R = enter("cuFuncGetParamInfo", false))
     return R;
   auto *Fn = static_cast<Function *>(F);
+  if (Fn && !Fn->ParamsKnown)
+    return static_cast<CUresult>(801); // CUDA_ERROR_NOT_SUPPORTED
   if (!Fn || Index >= Fn->Params.size())
     return InvalidValue;
   if (Offset)
@@ -1053,5 +1176,10 @@ FAKE_API CUresult cuLaunchKernel(void *F, unsigned GX, unsigned GY, unsigned GZ,
     L.Args.assign(static_cast<const uint8_t *>(Buffer),
                   static_cast<const uint8_t *>(Buffer) + Size);
   std::string Name = Fn->Name;
+  {
+    std::lock_guard<std::mutex> Lock(StateMutex);
+    LastLaunchName = Name;
+    LastLaunch = std::make_unique<Launch>(L);
+  }
   return submit(S, [Name, L] { return runKernel(Name, L); });
 }

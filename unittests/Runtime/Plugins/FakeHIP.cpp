@@ -10,7 +10,10 @@
 // signatures and constants (hipDeviceAttribute_t numbers, HIP_LAUNCH_PARAM_END
 // = 3, a current device per thread instead of contexts), on top of the fake
 // CUDA driver (FakeCUDA.cpp, compiled in). Code objects are a 64-byte ELF
-// header for EM_AMDGPU followed by the fake's PTX-like text.
+// header for EM_AMDGPU followed by the fake's PTX-like text, or real AMDGPU
+// code objects (ELF with section headers), whose kernels are their `NAME.kd`
+// symbols. FAKE_HIP_ARCHS sets the architecture of each device
+// (comma-separated, the last repeated; default "gfx90a:sramecc+:xnack-").
 //
 // Built twice: libfakehip.so plays HIP 6.2; with FAKE_HIP_5_2 defined,
 // libfakehip52.so plays HIP 5.2 (Debian 12's libamdhip64-5): no
@@ -142,7 +145,18 @@ HIP_API hipError_t hipGetDevicePropertiesR0600(void *Props, int D) {
   auto *P = static_cast<char *>(Props);
   std::memset(P, 0, 1500);
   cuDeviceGetName(P, 256, D);
-  std::strcpy(P + 1160, "gfx90a:sramecc+:xnack-");
+  std::string Arch = "gfx90a:sramecc+:xnack-";
+  if (const char *Archs = std::getenv("FAKE_HIP_ARCHS"); Archs && *Archs) {
+    std::string List = Archs;
+    for (int I = 0;; ++I) {
+      size_t Comma = List.find(',');
+      Arch = List.substr(0, Comma);
+      if (I == D || Comma == std::string::npos)
+        break;
+      List = List.substr(Comma + 1);
+    }
+  }
+  std::strncpy(P + 1160, Arch.c_str(), 64);
   return 0;
 }
 #endif
@@ -323,6 +337,20 @@ HIP_API hipError_t hipModuleLoadData(void **M, const void *Image) {
                   4) != 0 ||
       Machine != 224)
     return 200;
+  uint16_t SectionCount;
+  std::memcpy(&SectionCount, Bytes + 0x3c, 2);
+  if (SectionCount) {
+    // A real code object.
+    if (CUresult R = enter("hipModuleLoadData"))
+      return fromCUDA(R);
+    auto Mod = std::make_unique<Module>();
+    if (!parseELF(Bytes, *Mod))
+      return 200;
+    std::lock_guard<std::mutex> Lock(StateMutex);
+    LiveModules.insert(Mod.get());
+    *M = Mod.release();
+    return 0;
+  }
   // The text after the ELF header is the fake's module.
   return fromCUDA(cuModuleLoadDataEx(M, Bytes + 64, 0, nullptr, nullptr));
 }

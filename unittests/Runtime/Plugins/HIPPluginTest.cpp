@@ -244,6 +244,8 @@ TEST(HIPPluginTest, FakeRuntimeDeviceProperties) {
             "gfx90a:sramecc+:xnack-");
   EXPECT_EQ(getDeviceString(D, OFFLOAD_DEVICE_INFO_PRODUCT_NAME),
             "Fake CUDA Device");
+  EXPECT_EQ(getDeviceString(D, OFFLOAD_DEVICE_INFO_ARCHITECTURE),
+            "gfx90a:sramecc+:xnack-");
   EXPECT_EQ(getDeviceString(D, OFFLOAD_DEVICE_INFO_VENDOR),
             "Advanced Micro Devices, Inc.");
   EXPECT_EQ(getDeviceString(D, OFFLOAD_DEVICE_INFO_DRIVER_VERSION),

@@ -8,6 +8,7 @@
 #ifndef OFFLOADDIALECT_CONVERSION_PIPELINES_PIPELINES_H
 #define OFFLOADDIALECT_CONVERSION_PIPELINES_PIPELINES_H
 
+#include "OffloadDialect/Conversion/Pipelines/GPUTargets.h"
 #include "mlir/Pass/PassOptions.h"
 #include <string>
 
@@ -73,6 +74,12 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
       llvm::cl::desc("CUDA toolkit directory (empty: $CUDA_HOME, "
                      "/usr/local/cuda, ... searched)"),
       llvm::cl::init("")};
+  PassOptions::Option<bool> jit{
+      *this, "jit",
+      llvm::cl::desc("embed kernels as MLIR and specialize and compile them "
+                     "for the device at launch (link libOffloadJIT); the "
+                     "target options are then the device's own"),
+      llvm::cl::init(false)};
 };
 
 /// Options of the `offload-lower-to-rocdl` pipeline. Empty strings and zero
@@ -108,6 +115,12 @@ struct ROCDLPipelineOptions : public PassPipelineOptions<ROCDLPipelineOptions> {
       llvm::cl::desc("AMDHSA code object version (4, 5 or 6; 0: chosen from "
                      "the HIP runtime found)"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> jit{
+      *this, "jit",
+      llvm::cl::desc("embed kernels as MLIR and specialize and compile them "
+                     "for the device at launch (link libOffloadJIT); the "
+                     "target options are then the device's own"),
+      llvm::cl::init(false)};
 };
 
 /// Builds `offload-lower-to-host`: from high-level gpu/offload IR (gpu.launch
@@ -129,6 +142,23 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
 /// `convert-gpu-to-rocdl` and `#rocdl.target` producing HSACO for a HIP device.
 void buildLowerToROCDLPipeline(OpPassManager &pm,
                                const ROCDLPipelineOptions &options);
+
+/// The GPU targets whose kernel steps buildGPUKernelPipeline adds.
+enum class GPUKernelTarget { NVVM, ROCDL };
+
+/// Adds the kernel part of `offload-lower-to-nvvm` or `-rocdl` to \p pm (on
+/// builtin.module): attach `#nvvm.target` / `#rocdl.target` as resolved in
+/// \p config (resolveNVVMTarget, resolveROCDLTarget) to every gpu.module,
+/// then on each gpu.module drop runtime constant marks, lower subgroup
+/// reductions, turn `known_block_size` into launch bounds (`nvvm.reqntid`;
+/// for ROCDL upstream's `rocdl.flat_work_group_size`), bring control flow
+/// and memref metadata down and convert to the NVVM or ROCDL dialect (64-bit
+/// indices, memref arguments expanded as in the packed argument buffer),
+/// with cleanups. Afterwards each gpu.module is ready for
+/// gpu-module-to-binary or its target's serializeToObject. The ahead-of-time
+/// pipelines and libOffloadJIT both use it.
+void buildGPUKernelPipeline(OpPassManager &pm, GPUKernelTarget target,
+                            const GPUTargetConfig &config);
 
 /// Registers the passes the pipelines use internally
 /// (`offload-check-gpu-target`, `offload-prepare-gpu-kernels`).

@@ -373,6 +373,7 @@ Expected<DeviceInfo> CUDADriver::queryDeviceInfo(int Ordinal) {
   // single and double precision; half precision (compute capability 5.3+)
   // rounds to nearest.
   uint32_t CC = Values[12] * 10 + Values[13];
+  Info.Architecture = formatv("sm_{0}", CC).str();
   offload_device_fp_capability_flags_t Full =
       OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_CORRECTLY_ROUNDED_DIVIDE_SQRT |
       OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST |

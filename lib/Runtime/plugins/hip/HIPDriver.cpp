@@ -380,7 +380,7 @@ Expected<DeviceInfo> HIPDriver::queryDeviceInfo(int Ordinal) {
     if (Sym.hipGetDeviceProperties(Props.data(), Ordinal) == hipSuccess) {
       std::string Arch = findArchName(Props.data(), Props.size());
       if (!Arch.empty())
-        Info.Name = Arch;
+        Info.Name = Info.Architecture = Arch;
     }
   }
   Info.Vendor = "Advanced Micro Devices, Inc.";

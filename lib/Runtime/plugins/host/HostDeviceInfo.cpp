@@ -280,6 +280,7 @@ static DeviceInfo readSystemInfo() {
   Info.NativeVectorWidthDouble = lanes(Units.DoubleBits, 8);
   Info.NativeVectorWidthHalf = lanes(Units.HalfBits, 2);
   Info.SubgroupSize = OFFLOAD_HOST_SUBGROUP_SIZE;
+  Info.Architecture = sys::getHostCPUName().str();
   return Info;
 }
 
