@@ -884,7 +884,10 @@ OFFLOAD_API offload_result_t offloadCheckAllocationSize(int64_t Overflowed,
 
 /// If \p Result is an error, prints "offload error: <Context>: <CODE>:
 /// <message>" to stderr and exits the process with status 1; otherwise
-/// returns. Generated code calls it after every runtime call.
+/// returns. Generated code calls it after every runtime call. Called on a
+/// thread other than the main one (an async.execute task), it flushes the
+/// C streams and ends the process with _Exit(1): exit() would wait for that
+/// thread in the async runtime's destructors.
 OFFLOAD_API void offloadAbortOnError(offload_result_t Result,
                                      const char *Context);
 

@@ -955,11 +955,16 @@ Engine::compile(offload_jit_program_impl_t &Program,
       Target = *Specialized;
     }
   }
-  // Compile only the launched kernel.
+  // Compile only the launched kernel, and nothing outside its gpu.module
+  // (host functions may launch kernels erased here).
   for (gpu::GPUFuncOp Func :
        llvm::make_early_inc_range(GpuModule.getOps<gpu::GPUFuncOp>()))
     if (Func != Target && Func.isKernel())
       Func.erase();
+  for (Operation &Op :
+       llvm::make_early_inc_range(Module->getBody()->getOperations()))
+    if (&Op != GpuModule.getOperation())
+      Op.erase();
   std::string TargetName = Target.getName().str();
 
   if (!Options.DumpDir.empty()) {

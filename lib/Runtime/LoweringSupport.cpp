@@ -19,6 +19,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <unistd.h>
+
 namespace {
 /// The ranked memref descriptor of MLIR's LLVM lowering: allocated and aligned
 /// pointers, offset, then sizes[rank] and strides[rank] (all int64_t).
@@ -99,7 +101,14 @@ void offloadAbortOnError(offload_result_t Result, const char *Context) {
   std::fprintf(
       stderr, "offload error: %s: %s: %s\n", Context ? Context : "runtime call",
       offloadErrcName(Result->Code), Result->Details ? Result->Details : "");
-  std::exit(1);
+  // On the main thread, a normal exit (atexit handlers write the trace file,
+  // the JIT's statistics). On any other thread (an async.execute task, a
+  // host function), exit() would run static destructors that wait for this
+  // very thread (the async runtime's pool): end the process at once instead.
+  if (::gettid() == ::getpid())
+    std::exit(1);
+  std::fflush(nullptr);
+  std::_Exit(1);
 }
 
 offload_result_t offloadCheckLaunchSizes(int64_t GridX, int64_t GridY,

@@ -56,3 +56,39 @@ def test_python_saxpy_example():
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert "max |error| = 0" in result.stdout
+
+
+FAULTING_KERNEL = """
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @oob(%m: memref<?xf32>) kernel {
+      %b = gpu.block_id x
+      %c2 = arith.constant 2 : index
+      %far = arith.constant 1099511627776 : index
+      %is2 = arith.cmpi eq, %b, %c2 : index
+      scf.if %is2 {
+        %v = arith.constant 1.0 : f32
+        memref.store %v, %m[%far] : memref<?xf32>
+      }
+      gpu.return
+    }
+  }
+}
+"""
+
+
+def test_fault_in_a_kernel_names_the_kernel_and_block():
+    # A store 2^40 elements past the buffer in block 2: the process dies of
+    # the signal, after the runtime names the kernel and the block.
+    result = run_python(
+        "import numpy as np, offload\n"
+        f"k = offload.compile('''{FAULTING_KERNEL}''').kernel('oob')\n"
+        "m = offload.asarray(np.zeros(8, dtype=np.float32))\n"
+        "k(m, grid=4, block=8)\n"
+        "print('survived')\n",
+        {"OFFLOAD_CACHE_DIR": ""})
+    assert result.returncode < 0, (result.returncode, result.stderr)
+    assert "survived" not in result.stdout
+    assert ("offload: fault in host kernel 'oob_spec_" in result.stderr
+            and "block (2, 0, 0) of a grid of (4, 1, 1) blocks of (8, 1, 1) "
+            "threads" in result.stderr), result.stderr

@@ -22,13 +22,16 @@
 #include "mlir/ExecutionEngine/JitRunner.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/PrettyStackTrace.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
@@ -191,9 +194,44 @@ static LogicalResult buildPipeline(OpPassManager &pm) {
   return failure();
 }
 
+namespace {
+/// Names the pass that is running in LLVM's crash report (the stack trace
+/// printed on a signal): one pretty-stack-trace entry per running pass, per
+/// thread, as passes nest.
+struct PassCrashContext : public PassInstrumentation {
+  void runBeforePass(Pass *pass, Operation *op) override {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "running pass '" << pass->getArgument() << "' on '" << op->getName()
+       << "' at " << op->getLoc() << "\n";
+    getStack().push_back(std::make_unique<Entry>(std::move(text)));
+  }
+  void runAfterPass(Pass *, Operation *) override { pop(); }
+  void runAfterPassFailed(Pass *, Operation *) override { pop(); }
+
+private:
+  struct Entry : llvm::PrettyStackTraceEntry {
+    explicit Entry(std::string text) : text(std::move(text)) {}
+    void print(llvm::raw_ostream &os) const override { os << text; }
+    std::string text;
+  };
+  static std::vector<std::unique_ptr<llvm::PrettyStackTraceEntry>> &getStack() {
+    static thread_local std::vector<
+        std::unique_ptr<llvm::PrettyStackTraceEntry>>
+        stack;
+    return stack;
+  }
+  static void pop() {
+    if (!getStack().empty())
+      getStack().pop_back();
+  }
+};
+} // namespace
+
 static LogicalResult lowerForDevice(Operation *module,
                                     JitRunnerOptions &options) {
   PassManager pm(module->getContext(), module->getName().getStringRef());
+  pm.addInstrumentation(std::make_unique<PassCrashContext>());
   if (failed(buildPipeline(pm)))
     return failure();
   // Report a missing entry point by name before compiling anything.
@@ -237,6 +275,12 @@ static void attachDiagnosticHandler(MLIRContext *context, BuiltinDialect *) {
 //===----------------------------------------------------------------------===//
 
 int main(int argc, char **argv) {
+  // A crash prints LLVM's stack trace, the command line and what was running
+  // (the pass; for a fault inside a host kernel, the runtime adds the kernel
+  // and block).
+  llvm::InitLLVM initLLVM(argc, argv);
+  llvm::setBugReportMsg("offload-run crashed. Please report it with the "
+                        "input and the stack dump below.\n");
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   mlir::registerAllPasses();

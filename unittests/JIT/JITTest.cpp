@@ -547,3 +547,40 @@ TEST_F(JITTest, ConcurrentMissesOfDifferentKeysCompileOnSeveralContexts) {
   EXPECT_EQ(S.Compiles, uint64_t(Threads));
   EXPECT_EQ(S.MemoryHits, uint64_t(Threads));
 }
+
+TEST_F(JITTest, HostFunctionsOfTheModuleAreIgnored) {
+  // A whole program (host code launching the kernel) given to the JIT: only
+  // the gpu.module is compiled, also when its kernel is specialized (the
+  // host function's launch of the generic kernel does not matter).
+  const char *Source = R"mlir(
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @twice(%x: memref<?xf32>, %k: f32) kernel {
+      %kk = offload.runtime_constant %k : f32
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<?xf32>
+      %r = arith.mulf %v, %kk : f32
+      memref.store %r, %x[%i] : memref<?xf32>
+      gpu.return
+    }
+  }
+  func.func @main(%x: memref<?xf32>, %k: f32) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @m::@twice blocks in (%c1, %c1, %c1)
+        threads in (%c1, %c1, %c1) args(%x : memref<?xf32>, %k : f32)
+    return
+  }
+})mlir";
+  offload_jit_program_handle_t P = nullptr;
+  ASSERT_OK(
+      offloadCreateProgramFromMLIR(Device, Source, std::strlen(Source), &P));
+  offload_jit_kernel_handle_t K = nullptr;
+  ASSERT_OK(offloadJITGetKernel(P, "twice", &K));
+  std::vector<float> X(4, 3.0f);
+  ScaleArgs Args{view(X.data(), 4), 2.0f};
+  auto Sizes = sizes(1, 4);
+  ASSERT_OK(
+      offloadJITLaunchKernel(nullptr, Device, K, &Args, sizeof(Args), &Sizes));
+  EXPECT_EQ(X, (std::vector<float>{6, 6, 6, 6}));
+  ASSERT_OK(offloadJITDestroyProgram(P));
+}

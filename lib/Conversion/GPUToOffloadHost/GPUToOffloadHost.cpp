@@ -928,7 +928,11 @@ struct ConvertGPUToOffloadHostPass
     pm.addPass(createConvertVectorToSCFPass());
     pm.addPass(createSCFToControlFlowPass());
     pm.addPass(memref::createExpandStridedMetadataPass());
-    pm.addPass(createConvertVectorToLLVMPass());
+    // 64-bit vector indices: masks of transfers at indices of 2^31 and more
+    // must not wrap (upstream's default assumes 32 bits).
+    ConvertVectorToLLVMPassOptions vectorToLLVM;
+    vectorToLLVM.force32BitVectorIndices = false;
+    pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
     pm.addPass(createConvertToLLVMPass());
     pm.addPass(createReconcileUnrealizedCastsPass());
     if (failed(runPipeline(pm, module)))

@@ -64,7 +64,11 @@ static void addHostEpilogue(OpPassManager &pm) {
   pm.addPass(createConvertOffloadToLLVM());
   addPipeline(pm, "convert-async-to-llvm,convert-vector-to-scf,lower-affine,"
                   "convert-scf-to-cf,expand-strided-metadata,"
-                  "convert-math-to-libm,convert-vector-to-llvm,convert-to-llvm,"
+                  "convert-math-to-libm,"
+                  // Host code: masks at indices of 2^31 and more must not
+                  // wrap (upstream's default assumes 32-bit indices).
+                  "convert-vector-to-llvm{force-32bit-vector-indices=false},"
+                  "convert-to-llvm,"
                   "reconcile-unrealized-casts");
 }
 

@@ -21,6 +21,7 @@
 #include "HostPlugin.h"
 
 #include "Fiber.h"
+#include "HostFault.h"
 
 #include "../../Error.h"
 #include "../../Trace.h"
@@ -123,6 +124,7 @@ static void runBlocks(const BlockLaunch &Launch,
   Ctx.SharedMemory = *Shared;
   Ctx.DynamicSharedMemory = *Shared + StaticBytes;
   Ctx.Cooperative = nullptr;
+  FaultScope Fault(Launch.Name, Ctx);
   if (!(Desc.Flags & OFFLOAD_HOST_KERNEL_COOPERATIVE)) {
     if (Error E = runNonCooperativeBlocks(Launch, Ctx, Begin, End,
                                           Errors.failedFlag()))

@@ -1,0 +1,49 @@
+//===- HostFault.cpp - Naming the kernel that faults ----------------------===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostFault.h"
+
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <mutex>
+
+using namespace offload::host;
+
+namespace {
+/// The launch this thread runs blocks of: its kernel's name and context.
+struct CurrentLaunch {
+  llvm::StringRef Name;
+  const offload_host_kernel_context_t *Ctx = nullptr;
+};
+thread_local CurrentLaunch Current;
+
+/// Runs on the faulting thread, inside the signal handler.
+void reportFault(void *) {
+  const offload_host_kernel_context_t *Ctx = Current.Ctx;
+  if (!Ctx)
+    return;
+  llvm::errs() << "offload: fault in host kernel '" << Current.Name
+               << "', block (" << Ctx->BlockId[0] << ", " << Ctx->BlockId[1]
+               << ", " << Ctx->BlockId[2] << ") of a grid of ("
+               << Ctx->GridDim[0] << ", " << Ctx->GridDim[1] << ", "
+               << Ctx->GridDim[2] << ") blocks of (" << Ctx->BlockDim[0] << ", "
+               << Ctx->BlockDim[1] << ", " << Ctx->BlockDim[2] << ") threads\n";
+  llvm::errs().flush();
+}
+} // namespace
+
+FaultScope::FaultScope(llvm::StringRef Name,
+                       const offload_host_kernel_context_t &Ctx) {
+  static std::once_flag Registered;
+  std::call_once(Registered,
+                 [] { llvm::sys::AddSignalHandler(reportFault, nullptr); });
+  Outer = {Current.Name, Current.Ctx};
+  Current = {Name, &Ctx};
+}
+
+FaultScope::~FaultScope() { Current = {Outer.Name, Outer.Ctx}; }

@@ -1,0 +1,53 @@
+//===- HostFault.h - Naming the kernel that faults --------------*- C++ -*-===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// A fault inside a host kernel (SIGSEGV, SIGBUS, SIGFPE, SIGILL on the thread
+// that runs its blocks) kills the process like any crash, but first prints
+// which kernel and block was running, as a GPU memory checker names the
+// kernel and thread of a bad access:
+//
+//   offload: fault in host kernel 'saxpy', block (3, 0, 0) of a grid of
+//   (8, 1, 1) blocks of (128, 1, 1) threads
+//
+// A thread records the launch it runs blocks of (FaultScope); the handler,
+// registered with LLVM's signal handling on the first launch
+// (llvm::sys::AddSignalHandler, which keeps and re-raises to the handlers
+// installed before), reads the block id of that launch's context. LLVM's
+// stack dump follows when the process installed it (offload-run does).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OFFLOAD_LIB_RUNTIME_PLUGINS_HOST_HOSTFAULT_H
+#define OFFLOAD_LIB_RUNTIME_PLUGINS_HOST_HOSTFAULT_H
+
+#include "OffloadRuntime/HostKernelABI.h"
+
+#include "llvm/ADT/StringRef.h"
+
+namespace offload::host {
+
+/// While alive, a fault on this thread is reported as one in kernel \p Name
+/// at the block \p Ctx names (its BlockId, read when the fault happens).
+class FaultScope {
+public:
+  FaultScope(llvm::StringRef Name, const offload_host_kernel_context_t &Ctx);
+  ~FaultScope();
+  FaultScope(const FaultScope &) = delete;
+  FaultScope &operator=(const FaultScope &) = delete;
+
+private:
+  /// The launch recorded before (launches nest when a block launches
+  /// synchronously).
+  struct Saved {
+    llvm::StringRef Name;
+    const offload_host_kernel_context_t *Ctx;
+  } Outer;
+};
+
+} // namespace offload::host
+
+#endif // OFFLOAD_LIB_RUNTIME_PLUGINS_HOST_HOSTFAULT_H

@@ -1,0 +1,34 @@
+// Issue 11 items 4 and 13: a fault inside a host kernel names the kernel and
+// the block that faulted before the process dies (after LLVM's stack dump,
+// which offload-run installs).
+// Block 2 of 4 stores 2^40 elements past its buffer.
+//
+// RUN: not --crash offload-run %s 2>&1 | FileCheck %s
+// (The kernel is its block-size specialization, oob_spec_<hash>.)
+// CHECK: Stack dump:
+// CHECK: offload: fault in host kernel 'oob{{(_spec_[0-9a-f]+)?}}', block (2, 0, 0) of a grid of (4, 1, 1) blocks of (8, 1, 1) threads
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @oob(%m: memref<?xf32>) kernel {
+      %b = gpu.block_id x
+      %c2 = arith.constant 2 : index
+      %far = arith.constant 1099511627776 : index
+      %is2 = arith.cmpi eq, %b, %c2 : index
+      scf.if %is2 {
+        %v = arith.constant 1.0 : f32
+        memref.store %v, %m[%far] : memref<?xf32>
+      }
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %m = memref.alloc(%c8) : memref<?xf32>
+    gpu.launch_func @kernels::@oob blocks in (%c4, %c1, %c1)
+        threads in (%c8, %c1, %c1) args(%m : memref<?xf32>)
+    return
+  }
+}

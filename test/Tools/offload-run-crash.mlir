@@ -1,0 +1,17 @@
+// Issue 11 item 4: a crash is not silent. This input crashes upstream's
+// gpu.launch verifier (MLIR 22: a result without `async`; stock mlir-opt
+// crashes too); offload-run prints LLVM's stack dump with its command line.
+//
+// RUN: not --crash offload-run %s 2>&1 | FileCheck %s
+// CHECK: offload-run crashed. Please report it with the input and the stack dump below.
+// CHECK: Stack dump:
+// CHECK: Program arguments: {{.*}}offload-run{{.*}}offload-run-crash.mlir
+
+func.func @main() {
+  %c1 = arith.constant 1 : index
+  %t = gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1)
+                  threads(%tx, %ty, %tz) in (%a = %c1, %b = %c1, %c = %c1) {
+    gpu.terminator
+  }
+  return
+}
