@@ -456,6 +456,15 @@ Error memAlloc(Runtime &RT, offload_device_handle_t Device,
   if (Error E = checkEnum(RawType, OFFLOAD_ALLOC_TYPE_MANAGED, "Type"))
     return E;
   offload_alloc_type_t Type = RawType.get();
+  // Checked even without validation: plugins round sizes up, and a size
+  // near SIZE_MAX would wrap to a small block.
+  uint64_t MaxSize = Device->Impl->getInfo().MaxMemAllocSize;
+  if (MaxSize && Size > MaxSize)
+    return createError(OFFLOAD_ERRC_OUT_OF_RESOURCES,
+                       "Size ({0} bytes) exceeds the largest allocation the "
+                       "device allows ({1} bytes, "
+                       "OFFLOAD_DEVICE_INFO_MAX_MEM_ALLOC_SIZE)",
+                       Size, MaxSize);
   Expected<void *> Ptr = Device->Impl->allocate(Size, Type);
   if (!Ptr)
     return Ptr.takeError();
@@ -905,7 +914,8 @@ Error launchKernel(Runtime &RT, offload_queue_handle_t Queue,
                          "Queue belongs to another device than Device");
     if (Error E = checkKernel(Kernel, Device))
       return E;
-    if (Error E = checkLaunchSize(*LaunchSizeArgs, Device->Impl->getInfo()))
+    if (Error E = checkLaunchSize(*LaunchSizeArgs, Device->Impl->getInfo(),
+                                  Sym.getName()))
       return E;
     std::optional<uint64_t> Expected = Sym.getArgumentsSize();
     if (Expected && *Expected != ArgumentsSize)

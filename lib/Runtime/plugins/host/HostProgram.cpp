@@ -275,6 +275,12 @@ HostProgram::getSymbol(StringRef Name, offload_symbol_kind_t Kind) {
                          "kernel '{0}' uses host kernel ABI version {1}, the "
                          "runtime implements version {2}",
                          Name, Desc->Version, OFFLOAD_HOST_KERNEL_ABI_VERSION);
+    uint64_t MaxShared = getDevice().getInfo().WorkGroupLocalMemSize;
+    if (Desc->StaticSharedBytes > MaxShared)
+      return createError(OFFLOAD_ERRC_INVALID_BINARY,
+                         "kernel '{0}' needs {1} bytes of static shared "
+                         "memory, more than the device's {2} bytes per block",
+                         Name, Desc->StaticSharedBytes, MaxShared);
     bool Cooperative = Desc->Flags & OFFLOAD_HOST_KERNEL_COOPERATIVE;
     if (Cooperative ? !Desc->RunThread : !Desc->RunBlock && !Desc->RunThread)
       return createError(OFFLOAD_ERRC_INVALID_BINARY,
