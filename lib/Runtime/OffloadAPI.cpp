@@ -565,16 +565,18 @@ Error memcpy(Runtime &RT, offload_queue_handle_t Queue, void *DstPtr,
     return E;
   if (Error E = RT.checkDevice(SrcDevice, "SrcDevice"))
     return E;
-  if (Error E = checkNotZero(Size, "Size"))
-    return E;
-  if (isValidationEnabled())
-    if (Error E = RT.checkCopyInAllocationBounds(DstPtr, SrcPtr, Size))
-      return E;
   if (isValidationEnabled() && Queue && Queue->Device != DstDevice &&
       Queue->Device != SrcDevice)
     return createError(OFFLOAD_ERRC_INVALID_DEVICE,
                        "Queue belongs to a device that is neither DstDevice "
                        "nor SrcDevice");
+  // liboffload 22: copying zero bytes is a no-op, with or without a queue
+  // (nothing is enqueued).
+  if (Size == 0)
+    return Error::success();
+  if (isValidationEnabled())
+    if (Error E = RT.checkCopyInAllocationBounds(DstPtr, SrcPtr, Size))
+      return E;
   if (!Queue)
     return copyNow(RT, DstPtr, DstDevice, SrcPtr, SrcDevice, Size);
   return traced(
@@ -637,9 +639,15 @@ Error memRegister(Runtime &RT, offload_device_handle_t Device, void *Ptr,
                        "Flags ({0:x}) is reserved and must be 0", Flags);
   if (Error E = checkNotNull(PinnedPtr, "PinnedPtr"))
     return E;
+  // Reserved first, so that concurrent registrations of overlapping ranges
+  // cannot both pass; released again if the plugin fails.
+  if (Error E = RT.addRegistration(Device, Ptr, Size))
+    return E;
   Expected<void *> Pinned = Device->Impl->registerHostMemory(Ptr, Size);
-  if (!Pinned)
+  if (!Pinned) {
+    consumeError(RT.takeRegistration(Device, Ptr).takeError());
     return Pinned.takeError();
+  }
   *PinnedPtr = *Pinned;
   return Error::success();
 }
@@ -649,7 +657,15 @@ Error memUnregister(Runtime &RT, offload_device_handle_t Device, void *Ptr) {
     return E;
   if (Error E = checkNotNull(Ptr, "Ptr"))
     return E;
-  return Device->Impl->unregisterHostMemory(Ptr);
+  Expected<size_t> Size = RT.takeRegistration(Device, Ptr);
+  if (!Size)
+    return Size.takeError();
+  if (Error E = Device->Impl->unregisterHostMemory(Ptr)) {
+    // Still registered with the device: keep the record.
+    consumeError(RT.addRegistration(Device, Ptr, *Size));
+    return E;
+  }
+  return Error::success();
 }
 
 //===----------------------------------------------------------------------===//

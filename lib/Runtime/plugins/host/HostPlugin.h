@@ -45,6 +45,7 @@ namespace offload {
 namespace host {
 
 class HostPlugin;
+class InitializerCollector;
 
 /// Settings of the host plugin, read from the environment at init.
 struct HostConfig {
@@ -290,6 +291,14 @@ private:
 // Programs and kernels
 //===----------------------------------------------------------------------===//
 
+/// The global constructors and destructors of a linked program, in the
+/// order they run (HostProgram.cpp collects them from the object's
+/// .init_array/.ctors and .fini_array/.dtors sections while it is linked).
+struct StaticInitializers {
+  std::vector<void (*)()> Constructors;
+  std::vector<void (*)()> Destructors;
+};
+
 /// An ELF object loaded into its own JITDylib.
 class HostProgram final : public Program {
 public:
@@ -298,13 +307,20 @@ public:
               llvm::StringMap<uint64_t> SymbolSizes)
       : Program(D), JIT(JIT), JD(JD), KernelNames(std::move(KernelNames)),
         SymbolSizes(std::move(SymbolSizes)) {}
-  /// Removes the program's JITDylib, freeing its code and data.
+  /// Runs the program's global destructors (if its constructors ran), then
+  /// removes its JITDylib, freeing its code and data.
   ~HostProgram() override;
 
   llvm::Expected<std::unique_ptr<Symbol>>
   getSymbol(llvm::StringRef Name, offload_symbol_kind_t Kind) override;
 
+  /// Runs the global constructors of the linked program; the destructor runs
+  /// \p Inits' destructors.
+  void runConstructors(StaticInitializers Inits);
+
 private:
+  /// The destructors to run at unload.
+  std::vector<void (*)()> Destructors;
   llvm::orc::LLJIT &JIT;
   llvm::orc::JITDylib &JD;
   /// Names of the kernels the object defines, for error messages.
@@ -418,6 +434,8 @@ public:
   /// that defines the runtime functions kernels call.
   llvm::Expected<llvm::orc::LLJIT &> getJIT();
   llvm::orc::JITDylib &getRuntimeDylib() { return *RuntimeDylib; }
+  /// The collector of static initializers of the JIT's links.
+  InitializerCollector &getInitializerCollector() { return *Initializers; }
   /// A fresh, unique JITDylib name for a program.
   std::string getNextDylibName();
 
@@ -431,6 +449,9 @@ private:
   std::atomic<BlockPool *> PoolPtr{nullptr};
 
   std::mutex JITMutex;
+  /// Collects the static initializers of the objects being linked (an
+  /// ObjectLinkingLayer plugin, HostProgram.cpp).
+  std::shared_ptr<InitializerCollector> Initializers;
   std::unique_ptr<llvm::orc::LLJIT> JIT;
   llvm::orc::JITDylib *RuntimeDylib = nullptr;
   uint64_t NextDylibId = 0;

@@ -28,8 +28,10 @@
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
@@ -118,6 +120,181 @@ static void reportSessionError(Error E) {
     errs() << "offload host plugin: JIT error: " << Message << '\n';
 }
 
+//===----------------------------------------------------------------------===//
+// Static initializers
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// What an ELF section of static initializers holds.
+struct InitSection {
+  bool IsConstructor;
+  /// The priority of its functions (65535 for sections without one).
+  uint32_t Priority;
+  /// Whether the functions of the section run last to first: .ctors and
+  /// .fini_array.
+  bool Reversed;
+};
+} // namespace
+
+/// Classifies \p Name: .init_array[.N] and .ctors[.N] hold constructors,
+/// .fini_array[.N] and .dtors[.N] destructors. N is the priority for the
+/// arrays, 65535 - priority for the legacy .ctors/.dtors.
+static std::optional<InitSection> classifyInitSection(StringRef Name) {
+  struct Kind {
+    StringLiteral Prefix;
+    bool IsConstructor, Legacy, Reversed;
+  };
+  static constexpr Kind Kinds[] = {{".init_array", true, false, false},
+                                   {".fini_array", false, false, true},
+                                   {".ctors", true, true, true},
+                                   {".dtors", false, true, false}};
+  for (const Kind &K : Kinds) {
+    if (!Name.consume_front(K.Prefix))
+      continue;
+    uint32_t Number = 65535;
+    if (!Name.empty()) {
+      if (!Name.consume_front(".") || Name.getAsInteger(10, Number) ||
+          Number > 65535)
+        return std::nullopt;
+      if (K.Legacy)
+        Number = 65535 - Number;
+    }
+    return InitSection{K.IsConstructor, Number, K.Reversed};
+  }
+  return std::nullopt;
+}
+
+/// An ObjectLinkingLayer plugin that keeps the static initializer sections of
+/// a program's object alive and, once they are fixed up, reads the addresses
+/// of their functions. LLJIT's default platform runs initializers of LLVM IR
+/// only, not of objects.
+class offload::host::InitializerCollector final
+    : public orc::ObjectLinkingLayer::Plugin {
+public:
+  /// Collects what the links of \p JD find into \p Out until untrack.
+  void track(orc::JITDylib &JD, StaticInitializers &Out) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Targets[&JD] = &Out;
+  }
+  void untrack(orc::JITDylib &JD) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Targets.erase(&JD);
+  }
+
+  void modifyPassConfig(orc::MaterializationResponsibility &MR,
+                        jitlink::LinkGraph &G,
+                        jitlink::PassConfiguration &Config) override {
+    StaticInitializers *Out;
+    {
+      std::lock_guard<std::mutex> Lock(Mutex);
+      Out = Targets.lookup(&MR.getTargetJITDylib());
+    }
+    if (!Out)
+      return;
+    // Nothing refers to the sections: without a live symbol they and the
+    // functions only they reference would be dead-stripped.
+    Config.PrePrunePasses.push_back([](jitlink::LinkGraph &G) {
+      for (jitlink::Section &Sec : G.sections()) {
+        if (!classifyInitSection(Sec.getName()))
+          continue;
+        SmallVector<jitlink::Block *> Blocks(Sec.blocks());
+        for (jitlink::Block *B : Blocks)
+          G.addAnonymousSymbol(*B, 0, 0, /*IsCallable=*/false,
+                               /*IsLive=*/true);
+      }
+      return Error::success();
+    });
+    Config.PostFixupPasses.push_back(
+        [Out](jitlink::LinkGraph &G) { return collect(G, *Out); });
+  }
+
+  Error notifyFailed(orc::MaterializationResponsibility &MR) override {
+    return Error::success();
+  }
+  Error notifyRemovingResources(orc::JITDylib &JD,
+                                orc::ResourceKey K) override {
+    return Error::success();
+  }
+  void notifyTransferringResources(orc::JITDylib &JD, orc::ResourceKey DstKey,
+                                   orc::ResourceKey SrcKey) override {}
+
+private:
+  /// Reads the fixed-up function pointers of the initializer sections of
+  /// \p G into \p Out, in the order they run: constructors by ascending
+  /// priority, destructors by descending priority; within a section, in
+  /// order or reversed as ELF's init and fini arrays run them.
+  static Error collect(jitlink::LinkGraph &G, StaticInitializers &Out) {
+    struct Entry {
+      uint32_t Priority;
+      /// Position in the order the sections give, to keep it for equal
+      /// priorities.
+      size_t Index;
+      uint64_t Address;
+    };
+    std::vector<Entry> Ctors, Dtors;
+    unsigned PointerSize = G.getPointerSize();
+    for (jitlink::Section &Sec : G.sections()) {
+      std::optional<InitSection> Kind = classifyInitSection(Sec.getName());
+      if (!Kind)
+        continue;
+      SmallVector<jitlink::Block *> Blocks(Sec.blocks());
+      llvm::sort(Blocks, [](const jitlink::Block *A, const jitlink::Block *B) {
+        return A->getAddress() < B->getAddress();
+      });
+      std::vector<uint64_t> Functions;
+      for (const jitlink::Block *B : Blocks) {
+        if (B->isZeroFill())
+          continue;
+        ArrayRef<char> Content = B->getContent();
+        if (Content.size() % PointerSize)
+          return createError(OFFLOAD_ERRC_INVALID_BINARY,
+                             "section {0} is {1} bytes, not a whole number "
+                             "of pointers",
+                             Sec.getName(), Content.size());
+        for (size_t I = 0; I < Content.size(); I += PointerSize) {
+          uint64_t Address = PointerSize == 8
+                                 ? support::endian::read64(Content.data() + I,
+                                                           G.getEndianness())
+                                 : support::endian::read32(Content.data() + I,
+                                                           G.getEndianness());
+          // .ctors lists may hold 0 and -1 as terminators.
+          if (Address != 0 && Address != ~uint64_t(0) &&
+              (PointerSize == 8 || Address != 0xffffffffu))
+            Functions.push_back(Address);
+        }
+      }
+      if (Kind->Reversed)
+        std::reverse(Functions.begin(), Functions.end());
+      std::vector<Entry> &List = Kind->IsConstructor ? Ctors : Dtors;
+      for (uint64_t F : Functions)
+        List.push_back({Kind->Priority, List.size(), F});
+    }
+    llvm::sort(Ctors, [](const Entry &A, const Entry &B) {
+      return std::tie(A.Priority, A.Index) < std::tie(B.Priority, B.Index);
+    });
+    llvm::sort(Dtors, [](const Entry &A, const Entry &B) {
+      return A.Priority != B.Priority ? A.Priority > B.Priority
+                                      : A.Index < B.Index;
+    });
+    for (const Entry &E : Ctors)
+      Out.Constructors.push_back(
+          orc::ExecutorAddr(E.Address).toPtr<void (*)()>());
+    for (const Entry &E : Dtors)
+      Out.Destructors.push_back(
+          orc::ExecutorAddr(E.Address).toPtr<void (*)()>());
+    return Error::success();
+  }
+
+  std::mutex Mutex;
+  DenseMap<orc::JITDylib *, StaticInitializers *> Targets;
+};
+
+void HostProgram::runConstructors(StaticInitializers Inits) {
+  for (void (*Constructor)() : Inits.Constructors)
+    Constructor();
+  Destructors = std::move(Inits.Destructors);
+}
+
 static void initializeNativeTargetOnce() {
   static std::once_flag Flag;
   std::call_once(Flag, [] {
@@ -157,6 +334,16 @@ Expected<orc::LLJIT &> HostPlugin::getJIT() {
     return wrapError(Process.takeError(), OFFLOAD_ERRC_BACKEND_FAILURE,
                      "cannot search the process for symbols");
   Runtime.addGenerator(std::move(*Process));
+
+  // Objects are linked by JITLink (LLJIT's default on ELF hosts); its
+  // plugins see the link graphs.
+  auto *Linker = dyn_cast<orc::ObjectLinkingLayer>(&(*J)->getObjLinkingLayer());
+  if (!Linker)
+    return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
+                       "the JIT does not link objects with JITLink: global "
+                       "constructors of programs cannot run");
+  Initializers = std::make_shared<InitializerCollector>();
+  Linker->addPlugin(Initializers);
 
   JIT = std::move(*J);
   RuntimeDylib = &Runtime;
@@ -225,20 +412,28 @@ Expected<std::unique_ptr<Program>> HostDevice::loadProgram(StringRef Image) {
     return wrapError(std::move(E), OFFLOAD_ERRC_INVALID_BINARY,
                      "cannot load the binary");
   if (LinkTrigger) {
+    // The link collects the object's constructors and destructors.
+    StaticInitializers Inits;
+    InitializerCollector &Collector = ThePlugin.getInitializerCollector();
+    Collector.track(*JD, Inits);
     LinkReportScope Reports;
     Expected<orc::ExecutorAddr> Addr =
         JIT->lookupLinkerMangled(*JD, *LinkTrigger);
+    Collector.untrack(*JD);
     if (!Addr) {
       std::string Context = "cannot link the binary";
       if (!Reports.get().empty())
         Context += ": " + Reports.get();
       return wrapError(Addr.takeError(), OFFLOAD_ERRC_INVALID_BINARY, Context);
     }
+    Result->runConstructors(std::move(Inits));
   }
   return std::move(Result);
 }
 
 HostProgram::~HostProgram() {
+  for (void (*Destructor)() : Destructors)
+    Destructor();
   if (Error E = JIT.getExecutionSession().removeJITDylib(JD))
     consumeError(std::move(E));
 }
