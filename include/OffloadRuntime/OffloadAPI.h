@@ -847,13 +847,17 @@ OFFLOAD_API offload_result_t offloadGetKernelFromImage(
     offload_device_handle_t Device, const void *Image, size_t ImageSize,
     const char *KernelName, offload_symbol_handle_t *Kernel);
 
+/// The largest rank offloadMemRegisterMemRef accepts.
+#define OFFLOAD_MEMREF_MAX_RANK 64
+
 /// Registers the memory of a memref with \p Device, given its descriptor as
 /// laid out by MLIR's LLVM lowering (\p Rank, then a pointer to the ranked
 /// descriptor {allocated, aligned, offset, sizes[Rank], strides[Rank]}) and
 /// its element size in bytes (the ABI of an unranked memref). An empty memref
 /// registers nothing. Errors: INVALID_NULL_POINTER (Descriptor),
-/// INVALID_ARGUMENT (Rank negative), INVALID_SIZE (ElementSize not positive),
-/// and those of offloadMemRegister.
+/// INVALID_ARGUMENT (Rank negative or above OFFLOAD_MEMREF_MAX_RANK, a
+/// negative size or stride), INVALID_SIZE (ElementSize not positive, a span
+/// that does not fit in int64_t), and those of offloadMemRegister.
 OFFLOAD_API offload_result_t
 offloadMemRegisterMemRef(offload_device_handle_t Device, int64_t Rank,
                          void *Descriptor, int64_t ElementSize);
