@@ -134,14 +134,6 @@ Expected<std::unique_ptr<Queue>> HostDevice::createQueue() {
   return std::make_unique<HostQueue>(*this, ThePlugin.getConfig().SpinMicros);
 }
 
-bool HostDevice::isValidBinary(StringRef Image) const {
-  if (Error E = checkHostObject(Image)) {
-    consumeError(std::move(E));
-    return false;
-  }
-  return true;
-}
-
 //===----------------------------------------------------------------------===//
 // Plugin
 //===----------------------------------------------------------------------===//

@@ -291,12 +291,20 @@ private:
 // Programs and kernels
 //===----------------------------------------------------------------------===//
 
-/// The global constructors and destructors of a linked program, in the
-/// order they run (HostProgram.cpp collects them from the object's
-/// .init_array/.ctors and .fini_array/.dtors sections while it is linked).
-struct StaticInitializers {
+/// What the link of a program's object tells the loader (HostProgram.cpp
+/// collects it while JITLink links the object).
+struct LinkInfo {
+  /// The global constructors and destructors, in the order they run (from
+  /// the .init_array/.ctors and .fini_array/.dtors sections).
   std::vector<void (*)()> Constructors;
   std::vector<void (*)()> Destructors;
+  /// The program's memory that lives as long as it does: one range per
+  /// block of its sections, sorted by address.
+  struct Range {
+    uintptr_t Begin, End;
+    bool Executable;
+  };
+  std::vector<Range> Memory;
 };
 
 /// An ELF object loaded into its own JITDylib.
@@ -314,13 +322,23 @@ public:
   llvm::Expected<std::unique_ptr<Symbol>>
   getSymbol(llvm::StringRef Name, offload_symbol_kind_t Kind) override;
 
-  /// Runs the global constructors of the linked program; the destructor runs
-  /// \p Inits' destructors.
-  void runConstructors(StaticInitializers Inits);
+  /// Takes what the link found; with \p RunConstructors, runs the global
+  /// constructors, and the destructor then runs the destructors.
+  void setLinkInfo(LinkInfo Info, bool RunConstructors);
 
 private:
-  /// The destructors to run at unload.
-  std::vector<void (*)()> Destructors;
+  /// The range of the program's memory containing [Ptr, Ptr + Size), if
+  /// any (executable memory only with \p Executable).
+  const LinkInfo::Range *findMemory(const void *Ptr, uint64_t Size,
+                                    bool Executable = false) const;
+  /// Checks the descriptor of kernel \p Name at \p Address, whose ELF
+  /// symbol is \p SymbolSize bytes, before anything reads it.
+  llvm::Error checkDescriptor(llvm::StringRef Name, const void *Address,
+                              uint64_t SymbolSize) const;
+
+  LinkInfo Link;
+  /// Whether the constructors ran (and the destructors will).
+  bool ConstructorsRan = false;
   llvm::orc::LLJIT &JIT;
   llvm::orc::JITDylib &JD;
   /// Names of the kernels the object defines, for error messages.
@@ -396,6 +414,11 @@ public:
   void releaseAllocations();
 
 private:
+  /// loadProgram; without \p RunConstructors for isValidBinary's trial
+  /// load, which runs none of the program's code.
+  llvm::Expected<std::unique_ptr<HostProgram>>
+  loadHostProgram(llvm::StringRef Image, bool RunConstructors);
+
   HostPlugin &ThePlugin;
   DeviceInfo Info;
 
@@ -465,10 +488,6 @@ llvm::Error launchOnHost(BlockPool &Pool, const HostConfig &Config,
                          const void *Args,
                          const offload_kernel_launch_size_args_t &Size,
                          llvm::StringRef Name);
-
-/// Checks that \p Image is an ELF relocatable object for the host
-/// architecture. Defined in HostProgram.cpp.
-llvm::Error checkHostObject(llvm::StringRef Image);
 
 } // namespace host
 } // namespace offload
