@@ -20,7 +20,8 @@
 // Every entry point returns an `offload_result_t`: `OFFLOAD_SUCCESS` (NULL) on
 // success, otherwise a pointer to an `offload_error_struct_t` holding a code
 // and a message that names the failing argument or the cause. The error lives
-// until the library is unloaded and must not be freed. Each entry point
+// until the library is unloaded (it is never destroyed, so calls from static
+// destructors at exit are safe) and must not be freed. Each entry point
 // documents its error codes below; any entry point may also return
 //  - OFFLOAD_ERRC_UNINITIALIZED when called before offloadInit or after the
 //    last offloadShutDown (offloadInit and offloadErrcName excepted);
@@ -291,9 +292,11 @@ typedef enum offload_device_info_t {
   OFFLOAD_DEVICE_INFO_MAX_WORK_GROUP_SIZE = 7,
   /// [offload_dimensions_t] maximum threads per block in each dimension
   OFFLOAD_DEVICE_INFO_MAX_WORK_GROUP_SIZE_PER_DIMENSION = 8,
-  /// [uint32_t] maximum threads of a launch (saturated at UINT32_MAX)
+  /// [uint32_t] maximum threads of a launch (saturated at UINT32_MAX, which
+  /// then bounds nothing; host: 2^31 - 1)
   OFFLOAD_DEVICE_INFO_MAX_WORK_SIZE = 9,
   /// [offload_dimensions_t] maximum threads of a launch in each dimension
+  /// (NumGroups * GroupSize; saturated as MAX_WORK_SIZE; host: 2^31 - 1)
   OFFLOAD_DEVICE_INFO_MAX_WORK_SIZE_PER_DIMENSION = 10,
   /// [uint32_t] PCI-SIG vendor id (host: 0x8086 Intel, 0x1022 AMD, ...; 0
   /// if the CPU vendor has none)
@@ -310,7 +313,9 @@ typedef enum offload_device_info_t {
   OFFLOAD_DEVICE_INFO_MEMORY_CLOCK_RATE = 14,
   /// [uint32_t] bits of a device address
   OFFLOAD_DEVICE_INFO_ADDRESS_BITS = 15,
-  /// [uint64_t] largest single allocation in bytes
+  /// [uint64_t] largest single allocation in bytes (host: physical memory,
+  /// or the process's address-space or data limit if lower); offloadMemAlloc
+  /// refuses larger sizes
   OFFLOAD_DEVICE_INFO_MAX_MEM_ALLOC_SIZE = 16,
   /// [uint64_t] global memory in bytes (host: physical memory)
   OFFLOAD_DEVICE_INFO_GLOBAL_MEM_SIZE = 17,
@@ -428,7 +433,9 @@ typedef uint32_t offload_memory_register_flags_t;
 /// address, aligned to at least 64 bytes, to \p AllocationOut. Allocations of
 /// all devices share one address space. Errors: INVALID_NULL_HANDLE,
 /// INVALID_DEVICE, INVALID_ENUMERATION (Type), INVALID_SIZE (Size zero),
-/// INVALID_NULL_POINTER (AllocationOut), OUT_OF_RESOURCES.
+/// INVALID_NULL_POINTER (AllocationOut), OUT_OF_RESOURCES (Size above the
+/// device's OFFLOAD_DEVICE_INFO_MAX_MEM_ALLOC_SIZE, checked even without
+/// validation, or the allocation failed).
 OFFLOAD_API offload_result_t offloadMemAlloc(offload_device_handle_t Device,
                                              offload_alloc_type_t Type,
                                              size_t Size, void **AllocationOut);
@@ -474,10 +481,11 @@ OFFLOAD_API offload_result_t offloadGetMemInfoSizeWithCodeLoc(
 /// a queue the copy is complete on return; with \p Queue (optional, a queue
 /// of DstDevice or SrcDevice) it is enqueued and \p SrcPtr is read when it
 /// runs. With validation, a pointer inside an allocation of offloadMemAlloc
-/// must have Size bytes left in it. Errors: INVALID_QUEUE, INVALID_NULL_POINTER
+/// must have Size bytes left in it. A copy of zero bytes succeeds and does
+/// nothing (nothing is enqueued). Errors: INVALID_QUEUE, INVALID_NULL_POINTER
 /// (DstPtr, SrcPtr), INVALID_NULL_HANDLE / INVALID_DEVICE (DstDevice,
-/// SrcDevice), INVALID_SIZE (Size zero, or past the end of an allocation),
-/// INVALID_DEVICE (Queue of a third device).
+/// SrcDevice), INVALID_SIZE (past the end of an allocation), INVALID_DEVICE
+/// (Queue of a third device).
 OFFLOAD_API offload_result_t offloadMemcpy(offload_queue_handle_t Queue,
                                            void *DstPtr,
                                            offload_device_handle_t DstDevice,
@@ -510,9 +518,10 @@ OFFLOAD_API offload_result_t offloadMemFillWithCodeLoc(
 /// Registers (page-locks) \p Size bytes of existing host memory at \p Ptr for
 /// \p Device and writes the pointer the device uses for it to \p PinnedPtr
 /// (for the host device, \p Ptr itself). \p Flags is reserved and must be 0.
-/// Registering memory twice is not an error for the host device. Errors:
-/// INVALID_NULL_HANDLE, INVALID_DEVICE, INVALID_NULL_POINTER (Ptr,
-/// PinnedPtr), INVALID_SIZE (Size zero), INVALID_ARGUMENT (Flags not 0).
+/// The runtime records registrations per device. Errors: INVALID_NULL_HANDLE,
+/// INVALID_DEVICE, INVALID_NULL_POINTER (Ptr, PinnedPtr), INVALID_SIZE (Size
+/// zero, Ptr + Size wraps around), INVALID_ARGUMENT (Flags not 0, the range
+/// overlaps memory registered with the device).
 OFFLOAD_API offload_result_t
 offloadMemRegister(offload_device_handle_t Device, void *Ptr, size_t Size,
                    offload_memory_register_flags_t Flags, void **PinnedPtr);
@@ -521,9 +530,11 @@ OFFLOAD_API offload_result_t offloadMemRegisterWithCodeLoc(
     offload_memory_register_flags_t Flags, void **PinnedPtr,
     offload_code_location_t *CodeLocation);
 
-/// Undoes offloadMemRegister of \p Ptr for \p Device. Unregistering unknown
-/// memory is not an error for the host device. Errors: INVALID_NULL_HANDLE,
-/// INVALID_DEVICE, INVALID_NULL_POINTER (Ptr).
+/// Undoes offloadMemRegister of \p Ptr (the start of a registered range) for
+/// \p Device. Errors: INVALID_NULL_HANDLE, INVALID_DEVICE,
+/// INVALID_NULL_POINTER (Ptr), INVALID_ARGUMENT (Ptr was not registered with
+/// the device, was already unregistered, or is inside a range but not its
+/// start).
 OFFLOAD_API offload_result_t
 offloadMemUnregister(offload_device_handle_t Device, void *Ptr);
 OFFLOAD_API offload_result_t
@@ -677,10 +688,13 @@ OFFLOAD_API offload_result_t offloadGetEventInfoSizeWithCodeLoc(
 /// Loads the device binary \p ProgData (\p ProgDataSize bytes, copied) for
 /// \p Device and writes the program to \p Program. For the host device the
 /// binary is an ELF relocatable object of the `#offload.host` target (see
-/// HostKernelABI.h); it is linked when loaded, so unresolved symbols are
-/// reported here. Errors: INVALID_NULL_HANDLE, INVALID_DEVICE,
-/// INVALID_NULL_POINTER (ProgData, Program), INVALID_SIZE (ProgDataSize zero),
-/// INVALID_BINARY (with the loader's message).
+/// HostKernelABI.h); its structure is checked (section headers, symbol,
+/// string and relocation tables) and it is linked when loaded, so unresolved
+/// symbols are reported here; then its global constructors run (ascending
+/// priority; offloadDestroyProgram runs its destructors, descending). Errors:
+/// INVALID_NULL_HANDLE, INVALID_DEVICE, INVALID_NULL_POINTER (ProgData,
+/// Program), INVALID_SIZE (ProgDataSize zero), INVALID_BINARY (with the
+/// loader's message).
 OFFLOAD_API offload_result_t
 offloadCreateProgram(offload_device_handle_t Device, const void *ProgData,
                      size_t ProgDataSize, offload_program_handle_t *Program);
@@ -689,7 +703,9 @@ OFFLOAD_API offload_result_t offloadCreateProgramWithCodeLoc(
     offload_program_handle_t *Program, offload_code_location_t *CodeLocation);
 
 /// Writes to \p Valid whether \p ProgData (\p ProgDataSize bytes; false if 0)
-/// is a binary \p Device can load, without loading it. Errors:
+/// is a binary \p Device can load: true exactly when offloadCreateProgram
+/// would succeed. It runs none of the binary's code (the host device links
+/// it on trial and discards it). Errors:
 /// INVALID_NULL_HANDLE, INVALID_DEVICE, INVALID_NULL_POINTER (ProgData,
 /// Valid).
 OFFLOAD_API offload_result_t
@@ -748,7 +764,9 @@ typedef enum offload_symbol_info_t {
 /// same handle, destroying the program destroys them. Errors:
 /// INVALID_NULL_HANDLE, INVALID_PROGRAM, INVALID_NULL_POINTER (Name, Symbol),
 /// INVALID_ENUMERATION (Kind), NOT_FOUND (the message lists the program's
-/// kernels), INVALID_BINARY (a kernel descriptor of another ABI version).
+/// kernels), INVALID_BINARY (a kernel descriptor of another ABI version, or
+/// one whose pointers lead outside the program, whose strings are not
+/// terminated in it or whose static shared memory exceeds the device's).
 OFFLOAD_API offload_result_t offloadGetSymbol(offload_program_handle_t Program,
                                               const char *Name,
                                               offload_symbol_kind_t Kind,
@@ -824,8 +842,13 @@ OFFLOAD_API offload_result_t offloadCalculateOptimalOccupancyWithCodeLoc(
 /// INVALID_ARGUMENT (ArgumentsSize > 0 with null ArgumentsData, ArgumentsSize
 /// not the kernel's, Dimensions not 1-3), INVALID_DEVICE (Queue or Kernel of
 /// another device), SYMBOL_KIND (not a kernel), INVALID_SIZE (a zero
-/// dimension, a block larger than the device allows), INVALID_BINARY (the
-/// kernel's code is unusable, e.g. a barrier in a non-cooperative kernel).
+/// dimension; a block larger than MAX_WORK_GROUP_SIZE[_PER_DIMENSION]; a grid
+/// of more threads than MAX_WORK_SIZE[_PER_DIMENSION] unless that is the
+/// saturated UINT32_MAX; on the host, static plus dynamic shared memory above
+/// WORK_GROUP_LOCAL_MEM_SIZE, and a sum that wraps even without validation),
+/// INVALID_BINARY (the kernel's code is unusable, e.g. a barrier in a
+/// non-cooperative kernel). Messages name the kernel, the limit and the
+/// value.
 OFFLOAD_API offload_result_t offloadLaunchKernel(
     offload_queue_handle_t Queue, offload_device_handle_t Device,
     offload_symbol_handle_t Kernel, const void *ArgumentsData,
@@ -852,13 +875,17 @@ OFFLOAD_API offload_result_t offloadGetKernelFromImage(
     offload_device_handle_t Device, const void *Image, size_t ImageSize,
     const char *KernelName, offload_symbol_handle_t *Kernel);
 
+/// The largest rank offloadMemRegisterMemRef accepts.
+#define OFFLOAD_MEMREF_MAX_RANK 64
+
 /// Registers the memory of a memref with \p Device, given its descriptor as
 /// laid out by MLIR's LLVM lowering (\p Rank, then a pointer to the ranked
 /// descriptor {allocated, aligned, offset, sizes[Rank], strides[Rank]}) and
 /// its element size in bytes (the ABI of an unranked memref). An empty memref
 /// registers nothing. Errors: INVALID_NULL_POINTER (Descriptor),
-/// INVALID_ARGUMENT (Rank negative), INVALID_SIZE (ElementSize not positive),
-/// and those of offloadMemRegister.
+/// INVALID_ARGUMENT (Rank negative or above OFFLOAD_MEMREF_MAX_RANK, a
+/// negative size or stride), INVALID_SIZE (ElementSize not positive, a span
+/// that does not fit in int64_t), and those of offloadMemRegister.
 OFFLOAD_API offload_result_t
 offloadMemRegisterMemRef(offload_device_handle_t Device, int64_t Rank,
                          void *Descriptor, int64_t ElementSize);

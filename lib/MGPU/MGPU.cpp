@@ -136,6 +136,9 @@ struct Registration {
   size_t Size = 0;
   offload_device_handle_t Device = nullptr;
   char *DevicePtr = nullptr;
+  /// Whether the runtime holds the registration: false for a host-device
+  /// range that overlaps another registration (host memory needs none).
+  bool InRuntime = true;
 };
 
 struct State {
@@ -866,14 +869,25 @@ static void registerHostMemory(const char *Fn, void *Ptr, uint64_t SizeBytes) {
   offload_result_t Result =
       offloadMemRegisterWithCodeLoc(Device, Ptr, static_cast<size_t>(SizeBytes),
                                     /*Flags=*/0, &DevicePtr, &Where);
-  if (Result)
+  // The runtime refuses ranges that overlap a registration (liboffload 22),
+  // as CUDA does; programs written for upstream's wrappers, which report
+  // and go on, register overlapping views of one buffer. On the host device
+  // host memory is the device's without registration: keep the view.
+  bool InRuntime = true;
+  if (Result && Result->Code == OFFLOAD_ERRC_INVALID_ARGUMENT &&
+      Device == state().HostDevice) {
+    InRuntime = false;
+    DevicePtr = Ptr;
+  } else if (Result) {
     fail(Fn, "offloadMemRegister of %llu bytes at %p: %s: %s",
          static_cast<unsigned long long>(SizeBytes), Ptr, codeName(Result),
          details(Result));
+  }
   State &S = state();
   std::lock_guard<std::mutex> Lock(S.Mutex);
   S.Registrations[reinterpret_cast<uintptr_t>(Ptr)] = {
-      static_cast<size_t>(SizeBytes), Device, static_cast<char *>(DevicePtr)};
+      static_cast<size_t>(SizeBytes), Device, static_cast<char *>(DevicePtr),
+      InRuntime};
 }
 
 static void unregisterHostMemory(const char *Fn, void *Ptr) {
@@ -889,7 +903,10 @@ static void unregisterHostMemory(const char *Fn, void *Ptr) {
     auto It = S.Registrations.find(reinterpret_cast<uintptr_t>(Ptr));
     if (It != S.Registrations.end()) {
       Device = It->second.Device;
+      bool InRuntime = It->second.InRuntime;
       S.Registrations.erase(It);
+      if (!InRuntime)
+        return;
     }
   }
   offload_code_location_t Where = at(Fn);

@@ -63,9 +63,11 @@ private:
 
 ErrorStore &getErrorStore() {
   // Errors handed out must outlive every caller, including ones that keep a
-  // result across offloadShutDown; the store lives until the library unloads.
-  static ErrorStore Store;
-  return Store;
+  // result across offloadShutDown and static destructors that call the API
+  // at exit, after the library's own static objects are gone: the store is
+  // never destroyed.
+  static ErrorStore *Store = new ErrorStore();
+  return *Store;
 }
 } // namespace
 

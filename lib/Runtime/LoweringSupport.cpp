@@ -21,6 +21,9 @@
 
 #include <unistd.h>
 
+#define OFFLOAD_STRINGIFY_IMPL(X) #X
+#define OFFLOAD_STRINGIFY(X) OFFLOAD_STRINGIFY_IMPL(X)
+
 namespace {
 /// The ranked memref descriptor of MLIR's LLVM lowering: allocated and aligned
 /// pointers, offset, then sizes[rank] and strides[rank] (all int64_t).
@@ -40,29 +43,60 @@ static MemRefView viewDescriptor(int64_t Rank, void *Descriptor) {
 
 /// Extent in bytes of the memory a memref spans from its first element:
 /// 1 + sum((size_i - 1) * stride_i) elements; zero for an empty memref.
-static size_t spanInBytes(int64_t Rank, const MemRefView &View,
-                          int64_t ElementSize) {
+/// Fails for a negative size or stride and for a span that does not fit in
+/// int64_t (a corrupt descriptor).
+static offload_result_t spanInBytes(int64_t Rank, const MemRefView &View,
+                                    int64_t ElementSize, size_t &Bytes) {
+  static const offload_error_struct_t BadShape = {
+      OFFLOAD_ERRC_INVALID_ARGUMENT,
+      "the descriptor has a negative size or stride"};
+  static const offload_error_struct_t TooLarge = {
+      OFFLOAD_ERRC_INVALID_SIZE,
+      "the memory the descriptor spans does not fit in the address space"};
+  Bytes = 0;
   int64_t Last = 0;
+  bool Empty = false;
   for (int64_t I = 0; I < Rank; ++I) {
+    if (View.Sizes[I] < 0 || View.Strides[I] < 0)
+      return &BadShape;
     if (View.Sizes[I] == 0)
-      return 0;
-    Last += (View.Sizes[I] - 1) * View.Strides[I];
+      Empty = true;
+    int64_t Extent;
+    if (__builtin_mul_overflow(View.Sizes[I] ? View.Sizes[I] - 1 : 0,
+                               View.Strides[I], &Extent) ||
+        __builtin_add_overflow(Last, Extent, &Last))
+      return &TooLarge;
   }
-  return static_cast<size_t>(Last + 1) * static_cast<size_t>(ElementSize);
+  if (Empty)
+    return OFFLOAD_SUCCESS;
+  int64_t Span;
+  if (__builtin_add_overflow(Last, 1, &Span) ||
+      __builtin_mul_overflow(Span, ElementSize, &Span))
+    return &TooLarge;
+  Bytes = static_cast<size_t>(Span);
+  return OFFLOAD_SUCCESS;
 }
 
 static offload_result_t checkDescriptor(int64_t Rank, void *Descriptor,
                                         int64_t ElementSize) {
   static const offload_error_struct_t NullDescriptor = {
       OFFLOAD_ERRC_INVALID_NULL_POINTER, "Descriptor is null"};
-  static const offload_error_struct_t BadRank = {OFFLOAD_ERRC_INVALID_ARGUMENT,
-                                                 "Rank is negative"};
+  static const offload_error_struct_t NegativeRank = {
+      OFFLOAD_ERRC_INVALID_ARGUMENT, "Rank is negative"};
+  static const offload_error_struct_t RankTooLarge = {
+      OFFLOAD_ERRC_INVALID_ARGUMENT,
+      "Rank exceeds the maximum of " OFFLOAD_STRINGIFY(
+          OFFLOAD_MEMREF_MAX_RANK) " (a corrupt descriptor?)"};
   static const offload_error_struct_t BadElement = {
       OFFLOAD_ERRC_INVALID_SIZE, "ElementSize must be positive"};
   if (!Descriptor)
     return &NullDescriptor;
   if (Rank < 0)
-    return &BadRank;
+    return &NegativeRank;
+  // The descriptor holds 2 * Rank sizes and strides: a garbage rank would
+  // make the runtime read far past it.
+  if (Rank > OFFLOAD_MEMREF_MAX_RANK)
+    return &RankTooLarge;
   if (ElementSize <= 0)
     return &BadElement;
   return OFFLOAD_SUCCESS;
@@ -74,7 +108,9 @@ offload_result_t offloadMemRegisterMemRef(offload_device_handle_t Device,
   if (offload_result_t Result = checkDescriptor(Rank, Descriptor, ElementSize))
     return Result;
   MemRefView View = viewDescriptor(Rank, Descriptor);
-  size_t Size = spanInBytes(Rank, View, ElementSize);
+  size_t Size;
+  if (offload_result_t Result = spanInBytes(Rank, View, ElementSize, Size))
+    return Result;
   if (Size == 0)
     return OFFLOAD_SUCCESS;
   void *Start = static_cast<char *>(View.Aligned) + View.Offset * ElementSize;
@@ -88,7 +124,10 @@ offload_result_t offloadMemUnregisterMemRef(offload_device_handle_t Device,
   if (offload_result_t Result = checkDescriptor(Rank, Descriptor, ElementSize))
     return Result;
   MemRefView View = viewDescriptor(Rank, Descriptor);
-  if (spanInBytes(Rank, View, ElementSize) == 0)
+  size_t Size;
+  if (offload_result_t Result = spanInBytes(Rank, View, ElementSize, Size))
+    return Result;
+  if (Size == 0)
     return OFFLOAD_SUCCESS;
   void *Start = static_cast<char *>(View.Aligned) + View.Offset * ElementSize;
   return offloadMemUnregister(Device, Start);

@@ -455,6 +455,15 @@ Error memAlloc(Runtime &RT, offload_device_handle_t Device,
   if (Error E = checkEnum(RawType, OFFLOAD_ALLOC_TYPE_MANAGED, "Type"))
     return E;
   offload_alloc_type_t Type = RawType.get();
+  // Checked even without validation: plugins round sizes up, and a size
+  // near SIZE_MAX would wrap to a small block.
+  uint64_t MaxSize = Device->Impl->getInfo().MaxMemAllocSize;
+  if (MaxSize && Size > MaxSize)
+    return createError(OFFLOAD_ERRC_OUT_OF_RESOURCES,
+                       "Size ({0} bytes) exceeds the largest allocation the "
+                       "device allows ({1} bytes, "
+                       "OFFLOAD_DEVICE_INFO_MAX_MEM_ALLOC_SIZE)",
+                       Size, MaxSize);
   Expected<void *> Ptr = Device->Impl->allocate(Size, Type);
   if (!Ptr)
     return Ptr.takeError();
@@ -554,16 +563,18 @@ Error memcpy(Runtime &RT, offload_queue_handle_t Queue, void *DstPtr,
     return E;
   if (Error E = RT.checkDevice(SrcDevice, "SrcDevice"))
     return E;
-  if (Error E = checkNotZero(Size, "Size"))
-    return E;
-  if (isValidationEnabled())
-    if (Error E = RT.checkCopyInAllocationBounds(DstPtr, SrcPtr, Size))
-      return E;
   if (isValidationEnabled() && Queue && Queue->Device != DstDevice &&
       Queue->Device != SrcDevice)
     return createError(OFFLOAD_ERRC_INVALID_DEVICE,
                        "Queue belongs to a device that is neither DstDevice "
                        "nor SrcDevice");
+  // liboffload 22: copying zero bytes is a no-op, with or without a queue
+  // (nothing is enqueued).
+  if (Size == 0)
+    return Error::success();
+  if (isValidationEnabled())
+    if (Error E = RT.checkCopyInAllocationBounds(DstPtr, SrcPtr, Size))
+      return E;
   if (!Queue)
     return copyNow(RT, DstPtr, DstDevice, SrcPtr, SrcDevice, Size);
   return traced(
@@ -628,9 +639,15 @@ Error memRegister(Runtime &RT, offload_device_handle_t Device, void *Ptr,
                        "Flags ({0:x}) is reserved and must be 0", Flags);
   if (Error E = checkNotNull(PinnedPtr, "PinnedPtr"))
     return E;
+  // Reserved first, so that concurrent registrations of overlapping ranges
+  // cannot both pass; released again if the plugin fails.
+  if (Error E = RT.addRegistration(Device, Ptr, Size))
+    return E;
   Expected<void *> Pinned = Device->Impl->registerHostMemory(Ptr, Size);
-  if (!Pinned)
+  if (!Pinned) {
+    consumeError(RT.takeRegistration(Device, Ptr).takeError());
     return Pinned.takeError();
+  }
   *PinnedPtr = *Pinned;
   return Error::success();
 }
@@ -640,7 +657,15 @@ Error memUnregister(Runtime &RT, offload_device_handle_t Device, void *Ptr) {
     return E;
   if (Error E = checkNotNull(Ptr, "Ptr"))
     return E;
-  return Device->Impl->unregisterHostMemory(Ptr);
+  Expected<size_t> Size = RT.takeRegistration(Device, Ptr);
+  if (!Size)
+    return Size.takeError();
+  if (Error E = Device->Impl->unregisterHostMemory(Ptr)) {
+    // Still registered with the device: keep the record.
+    consumeError(RT.addRegistration(Device, Ptr, *Size));
+    return E;
+  }
+  return Error::success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -905,7 +930,8 @@ Error launchKernel(Runtime &RT, offload_queue_handle_t Queue,
                          "Queue belongs to another device than Device");
     if (Error E = checkKernel(Kernel, Device))
       return E;
-    if (Error E = checkLaunchSize(*LaunchSizeArgs, Device->Impl->getInfo()))
+    if (Error E = checkLaunchSize(*LaunchSizeArgs, Device->Impl->getInfo(),
+                                  Sym.getName()))
       return E;
     std::optional<uint64_t> Expected = Sym.getArgumentsSize();
     std::optional<uint64_t> Min = Sym.getMinArgumentsSize();

@@ -331,6 +331,65 @@ Error Runtime::makeBoundsError(const void *Ptr, size_t Size,
                      Offset, SizeName);
 }
 
+Error Runtime::addRegistration(offload_device_impl_t *Device, void *Ptr,
+                               size_t Size) {
+  uintptr_t Begin = reinterpret_cast<uintptr_t>(Ptr), End;
+  if (__builtin_add_overflow(Begin, Size, &End))
+    return createError(OFFLOAD_ERRC_INVALID_SIZE,
+                       "Ptr ({0}) + Size ({1}) wraps around the address space",
+                       formatPointer(Ptr), Size);
+  std::lock_guard<std::mutex> Lock(RegistrationsMutex);
+  std::map<uintptr_t, size_t> &Ranges = Registrations[Device];
+  // The first range starting at or after Begin, and the one before it.
+  auto Next = Ranges.lower_bound(Begin);
+  auto Overlapping = Ranges.end();
+  if (Next != Ranges.end() && Next->first < End)
+    Overlapping = Next;
+  else if (Next != Ranges.begin() &&
+           std::prev(Next)->first + std::prev(Next)->second > Begin)
+    Overlapping = std::prev(Next);
+  if (Overlapping != Ranges.end())
+    return createError(
+        OFFLOAD_ERRC_INVALID_ARGUMENT,
+        "{0} bytes at Ptr ({1}) overlap memory already registered with the "
+        "device ({2} bytes at {3}); unregister it first",
+        Size, formatPointer(Ptr), Overlapping->second,
+        formatPointer(reinterpret_cast<const void *>(Overlapping->first)));
+  Ranges.emplace(Begin, Size);
+  return Error::success();
+}
+
+Expected<size_t> Runtime::takeRegistration(offload_device_impl_t *Device,
+                                           void *Ptr) {
+  std::lock_guard<std::mutex> Lock(RegistrationsMutex);
+  auto DeviceIt = Registrations.find(Device);
+  uintptr_t Address = reinterpret_cast<uintptr_t>(Ptr);
+  if (DeviceIt != Registrations.end()) {
+    std::map<uintptr_t, size_t> &Ranges = DeviceIt->second;
+    auto It = Ranges.find(Address);
+    if (It != Ranges.end()) {
+      size_t Size = It->second;
+      Ranges.erase(It);
+      return Size;
+    }
+    // Inside a range: say where it starts.
+    auto Next = Ranges.upper_bound(Address);
+    if (Next != Ranges.begin() &&
+        Address - std::prev(Next)->first < std::prev(Next)->second)
+      return createError(
+          OFFLOAD_ERRC_INVALID_ARGUMENT,
+          "Ptr ({0}) lies inside memory registered with the device but is "
+          "not its start ({1} bytes at {2})",
+          formatPointer(Ptr), std::prev(Next)->second,
+          formatPointer(
+              reinterpret_cast<const void *>(std::prev(Next)->first)));
+  }
+  return createError(OFFLOAD_ERRC_INVALID_ARGUMENT,
+                     "Ptr ({0}) is not memory registered with the device by "
+                     "offloadMemRegister, or was already unregistered",
+                     formatPointer(Ptr));
+}
+
 void Runtime::destroyProgram(std::unique_ptr<offload_program_impl_t> Program) {
   {
     std::lock_guard<std::mutex> Lock(Program->SymbolsMutex);

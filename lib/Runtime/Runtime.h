@@ -305,6 +305,17 @@ public:
   /// thread's cache, valid until its next lookup.
   const AllocationRange &lookupAllocation(const void *Address) const;
 
+  /// Host memory registered with offloadMemRegister, per device. Records
+  /// [Ptr, Ptr + Size) for \p Device; INVALID_ARGUMENT if it overlaps memory
+  /// registered with the device, INVALID_SIZE if it wraps around the address
+  /// space. Checked even without validation (registration is rare).
+  llvm::Error addRegistration(offload_device_impl_t *Device, void *Ptr,
+                              size_t Size);
+  /// Removes the registration that starts at \p Ptr and returns its size;
+  /// INVALID_ARGUMENT if there is none.
+  llvm::Expected<size_t> takeRegistration(offload_device_impl_t *Device,
+                                          void *Ptr);
+
   /// Releases a program and its symbols (already taken from the registry).
   void destroyProgram(std::unique_ptr<offload_program_impl_t> Program);
 
@@ -353,6 +364,10 @@ private:
 
   mutable std::mutex AllocationsMutex;
   std::map<uintptr_t, AllocationInfo> Allocations;
+
+  std::mutex RegistrationsMutex;
+  /// Start -> size of each registered range, per device.
+  std::map<offload_device_impl_t *, std::map<uintptr_t, size_t>> Registrations;
 
   std::mutex ImageCacheMutex;
   std::map<std::pair<offload_device_impl_t *, const void *>,

@@ -153,8 +153,9 @@ void trace::printArg(raw_ostream &OS,
 
 /// Serializes the lines of concurrent calls.
 static std::mutex &getOutputMutex() {
-  static std::mutex Mutex;
-  return Mutex;
+  // Never destroyed: calls from static destructors at exit may trace.
+  static std::mutex *Mutex = new std::mutex();
+  return *Mutex;
 }
 
 void trace::printLine(const Twine &Line) {

@@ -72,9 +72,14 @@ llvm::Error checkEnum(RawEnum<E> Arg, E Last, llvm::StringRef Name) {
                      "{0} ({1}) is not a valid enumerator", Name, Arg.Value);
 }
 
-/// Checks the launch geometry against the device's limits.
+/// Checks the launch geometry of kernel \p KernelName against the device's
+/// limits: block size per dimension and in total, grid size in threads per
+/// dimension and in total (unless the limit is the saturated UINT32_MAX).
+/// INVALID_SIZE or INVALID_ARGUMENT with a message naming the kernel, the
+/// limit and the value. Shared memory is the plugin's to check: a GPU driver
+/// knows the kernel's real static size and its opt-in limits.
 llvm::Error checkLaunchSize(const offload_kernel_launch_size_args_t &Size,
-                            const DeviceInfo &Info);
+                            const DeviceInfo &Info, llvm::StringRef KernelName);
 
 } // namespace offload
 

@@ -18,6 +18,7 @@
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <mutex>
 
@@ -270,7 +271,7 @@ GlobalVariable *HostModuleBuilder::addGlobalArrayI32(StringRef Name,
                             GlobalValue::ExternalLinkage, Init, Name);
 }
 
-std::string HostModuleBuilder::emitObject(bool Optimize) {
+std::string HostModuleBuilder::emitObject(bool Optimize, bool UseInitArray) {
   static std::once_flag Once;
   std::call_once(Once, [] {
     InitializeNativeTarget();
@@ -288,8 +289,10 @@ std::string HostModuleBuilder::emitObject(bool Optimize) {
   // Position-independent code, as for any relocatable object; by default no
   // optimization, so that the code keeps the shape it was built with (the
   // duplicated_barrier kernel relies on two calls of one barrier).
+  TargetOptions Options;
+  Options.UseInitArray = UseInitArray;
   std::unique_ptr<TargetMachine> TM(T->createTargetMachine(
-      TT, "generic", "", TargetOptions(), Reloc::PIC_, std::nullopt,
+      TT, "generic", "", Options, Reloc::PIC_, std::nullopt,
       Optimize ? CodeGenOptLevel::Default : CodeGenOptLevel::None));
   M->setTargetTriple(TT);
   M->setDataLayout(TM->createDataLayout());
@@ -578,4 +581,65 @@ const std::string &offload_test::getUnresolvedObject() {
     return MB.emitObject();
   }();
   return Object;
+}
+
+const std::string &offload_test::getInitFiniObject(bool UseInitArray) {
+  auto Build = [](bool UseInitArray) {
+    HostModuleBuilder MB("offload_test_init_fini");
+    Module &M = MB.getModule();
+    LLVMContext &C = M.getContext();
+    IRBuilder<> B(C);
+    Type *I32 = B.getInt32Ty();
+    ArrayType *LogTy = ArrayType::get(I32, 8);
+    auto *Log = new GlobalVariable(
+        M, LogTy, false, GlobalValue::ExternalLinkage,
+        ConstantAggregateZero::get(LogTy), "offload_test_ctor_log");
+    auto *Count =
+        new GlobalVariable(M, I32, false, GlobalValue::ExternalLinkage,
+                           B.getInt32(0), "offload_test_ctor_count");
+    auto *Sink = new GlobalVariable(
+        M, B.getPtrTy(), false, GlobalValue::ExternalLinkage,
+        ConstantPointerNull::get(B.getPtrTy()), "offload_test_dtor_sink");
+    FunctionType *VoidFn = FunctionType::get(B.getVoidTy(), false);
+    auto MakeCtor = [&](int Tag) {
+      Function *F = Function::Create(VoidFn, GlobalValue::InternalLinkage,
+                                     "ctor" + Twine(Tag), M);
+      B.SetInsertPoint(BasicBlock::Create(C, "entry", F));
+      Value *N = B.CreateLoad(I32, Count);
+      B.CreateStore(B.getInt32(Tag),
+                    B.CreateInBoundsGEP(LogTy, Log, {B.getInt32(0), N}));
+      B.CreateStore(B.CreateAdd(N, B.getInt32(1)), Count);
+      B.CreateRetVoid();
+      return F;
+    };
+    auto MakeDtor = [&](int Tag) {
+      Function *F = Function::Create(VoidFn, GlobalValue::InternalLinkage,
+                                     "dtor" + Twine(Tag), M);
+      BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
+      BasicBlock *Write = BasicBlock::Create(C, "write", F);
+      BasicBlock *Done = BasicBlock::Create(C, "done", F);
+      B.SetInsertPoint(Entry);
+      Value *S = B.CreateLoad(B.getPtrTy(), Sink);
+      B.CreateCondBr(B.CreateIsNull(S), Done, Write);
+      B.SetInsertPoint(Write);
+      Value *N = B.CreateLoad(I32, S);
+      Value *Next = B.CreateAdd(N, B.getInt32(1));
+      B.CreateStore(B.getInt32(Tag), B.CreateInBoundsGEP(I32, S, Next));
+      B.CreateStore(Next, S);
+      B.CreateBr(Done);
+      B.SetInsertPoint(Done);
+      B.CreateRetVoid();
+      return F;
+    };
+    appendToGlobalCtors(M, MakeCtor(2), 200);
+    appendToGlobalCtors(M, MakeCtor(1), 100);
+    appendToGlobalCtors(M, MakeCtor(3), 65535);
+    appendToGlobalDtors(M, MakeDtor(1), 100);
+    appendToGlobalDtors(M, MakeDtor(2), 200);
+    appendToGlobalDtors(M, MakeDtor(3), 65535);
+    return MB.emitObject(/*Optimize=*/false, UseInitArray);
+  };
+  static const std::string WithInitArray = Build(true);
+  static const std::string WithCtors = Build(false);
+  return UseInitArray ? WithInitArray : WithCtors;
 }

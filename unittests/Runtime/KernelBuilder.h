@@ -124,7 +124,10 @@ public:
   /// Verifies the module and compiles it into an ELF object for the host;
   /// with \p Optimize, after LLVM's O2 pipeline (the test kernels are built
   /// without, so that they keep the shape they were built with).
-  std::string emitObject(bool Optimize = false);
+  /// With \p UseInitArray, global constructors and destructors go to
+  /// .init_array/.fini_array sections (clang's choice), else to .ctors/.dtors
+  /// (TargetOptions' default, also MLIR's).
+  std::string emitObject(bool Optimize = false, bool UseInitArray = false);
 
 private:
   std::unique_ptr<llvm::LLVMContext> Context;
@@ -179,6 +182,18 @@ const std::string &getTestKernels();
 /// An object whose kernel `needs_missing` calls an undefined function
 /// `__offload_test_missing_function`.
 const std::string &getUnresolvedObject();
+
+/// An object with global constructors and destructors (internal functions
+/// in llvm.global_ctors / llvm.global_dtors) and no kernel:
+///  - constructors of priorities 200, 100 and 65535 (listed in that order)
+///    append 2, 1 and 3 to the exported `offload_test_ctor_log` ([8 x i32],
+///    zeros) at index `offload_test_ctor_count` (i32, 0) and increment it;
+///  - destructors of priorities 100, 200 and 65535 append 1, 2 and 3 to the
+///    int32_t array the exported pointer `offload_test_dtor_sink` points to
+///    (nothing while it is null): element 0 counts, entries follow.
+/// Constructors thus log 1, 2, 3 (ascending priority), destructors 3, 2, 1
+/// (descending priority). \p UseInitArray: see emitObject.
+const std::string &getInitFiniObject(bool UseInitArray);
 
 } // namespace offload_test
 

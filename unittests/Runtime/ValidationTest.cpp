@@ -108,6 +108,21 @@ protected:
 };
 OFFLOAD_INSTANTIATE_DEVICE_TEST(NoValidationTest);
 
+TEST_P(NoValidationTest, SharedMemorySizeNeverWraps) {
+  // Without validation the device's limit is the caller's promise, but a
+  // static + dynamic size that wraps around is refused all the same: the
+  // kernel would overrun the small buffer it wraps to.
+  DeviceBuffer<int32_t> In(Device, 64), Out(Device, 64);
+  TwoPointers Args{In.get(), Out.get()};
+  for (size_t Dyn : {SIZE_MAX, SIZE_MAX - 4096 + 1}) {
+    auto L = launch1D(1, 64, Dyn);
+    ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE,
+                     "do not fit in the address space",
+                     offloadLaunchKernel(nullptr, Device, getKernel("reverse"),
+                                         &Args, sizeof(Args), &L));
+  }
+}
+
 TEST_P(NoValidationTest, ArgumentsSizeNotChecked) {
   // A larger buffer than the kernel's is accepted and works.
   struct {

@@ -59,6 +59,45 @@ TEST_P(offloadCreateProgramTest, SuccessTwoProgramsFromOneObject) {
   ASSERT_SUCCESS(offloadDestroyProgram(P2));
 }
 
+/// The address of global \p Name of \p Program.
+void *getGlobalAddress(offload_program_handle_t Program, const char *Name) {
+  offload_symbol_handle_t Global = nullptr;
+  offload_result_t R = offloadGetSymbol(
+      Program, Name, OFFLOAD_SYMBOL_KIND_GLOBAL_VARIABLE, &Global);
+  EXPECT_EQ(R, OFFLOAD_SUCCESS) << describe(R);
+  void *Address = nullptr;
+  if (Global)
+    R = offloadGetSymbolInfo(Global,
+                             OFFLOAD_SYMBOL_INFO_GLOBAL_VARIABLE_ADDRESS,
+                             sizeof(Address), &Address);
+  EXPECT_EQ(R, OFFLOAD_SUCCESS) << describe(R);
+  return Address;
+}
+
+TEST_P(offloadCreateProgramTest, SuccessRunsGlobalConstructorsInPriorityOrder) {
+  // Both section flavours: .init_array.N (clang's) and .ctors.N (LLVM's
+  // default, what the #offload.host target emits).
+  for (bool UseInitArray : {true, false}) {
+    SCOPED_TRACE(UseInitArray ? ".init_array" : ".ctors");
+    const std::string &Object = getInitFiniObject(UseInitArray);
+    offload_program_handle_t Program = nullptr;
+    ASSERT_SUCCESS(
+        offloadCreateProgram(Device, Object.data(), Object.size(), &Program));
+    int32_t Log[8] = {}, Count = 0;
+    ASSERT_SUCCESS(
+        offloadMemcpy(nullptr, &Count, Host,
+                      getGlobalAddress(Program, "offload_test_ctor_count"),
+                      Device, sizeof(Count)));
+    ASSERT_SUCCESS(offloadMemcpy(
+        nullptr, Log, Host, getGlobalAddress(Program, "offload_test_ctor_log"),
+        Device, sizeof(Log)));
+    EXPECT_EQ(Count, 3);
+    EXPECT_EQ(std::vector<int32_t>(Log, Log + 4),
+              (std::vector<int32_t>{1, 2, 3, 0}));
+    ASSERT_SUCCESS(offloadDestroyProgram(Program));
+  }
+}
+
 TEST_P(offloadCreateProgramTest, InvalidBinaryGarbage) {
   std::string Garbage(512, '\x42');
   offload_program_handle_t Program = nullptr;

@@ -290,6 +290,100 @@ TEST_P(offloadLaunchKernelTest, InvalidGeometry) {
   ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE, "GroupSize.z (65)", Launch(L));
 }
 
+TEST_P(offloadLaunchKernelTest, InvalidGridThreadsPerDimension) {
+  // 2^22 blocks of 1024 threads: 2^32 threads in x.
+  SaxpyArgs Args{};
+  auto Max = getDeviceInfo<offload_dimensions_t>(
+      Device, OFFLOAD_DEVICE_INFO_MAX_WORK_SIZE_PER_DIMENSION);
+  ASSERT_LT(Max.x, UINT32_MAX) << "the host's limits are not saturated";
+  auto L = launch1D(1u << 22, 1024);
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_SIZE,
+      "kernel 'saxpy': a grid of 4194304 blocks of 1024 threads in x "
+      "(4294967296 threads) exceeds the device's maximum of " +
+          std::to_string(Max.x) + " threads in x",
+      offloadLaunchKernel(nullptr, Device, getKernel("saxpy"), &Args,
+                          sizeof(Args), &L));
+  L = launch1D(1, 1);
+  L.Dimensions = 2;
+  L.NumGroups.y = Max.y / 2 + 1;
+  L.GroupSize.y = 2;
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE, "threads in y",
+                   offloadLaunchKernel(nullptr, Device, getKernel("saxpy"),
+                                       &Args, sizeof(Args), &L));
+}
+
+TEST_P(offloadLaunchKernelTest, InvalidGridThreadsInTotal) {
+  SaxpyArgs Args{};
+  uint32_t Max =
+      getDeviceInfo<uint32_t>(Device, OFFLOAD_DEVICE_INFO_MAX_WORK_SIZE);
+  ASSERT_LT(Max, UINT32_MAX) << "the host's limits are not saturated";
+  offload_kernel_launch_size_args_t L = launch1D(1, 1);
+  L.Dimensions = 2;
+  // (2^32 - 1)^2 blocks would run for ever.
+  L.NumGroups = {UINT32_MAX, UINT32_MAX, 1};
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE, "kernel 'saxpy': a grid of",
+                   offloadLaunchKernel(nullptr, Device, getKernel("saxpy"),
+                                       &Args, sizeof(Args), &L));
+  // 2^16 x 2^16 blocks fit each dimension; in total they are over the limit.
+  L.NumGroups = {65536, 65536, 1};
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE,
+                   "kernel 'saxpy': a grid of 65536x65536x1 blocks of 1 "
+                   "threads (4294967296 threads) exceeds the device's "
+                   "maximum of " +
+                       std::to_string(Max) + " threads per launch",
+                   offloadLaunchKernel(nullptr, Device, getKernel("saxpy"),
+                                       &Args, sizeof(Args), &L));
+  L.Dimensions = 3;
+  L.NumGroups = {65536, 65536, 65536};
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE, "(281474976710656 threads)",
+                   offloadLaunchKernel(nullptr, Device, getKernel("saxpy"),
+                                       &Args, sizeof(Args), &L));
+}
+
+TEST_P(offloadLaunchKernelTest, InvalidSharedMemoryAboveTheDevice) {
+  SaxpyArgs Args{};
+  uint64_t Local = getDeviceInfo<uint64_t>(
+      Device, OFFLOAD_DEVICE_INFO_WORK_GROUP_LOCAL_MEM_SIZE);
+  // The limit is one the device meets: all of it, dynamically.
+  auto L = launch1D(2, 32, Local);
+  ASSERT_SUCCESS(offloadLaunchKernel(nullptr, Device, getKernel("saxpy"), &Args,
+                                     sizeof(Args), &L));
+  L = launch1D(1, 32, Local + 1);
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE,
+                   "kernel 'saxpy': 0 bytes of static and " +
+                       std::to_string(Local + 1) +
+                       " bytes of dynamic shared memory",
+                   offloadLaunchKernel(nullptr, Device, getKernel("saxpy"),
+                                       &Args, sizeof(Args), &L));
+  L = launch1D(1, 32, size_t(4) << 30);
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE, "WORK_GROUP_LOCAL_MEM_SIZE",
+                   offloadLaunchKernel(nullptr, Device, getKernel("saxpy"),
+                                       &Args, sizeof(Args), &L));
+}
+
+TEST_P(offloadLaunchKernelTest, InvalidStaticPlusDynamicSharedMemory) {
+  // `reverse` has 4 KiB of static shared memory; the dynamic part adds to it,
+  // and a sum that would wrap to a small buffer is refused too.
+  uint64_t Local = getDeviceInfo<uint64_t>(
+      Device, OFFLOAD_DEVICE_INFO_WORK_GROUP_LOCAL_MEM_SIZE);
+  DeviceBuffer<int32_t> In(Device, 64), Out(Device, 64);
+  TwoPointers Args{In.get(), Out.get()};
+  offload_symbol_handle_t Reverse = getKernel("reverse");
+  auto L = launch1D(1, 64, Local - 4096);
+  ASSERT_SUCCESS(
+      offloadLaunchKernel(nullptr, Device, Reverse, &Args, sizeof(Args), &L));
+  for (size_t Dyn : {size_t(Local - 4096 + 1), SIZE_MAX - 4096 + 64,
+                     SIZE_MAX - 4096 + 1, SIZE_MAX}) {
+    L = launch1D(1, 64, Dyn);
+    ASSERT_ERROR_MSG(
+        OFFLOAD_ERRC_INVALID_SIZE,
+        "kernel 'reverse': 4096 bytes of static and " + std::to_string(Dyn) +
+            " bytes of dynamic shared memory",
+        offloadLaunchKernel(nullptr, Device, Reverse, &Args, sizeof(Args), &L));
+  }
+}
+
 TEST_P(offloadLaunchKernelTest, InvalidDimensions) {
   SaxpyArgs Args{};
   auto L = launch1D(1, 1);

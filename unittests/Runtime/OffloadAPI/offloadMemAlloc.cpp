@@ -97,9 +97,51 @@ TEST_P(offloadMemAllocTest, InvalidEnumerationType) {
 
 TEST_P(offloadMemAllocTest, ErrorOutOfResources) {
   void *Ptr = nullptr;
-  ASSERT_ERROR_MSG(OFFLOAD_ERRC_OUT_OF_RESOURCES, "cannot allocate",
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_OUT_OF_RESOURCES,
+                   "exceeds the largest allocation the device allows",
                    offloadMemAlloc(Device, OFFLOAD_ALLOC_TYPE_DEVICE,
                                    size_t(1) << 62, &Ptr));
+}
+
+TEST_P(offloadMemAllocTest, ErrorSizeNearSizeMaxDoesNotWrap) {
+  // Rounded up to the alignment, these sizes would wrap to a tiny block.
+  for (size_t Size : {SIZE_MAX, SIZE_MAX - 1, SIZE_MAX - 63, SIZE_MAX - 64}) {
+    void *Ptr = nullptr;
+    ASSERT_ERROR_MSG(
+        OFFLOAD_ERRC_OUT_OF_RESOURCES, "MAX_MEM_ALLOC_SIZE",
+        offloadMemAlloc(Device, OFFLOAD_ALLOC_TYPE_DEVICE, Size, &Ptr));
+    EXPECT_EQ(Ptr, nullptr) << Size;
+  }
+}
+
+TEST_P(offloadMemAllocTest, ErrorAboveMaxMemAllocSize) {
+  uint64_t Max =
+      getDeviceInfo<uint64_t>(Device, OFFLOAD_DEVICE_INFO_MAX_MEM_ALLOC_SIZE);
+  ASSERT_GT(Max, 0u);
+  ASSERT_LT(Max, uint64_t(SIZE_MAX));
+  void *Ptr = nullptr;
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_OUT_OF_RESOURCES,
+                   "Size (" + std::to_string(Max + 1) + " bytes) exceeds",
+                   offloadMemAlloc(Device, OFFLOAD_ALLOC_TYPE_DEVICE,
+                                   size_t(Max + 1), &Ptr));
+}
+
+TEST(offloadMemAllocNoValidationTest, ErrorSizeMaxDoesNotWrap) {
+  // The size check keeps the runtime from wrapping: it applies without
+  // validation too.
+  ScopedEnv Env("OFFLOAD_DISABLE_VALIDATION", "1");
+  ASSERT_SUCCESS(offloadInit());
+  offload_device_handle_t Host = nullptr;
+  ASSERT_SUCCESS(offloadGetHostDevice(&Host));
+  void *Ptr = nullptr;
+  offload_result_t R =
+      offloadMemAlloc(Host, OFFLOAD_ALLOC_TYPE_DEVICE, SIZE_MAX, &Ptr);
+  EXPECT_NE(R, OFFLOAD_SUCCESS);
+  if (R)
+    EXPECT_EQ(R->Code, OFFLOAD_ERRC_OUT_OF_RESOURCES) << describe(R);
+  else
+    EXPECT_SUCCESS(offloadMemFree(Ptr));
+  ASSERT_SUCCESS(offloadShutDown());
 }
 
 } // namespace

@@ -96,10 +96,22 @@ TEST_P(offloadMemcpyTest, SuccessInsideAnAllocation) {
   EXPECT_EQ(Out, 77);
 }
 
-TEST_P(offloadMemcpyTest, InvalidSizeZero) {
+TEST_P(offloadMemcpyTest, SuccessSizeZeroIsANoOp) {
+  // liboffload 22: a copy of zero bytes succeeds and copies nothing, with or
+  // without a queue, also at the end of an allocation.
   int A = 1, B = 2;
-  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE, "Size is zero",
-                   offloadMemcpy(nullptr, &A, Host, &B, Host, 0));
+  ASSERT_SUCCESS(offloadMemcpy(nullptr, &A, Host, &B, Host, 0));
+  DeviceBuffer<int32_t> Buffer(Device, 4);
+  ASSERT_SUCCESS(offloadMemcpy(Queue, Buffer.get(), Device, &B, Host, 0));
+  ASSERT_SUCCESS(offloadMemcpy(nullptr, Buffer.get() + 4, Device, &B, Host, 0));
+  ASSERT_SUCCESS(offloadMemcpy(Queue, &A, Host, Buffer.get() + 4, Device, 0));
+  ASSERT_SUCCESS(offloadSyncQueue(Queue));
+  EXPECT_EQ(A, 1);
+  // The other arguments are still checked.
+  ASSERT_ERROR(OFFLOAD_ERRC_INVALID_NULL_POINTER,
+               offloadMemcpy(nullptr, nullptr, Host, &B, Host, 0));
+  ASSERT_ERROR(OFFLOAD_ERRC_INVALID_NULL_HANDLE,
+               offloadMemcpy(nullptr, &A, Host, &B, nullptr, 0));
 }
 
 TEST_P(offloadMemcpyTest, InvalidSizePastTheEnd) {

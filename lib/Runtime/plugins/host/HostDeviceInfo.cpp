@@ -237,10 +237,14 @@ static DeviceInfo readSystemInfo() {
   // Block limits: CUDA's, so that programs written for GPUs launch unchanged.
   Info.MaxWorkGroupSize = 1024;
   Info.MaxWorkGroupSizePerDimension = {1024, 1024, 64};
-  // A grid is limited only by the 32-bit block counts of a launch.
-  constexpr uint32_t Unlimited = std::numeric_limits<uint32_t>::max();
-  Info.MaxWorkSize = Unlimited;
-  Info.MaxWorkSizePerDimension = {Unlimited, Unlimited, Unlimited};
+  // Grid limits, in threads: every global thread id, per dimension and
+  // linear over the grid, fits a signed 32-bit integer (what kernels written
+  // for GPUs assume), and the largest launch (2^31 - 1 threads) finishes in
+  // seconds on the host, where a grid of 2^64 blocks would run for ever.
+  constexpr uint32_t MaxGridThreads = std::numeric_limits<int32_t>::max();
+  Info.MaxWorkSize = MaxGridThreads;
+  Info.MaxWorkSizePerDimension = {MaxGridThreads, MaxGridThreads,
+                                  MaxGridThreads};
 
   Info.VendorId = getPciVendorId(Info.Vendor);
   Info.NumComputeUnits = NumCpus;

@@ -24,6 +24,7 @@
 #include "HostFault.h"
 
 #include "../../Error.h"
+#include "../../Runtime.h"
 #include "../../Trace.h"
 
 #include "llvm/Support/MathExtras.h"
@@ -31,6 +32,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 
 using namespace llvm;
 using namespace offload;
@@ -302,6 +304,33 @@ Error HostDevice::launchKernel(Queue *Q, Symbol &Kernel, ArrayRef<uint8_t> Args,
   if (Error E =
           CheckRequired(Desc->RequiredNumGroups, Size.NumGroups, "a grid"))
     return E;
+  // Checked even without validation: each block gets one buffer of the
+  // static bytes, rounded up to the alignment, then the dynamic bytes,
+  // rounded up again; a size that wraps would be a small buffer the kernel
+  // overruns.
+  uint64_t SharedBytes;
+  if (__builtin_add_overflow(Desc->StaticSharedBytes,
+                             uint64_t(SharedAlignment - 1), &SharedBytes) ||
+      __builtin_add_overflow(SharedBytes, uint64_t(Size.DynSharedMemory),
+                             &SharedBytes) ||
+      __builtin_add_overflow(SharedBytes, uint64_t(SharedAlignment - 1),
+                             &SharedBytes) ||
+      SharedBytes > std::numeric_limits<size_t>::max())
+    return createError(OFFLOAD_ERRC_INVALID_SIZE,
+                       "kernel '{0}': {1} bytes of static and {2} bytes of "
+                       "dynamic shared memory do not fit in the address space",
+                       Name, Desc->StaticSharedBytes, Size.DynSharedMemory);
+  // The device's limit: what the launch lays out per block, the static
+  // part at its alignment, then the dynamic part.
+  uint64_t StaticBytes = alignTo(Desc->StaticSharedBytes, SharedAlignment);
+  if (isValidationEnabled() &&
+      StaticBytes + Size.DynSharedMemory > Info.WorkGroupLocalMemSize)
+    return createError(
+        OFFLOAD_ERRC_INVALID_SIZE,
+        "kernel '{0}': {1} bytes of static and {2} bytes of dynamic shared "
+        "memory (LaunchSizeArgs->DynSharedMemory) exceed the device's {3} "
+        "bytes per block (OFFLOAD_DEVICE_INFO_WORK_GROUP_LOCAL_MEM_SIZE)",
+        Name, StaticBytes, Size.DynSharedMemory, Info.WorkGroupLocalMemSize);
   BlockPool &Pool = ThePlugin.getBlockPool();
   const HostConfig &Config = ThePlugin.getConfig();
 

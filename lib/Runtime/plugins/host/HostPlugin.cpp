@@ -17,6 +17,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <unistd.h>
 
 using namespace llvm;
@@ -36,7 +37,14 @@ HostDevice::~HostDevice() { releaseAllocations(); }
 //===----------------------------------------------------------------------===//
 
 Expected<void *> HostDevice::allocate(size_t Size, offload_alloc_type_t Kind) {
-  // Host, device and managed memory are all ordinary host memory here.
+  // Host, device and managed memory are all ordinary host memory here. The
+  // runtime checked Size against MAX_MEM_ALLOC_SIZE; rounding it up to the
+  // alignment must not wrap either.
+  if (Size > std::numeric_limits<size_t>::max() - (HostAlignment - 1))
+    return createError(OFFLOAD_ERRC_OUT_OF_RESOURCES,
+                       "cannot allocate {0} bytes of host memory: the size "
+                       "rounded up to {1} bytes does not fit in size_t",
+                       Size, HostAlignment);
   void *Ptr = std::aligned_alloc(HostAlignment, alignTo(Size, HostAlignment));
   if (!Ptr)
     return createError(OFFLOAD_ERRC_OUT_OF_RESOURCES,
@@ -124,14 +132,6 @@ Error HostDevice::unregisterHostMemory(void *HostPtr) {
 
 Expected<std::unique_ptr<Queue>> HostDevice::createQueue() {
   return std::make_unique<HostQueue>(*this, ThePlugin.getConfig().SpinMicros);
-}
-
-bool HostDevice::isValidBinary(StringRef Image) const {
-  if (Error E = checkHostObject(Image)) {
-    consumeError(std::move(E));
-    return false;
-  }
-  return true;
 }
 
 //===----------------------------------------------------------------------===//

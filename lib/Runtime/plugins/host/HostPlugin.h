@@ -45,6 +45,7 @@ namespace offload {
 namespace host {
 
 class HostPlugin;
+class InitializerCollector;
 
 /// Settings of the host plugin, read from the environment at init.
 struct HostConfig {
@@ -290,6 +291,22 @@ private:
 // Programs and kernels
 //===----------------------------------------------------------------------===//
 
+/// What the link of a program's object tells the loader (HostProgram.cpp
+/// collects it while JITLink links the object).
+struct LinkInfo {
+  /// The global constructors and destructors, in the order they run (from
+  /// the .init_array/.ctors and .fini_array/.dtors sections).
+  std::vector<void (*)()> Constructors;
+  std::vector<void (*)()> Destructors;
+  /// The program's memory that lives as long as it does: one range per
+  /// block of its sections, sorted by address.
+  struct Range {
+    uintptr_t Begin, End;
+    bool Executable;
+  };
+  std::vector<Range> Memory;
+};
+
 /// An ELF object loaded into its own JITDylib.
 class HostProgram final : public Program {
 public:
@@ -298,13 +315,30 @@ public:
               llvm::StringMap<uint64_t> SymbolSizes)
       : Program(D), JIT(JIT), JD(JD), KernelNames(std::move(KernelNames)),
         SymbolSizes(std::move(SymbolSizes)) {}
-  /// Removes the program's JITDylib, freeing its code and data.
+  /// Runs the program's global destructors (if its constructors ran), then
+  /// removes its JITDylib, freeing its code and data.
   ~HostProgram() override;
 
   llvm::Expected<std::unique_ptr<Symbol>>
   getSymbol(llvm::StringRef Name, offload_symbol_kind_t Kind) override;
 
+  /// Takes what the link found; with \p RunConstructors, runs the global
+  /// constructors, and the destructor then runs the destructors.
+  void setLinkInfo(LinkInfo Info, bool RunConstructors);
+
 private:
+  /// The range of the program's memory containing [Ptr, Ptr + Size), if
+  /// any (executable memory only with \p Executable).
+  const LinkInfo::Range *findMemory(const void *Ptr, uint64_t Size,
+                                    bool Executable = false) const;
+  /// Checks the descriptor of kernel \p Name at \p Address, whose ELF
+  /// symbol is \p SymbolSize bytes, before anything reads it.
+  llvm::Error checkDescriptor(llvm::StringRef Name, const void *Address,
+                              uint64_t SymbolSize) const;
+
+  LinkInfo Link;
+  /// Whether the constructors ran (and the destructors will).
+  bool ConstructorsRan = false;
   llvm::orc::LLJIT &JIT;
   llvm::orc::JITDylib &JD;
   /// Names of the kernels the object defines, for error messages.
@@ -380,6 +414,11 @@ public:
   void releaseAllocations();
 
 private:
+  /// loadProgram; without \p RunConstructors for isValidBinary's trial
+  /// load, which runs none of the program's code.
+  llvm::Expected<std::unique_ptr<HostProgram>>
+  loadHostProgram(llvm::StringRef Image, bool RunConstructors);
+
   HostPlugin &ThePlugin;
   DeviceInfo Info;
 
@@ -418,6 +457,8 @@ public:
   /// that defines the runtime functions kernels call.
   llvm::Expected<llvm::orc::LLJIT &> getJIT();
   llvm::orc::JITDylib &getRuntimeDylib() { return *RuntimeDylib; }
+  /// The collector of static initializers of the JIT's links.
+  InitializerCollector &getInitializerCollector() { return *Initializers; }
   /// A fresh, unique JITDylib name for a program.
   std::string getNextDylibName();
 
@@ -431,6 +472,9 @@ private:
   std::atomic<BlockPool *> PoolPtr{nullptr};
 
   std::mutex JITMutex;
+  /// Collects the static initializers of the objects being linked (an
+  /// ObjectLinkingLayer plugin, HostProgram.cpp).
+  std::shared_ptr<InitializerCollector> Initializers;
   std::unique_ptr<llvm::orc::LLJIT> JIT;
   llvm::orc::JITDylib *RuntimeDylib = nullptr;
   uint64_t NextDylibId = 0;
@@ -444,10 +488,6 @@ llvm::Error launchOnHost(BlockPool &Pool, const HostConfig &Config,
                          const void *Args,
                          const offload_kernel_launch_size_args_t &Size,
                          llvm::StringRef Name);
-
-/// Checks that \p Image is an ELF relocatable object for the host
-/// architecture. Defined in HostProgram.cpp.
-llvm::Error checkHostObject(llvm::StringRef Image);
 
 } // namespace host
 } // namespace offload

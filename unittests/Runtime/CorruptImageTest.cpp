@@ -1,0 +1,174 @@
+//===- CorruptImageTest.cpp - Loading corrupted host images ---------------===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Deterministic bit flips and truncations of the real test-kernel object:
+// offloadIsValidBinary, offloadCreateProgram and offloadGetSymbol of every
+// kernel must neither crash nor hang, must fail only with INVALID_BINARY or
+// NOT_FOUND, and must agree: an image offloadIsValidBinary accepts loads.
+// Flips are aimed at what the loader trusts (headers, section headers,
+// symbol, string and relocation tables) as often as at random bytes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <chrono>
+#include <random>
+
+using namespace offload_test;
+using namespace llvm;
+
+namespace {
+
+/// Byte ranges [Begin, End) of an image worth corrupting.
+struct Region {
+  uint64_t Begin, End;
+};
+
+/// The ELF header, the section header table and the symbol, string and
+/// relocation tables of \p Image.
+std::vector<Region> getStructuralRegions(const std::string &Image) {
+  std::vector<Region> Regions = {{0, 64}};
+  std::unique_ptr<MemoryBuffer> Buffer =
+      MemoryBuffer::getMemBuffer(Image, "image", false);
+  Expected<object::ELF64LEObjectFile> Obj =
+      object::ELF64LEObjectFile::create(Buffer->getMemBufferRef());
+  if (!Obj) {
+    consumeError(Obj.takeError());
+    return Regions;
+  }
+  const object::ELF64LEFile &EF = Obj->getELFFile();
+  const auto &Header = EF.getHeader();
+  Regions.push_back(
+      {Header.e_shoff, Header.e_shoff + uint64_t(Header.e_shnum) * 64});
+  Expected<object::ELF64LEFile::Elf_Shdr_Range> Sections = EF.sections();
+  if (!Sections) {
+    consumeError(Sections.takeError());
+    return Regions;
+  }
+  for (const auto &Sec : *Sections)
+    if (Sec.sh_type == ELF::SHT_SYMTAB || Sec.sh_type == ELF::SHT_STRTAB ||
+        Sec.sh_type == ELF::SHT_RELA || Sec.sh_type == ELF::SHT_REL ||
+        Sec.sh_type == ELF::SHT_GROUP)
+      Regions.push_back({Sec.sh_offset, Sec.sh_offset + Sec.sh_size});
+  return Regions;
+}
+
+/// Whether \p R is a failure a corrupt image may cause.
+bool isExpectedFailure(offload_result_t R) {
+  return R->Code == OFFLOAD_ERRC_INVALID_BINARY ||
+         R->Code == OFFLOAD_ERRC_NOT_FOUND;
+}
+
+TEST(CorruptImageTest, BitFlipsAndTruncationsNeverCrashAndAgree) {
+  ASSERT_SUCCESS(offloadInit());
+  offload_device_handle_t Host = nullptr;
+  ASSERT_SUCCESS(offloadGetHostDevice(&Host));
+  const std::string &Original = getTestKernels();
+  std::vector<Region> Regions = getStructuralRegions(Original);
+  ASSERT_GT(Regions.size(), 3u) << "the test object has no tables";
+  const char *Kernels[] = {"saxpy",
+                           "ids",
+                           "ids_fixed",
+                           "alignment",
+                           "expf",
+                           "read_global",
+                           "reverse",
+                           "reverse_dynamic",
+                           "shuffle",
+                           "warp_sum",
+                           "early_exit",
+                           "deadlock",
+                           "duplicated_barrier",
+                           "no_reason",
+                           "barrier_misuse",
+                           "bad_version",
+                           "read_array",
+                           "count_blocks",
+                           "count_blocks_cooperative",
+                           "bad_layout"};
+  const char *Globals[] = {"offload_test_global", "offload_test_array"};
+
+  std::mt19937_64 Rng(0x0ff10ad);
+  constexpr unsigned NumImages = 2000;
+  unsigned NumValid = 0, NumLoaded = 0;
+  auto Start = std::chrono::steady_clock::now();
+  for (unsigned I = 0; I < NumImages; ++I) {
+    std::string Image = Original;
+    std::string What;
+    if (I % 5 == 4) {
+      Image.resize(Rng() % Image.size());
+      What = "truncated to " + std::to_string(Image.size()) + " bytes";
+    } else {
+      unsigned Flips = 1 + Rng() % 3;
+      What = "bits flipped at";
+      for (unsigned F = 0; F < Flips; ++F) {
+        uint64_t Offset;
+        // Half the flips hit the tables the loader reads.
+        if (Rng() % 2) {
+          const Region &R = Regions[Rng() % Regions.size()];
+          Offset = R.Begin + Rng() % std::max<uint64_t>(1, R.End - R.Begin);
+        } else {
+          Offset = Rng() % Image.size();
+        }
+        Offset = std::min<uint64_t>(Offset, Image.size() - 1);
+        unsigned Bit = Rng() % 8;
+        Image[Offset] = char(Image[Offset] ^ (1 << Bit));
+        What += " " + std::to_string(Offset) + ":" + std::to_string(Bit);
+      }
+    }
+    SCOPED_TRACE("image " + std::to_string(I) + ": " + What);
+
+    bool Valid = false;
+    ASSERT_SUCCESS(
+        offloadIsValidBinary(Host, Image.data(), Image.size(), &Valid));
+    NumValid += Valid;
+    offload_program_handle_t Program = nullptr;
+    offload_result_t R =
+        offloadCreateProgram(Host, Image.data(), Image.size(), &Program);
+    if (Valid)
+      ASSERT_EQ(R, OFFLOAD_SUCCESS)
+          << "valid per offloadIsValidBinary, but: " << describe(R);
+    if (R) {
+      ASSERT_EQ(R->Code, OFFLOAD_ERRC_INVALID_BINARY) << describe(R);
+      continue;
+    }
+    ++NumLoaded;
+    for (const char *Name : Kernels) {
+      offload_symbol_handle_t Kernel = nullptr;
+      offload_result_t S =
+          offloadGetSymbol(Program, Name, OFFLOAD_SYMBOL_KIND_KERNEL, &Kernel);
+      if (S)
+        EXPECT_TRUE(isExpectedFailure(S)) << Name << ": " << describe(S);
+    }
+    for (const char *Name : Globals) {
+      offload_symbol_handle_t Global = nullptr;
+      offload_result_t S = offloadGetSymbol(
+          Program, Name, OFFLOAD_SYMBOL_KIND_GLOBAL_VARIABLE, &Global);
+      if (S)
+        EXPECT_TRUE(isExpectedFailure(S)) << Name << ": " << describe(S);
+    }
+    ASSERT_SUCCESS(offloadDestroyProgram(Program));
+  }
+  double Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
+  // Both outcomes occur, or the test exercises nothing.
+  EXPECT_GT(NumValid, 0u);
+  EXPECT_LT(NumLoaded, NumImages);
+  RecordProperty("valid", int(NumValid));
+  RecordProperty("loaded", int(NumLoaded));
+  std::printf("%u corrupted images: %u valid, %u loaded, %.1f s\n", NumImages,
+              NumValid, NumLoaded, Seconds);
+  EXPECT_LT(Seconds, 20.0);
+  ASSERT_SUCCESS(offloadShutDown());
+}
+
+} // namespace
