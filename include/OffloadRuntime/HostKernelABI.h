@@ -140,6 +140,18 @@ uint64_t __offload_host_shuffle(offload_host_kernel_context_t *Ctx,
                                 uint64_t Value, int32_t Offset, int32_t Width,
                                 int32_t Mode, int8_t *Valid);
 
+/// A failing cf.assert of a kernel (CUDA's device-side assert): prints
+/// "<File>:<Line>: <Function>: block: [x,y,z], thread: [x,y,z] Assertion
+/// `<Message>` failed." on stdout and marks the launch that runs the block
+/// failed (its launch, or the queue's next synchronization, reports
+/// OFFLOAD_ERRC_BACKEND_FAILURE). The calling thread then returns from its
+/// body; other threads are unaffected.
+void __offload_host_assert_fail(const char *Message, const char *File,
+                                uint32_t Line, const char *Function,
+                                int64_t BlockX, int64_t BlockY, int64_t BlockZ,
+                                int64_t ThreadX, int64_t ThreadY,
+                                int64_t ThreadZ);
+
 #ifdef __cplusplus
 } // extern "C"
 #endif

@@ -584,3 +584,42 @@ module attributes {gpu.container_module} {
   EXPECT_EQ(X, (std::vector<float>{6, 6, 6, 6}));
   ASSERT_OK(offloadJITDestroyProgram(P));
 }
+
+TEST_F(JITTest, FailingAssertStopsOnlyItsThread) {
+  // Issue 11 item 5: thread 2 asserts and stops before its store; the other
+  // threads store; the launch reports the failure.
+  const char *Source = R"mlir(
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @inc(%x: memref<?xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<?xf32>
+      %zero = arith.constant 0.0 : f32
+      %ok = arith.cmpf oge, %v, %zero : f32
+      cf.assert %ok, "x[i] >= 0"
+      %one = arith.constant 1.0 : f32
+      %w = arith.addf %v, %one : f32
+      memref.store %w, %x[%i] : memref<?xf32>
+      gpu.return
+    }
+  }
+})mlir";
+  offload_jit_program_handle_t P = nullptr;
+  ASSERT_OK(
+      offloadCreateProgramFromMLIR(Device, Source, std::strlen(Source), &P));
+  offload_jit_kernel_handle_t K = nullptr;
+  ASSERT_OK(offloadJITGetKernel(P, "inc", &K));
+  std::vector<float> X{0, 1, -2, 3};
+  MemRef1D Args = view(X.data(), 4);
+  auto Sizes = sizes(1, 4);
+  offload_result_t R =
+      offloadJITLaunchKernel(nullptr, Device, K, &Args, sizeof(Args), &Sizes);
+  ASSERT_NE(R, OFFLOAD_SUCCESS);
+  EXPECT_EQ(R->Code, OFFLOAD_ERRC_BACKEND_FAILURE);
+  EXPECT_NE(std::string(R->Details)
+                .find("a device-side assertion failed in 1 thread(s)"),
+            std::string::npos)
+      << R->Details;
+  EXPECT_EQ(X, (std::vector<float>{1, 2, -2, 4}));
+  ASSERT_OK(offloadJITDestroyProgram(P));
+}

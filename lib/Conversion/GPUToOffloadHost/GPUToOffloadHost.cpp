@@ -38,12 +38,13 @@
 
 #include "OffloadRuntime/HostKernelABI.h"
 
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Conversion/MathToLibm/MathToLibm.h"
-#include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/IRMapping.h"
@@ -67,6 +68,7 @@ static constexpr StringLiteral kThreadPrefix = "__offload_thread.";
 static constexpr StringLiteral kBlockPrefix = "__offload_block.";
 static constexpr StringLiteral kBarrierFn = "__offload_host_barrier";
 static constexpr StringLiteral kShuffleFn = "__offload_host_shuffle";
+static constexpr StringLiteral kAssertFailFn = "__offload_host_assert_fail";
 
 /// Index (in i64 units) of the fields of offload_host_kernel_context_t.
 enum ContextField : int64_t {
@@ -89,6 +91,8 @@ namespace {
 /// What phase 2 learned about a kernel, for the entry points of phase 4.
 struct KernelInfo {
   std::string name;
+  /// The name messages use: a specialization's original kernel.
+  std::string displayName;
   bool cooperative = false;
   /// The body runs every thread of the block (offload-host-thread-loops):
   /// the block entry calls it once, and there is no thread entry.
@@ -487,6 +491,10 @@ static FailureOr<KernelInfo> lowerKernel(gpu::GPUFuncOp kernel,
   Location loc = kernel.getLoc();
   KernelInfo info;
   info.name = kernel.getName().str();
+  info.displayName = info.name;
+  if (auto original =
+          kernel->getAttrOfType<StringAttr>("offload.specialization_of"))
+    info.displayName = original.str();
   info.numKernelArgs = kernel.getNumArguments();
   info.threadLoops = kernel->hasAttr(kThreadLoopsAttrName);
   if (DenseI32ArrayAttr known = kernel.getKnownBlockSizeAttr())
@@ -681,6 +689,120 @@ static void stripGpuAddressSpaces(Operation *root) {
   replacer.recursivelyReplaceElementsIn(root, /*replaceAttrs=*/true,
                                         /*replaceLocs=*/false,
                                         /*replaceTypes=*/true);
+}
+
+//===----------------------------------------------------------------------===//
+// Phase 3: cf.assert, between upstream's conversions
+//===----------------------------------------------------------------------===//
+
+/// The address of a private NUL-terminated string global of \p module named
+/// after \p body and \p stem.
+static Value getStringAddress(OpBuilder &b, Location loc,
+                              gpu::GPUModuleOp module, func::FuncOp body,
+                              StringRef stem, StringRef text) {
+  std::string value = text.str();
+  value.push_back('\0');
+  std::string name;
+  unsigned count = 0;
+  do {
+    name = (body.getName() + "." + stem + "." + Twine(count++)).str();
+  } while (SymbolTable::lookupSymbolIn(module, name));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    LLVM::GlobalOp::create(
+        b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), value.size()),
+        /*isConstant=*/true, LLVM::Linkage::Internal, name,
+        b.getStringAttr(value));
+  }
+  return LLVM::AddressOfOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), name);
+}
+
+/// The file and line of \p loc: the first file location inside it, a call
+/// site resolved to its callee (an inlined function's own line).
+static std::pair<std::string, unsigned> getFileAndLine(Location loc) {
+  while (auto callSite = dyn_cast<CallSiteLoc>(loc))
+    loc = callSite.getCallee();
+  std::pair<std::string, unsigned> result{"<unknown>", 0};
+  loc->walk([&](Location inner) {
+    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
+      result = {file.getFilename().str(), file.getLine()};
+      return WalkResult::interrupt();
+    }
+    if (isa<CallSiteLoc>(inner))
+      return WalkResult::skip(); // a caller's position, once resolved above
+    return WalkResult::advance();
+  });
+  return result;
+}
+
+/// The function name a location gives (a NameLoc, e.g. of an inlined
+/// callee), or empty.
+static std::string getFunctionName(Location loc) {
+  while (auto callSite = dyn_cast<CallSiteLoc>(loc))
+    loc = callSite.getCallee();
+  std::string name;
+  loc->walk([&](Location inner) {
+    if (auto named = dyn_cast<NameLoc>(inner)) {
+      name = named.getName().str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return name;
+}
+
+/// cf.assert with GPU semantics (CUDA's device-side assert), in the body
+/// \p body of a kernel after its structured control flow became a CFG: a
+/// thread whose condition is false calls __offload_host_assert_fail (which
+/// prints "<file>:<line>: <function>: block: [x,y,z], thread: [x,y,z]
+/// Assertion `<msg>` failed." on stdout and marks the launch failed), then
+/// returns: it stops, and other threads go on.
+static void lowerAsserts(func::FuncOp body, gpu::GPUModuleOp module,
+                         StringRef kernelName) {
+  SmallVector<cf::AssertOp> asserts;
+  body.walk([&](cf::AssertOp op) { asserts.push_back(op); });
+  if (asserts.empty())
+    return;
+  unsigned n = body.getNumArguments();
+  Value ctx = body.getArgument(n - kNumExtraBodyArgs);
+  Value threadIds[] = {body.getArgument(n - 5), body.getArgument(n - 4),
+                       body.getArgument(n - 3)};
+  for (cf::AssertOp op : asserts) {
+    OpBuilder b(op);
+    Location loc = op.getLoc();
+    auto [file, line] = getFileAndLine(loc);
+    std::string function = getFunctionName(loc);
+    if (function.empty())
+      function = kernelName.str();
+
+    Block *before = op->getBlock();
+    Block *rest = before->splitBlock(std::next(Block::iterator(op)));
+    Block *fail = new Block();
+    body.getBody().getBlocks().insertAfter(Region::iterator(before), fail);
+    b.setInsertionPoint(op);
+    cf::CondBranchOp::create(b, loc, op.getArg(), rest, fail);
+
+    b.setInsertionPointToStart(fail);
+    auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
+    Type i64 = b.getI64Type(), i32 = b.getI32Type();
+    func::FuncOp fn = getOrDeclareFunc(
+        b, module, kAssertFailFn,
+        {ptrType, ptrType, i32, ptrType, i64, i64, i64, i64, i64, i64}, {});
+    SmallVector<Value> args{
+        getStringAddress(b, loc, module, body, "assert_message", op.getMsg()),
+        getStringAddress(b, loc, module, body, "assert_file", file),
+        arith::ConstantIntOp::create(b, loc, i32, line),
+        getStringAddress(b, loc, module, body, "assert_function", function)};
+    for (unsigned d = 0; d < 3; ++d)
+      args.push_back(loadContextI64(b, loc, ctx, kBlockIdField + d));
+    for (unsigned d = 0; d < 3; ++d)
+      args.push_back(arith::IndexCastOp::create(b, loc, i64, threadIds[d]));
+    func::CallOp::create(b, loc, fn, args);
+    func::ReturnOp::create(b, loc);
+    op.erase();
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -923,10 +1045,24 @@ struct ConvertGPUToOffloadHostPass
       return signalPassFailure();
     // Phase 3: upstream lowering to LLVM dialect, on this module only. The
     // passes are created directly: no pass registration needed (the JIT).
+    OpPassManager toCFG(gpu::GPUModuleOp::getOperationName());
+    toCFG.addPass(createLowerAffinePass());
+    toCFG.addPass(createConvertVectorToSCFPass());
+    toCFG.addPass(createSCFToControlFlowPass());
+    if (failed(runPipeline(toCFG, module)))
+      return signalPassFailure();
+    // Device-side asserts of the kernels, now that they can branch out.
+    for (const KernelInfo &info : kernelInfos)
+      if (auto body = module.lookupSymbol<func::FuncOp>(info.name))
+        lowerAsserts(body, module, info.displayName);
+    WalkResult unlowered = module.walk([&](cf::AssertOp op) {
+      op.emitOpError("in a device function is not supported by the host "
+                     "target: inline the function into its kernel");
+      return WalkResult::interrupt();
+    });
+    if (unlowered.wasInterrupted())
+      return signalPassFailure();
     OpPassManager pm(gpu::GPUModuleOp::getOperationName());
-    pm.addPass(createLowerAffinePass());
-    pm.addPass(createConvertVectorToSCFPass());
-    pm.addPass(createSCFToControlFlowPass());
     pm.addPass(memref::createExpandStridedMetadataPass());
     // 64-bit vector indices: masks of transfers at indices of 2^31 and more
     // must not wrap (upstream's default assumes 32 bits).

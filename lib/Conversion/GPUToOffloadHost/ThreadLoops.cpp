@@ -2796,6 +2796,26 @@ mlir::offload::buildHostThreadLoops(gpu::GPUFuncOp kernel,
   });
   if (!worthTrying)
     return false;
+  // A failing cf.assert stops its thread alone (a return from the thread's
+  // body): not expressible in loops over all threads. Such kernels keep one
+  // function per thread, on fibers when they synchronize.
+  cf::AssertOp assertOp;
+  kernel.walk([&](cf::AssertOp op) {
+    assertOp = op;
+    return WalkResult::interrupt();
+  });
+  if (assertOp) {
+    bool synchronizes = false;
+    kernel.walk([&](Operation *op) {
+      synchronizes |= isSyncOp(op);
+      return synchronizes ? WalkResult::interrupt() : WalkResult::advance();
+    });
+    if (!synchronizes)
+      return false;
+    why.reason = "a failing cf.assert stops its thread alone";
+    why.loc = assertOp.getLoc();
+    return failure();
+  }
   // Work on a copy so that a failure leaves the kernel as it was. When moving
   // loops out for vectorization is in the way, try again without.
   DataLayout layout = DataLayout::closest(kernel);

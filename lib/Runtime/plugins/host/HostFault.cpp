@@ -10,6 +10,7 @@
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdio>
 #include <mutex>
 
 using namespace offload::host;
@@ -19,6 +20,7 @@ namespace {
 struct CurrentLaunch {
   llvm::StringRef Name;
   const offload_host_kernel_context_t *Ctx = nullptr;
+  std::atomic<uint64_t> *Assertions = nullptr;
 };
 thread_local CurrentLaunch Current;
 
@@ -38,12 +40,33 @@ void reportFault(void *) {
 } // namespace
 
 FaultScope::FaultScope(llvm::StringRef Name,
-                       const offload_host_kernel_context_t &Ctx) {
+                       const offload_host_kernel_context_t &Ctx,
+                       std::atomic<uint64_t> &Assertions) {
   static std::once_flag Registered;
   std::call_once(Registered,
                  [] { llvm::sys::AddSignalHandler(reportFault, nullptr); });
-  Outer = {Current.Name, Current.Ctx};
-  Current = {Name, &Ctx};
+  Outer = {Current.Name, Current.Ctx, Current.Assertions};
+  Current = {Name, &Ctx, &Assertions};
 }
 
-FaultScope::~FaultScope() { Current = {Outer.Name, Outer.Ctx}; }
+FaultScope::~FaultScope() {
+  Current = {Outer.Name, Outer.Ctx, Outer.Assertions};
+}
+
+extern "C" void __offload_host_assert_fail(const char *Message,
+                                           const char *File, uint32_t Line,
+                                           const char *Function, int64_t BlockX,
+                                           int64_t BlockY, int64_t BlockZ,
+                                           int64_t ThreadX, int64_t ThreadY,
+                                           int64_t ThreadZ) {
+  // One line per failing thread, whole, on stdout like CUDA's.
+  std::fprintf(stdout,
+               "%s:%u: %s: block: [%lld,%lld,%lld], thread: [%lld,%lld,%lld] "
+               "Assertion `%s` failed.\n",
+               File, Line, Function, (long long)BlockX, (long long)BlockY,
+               (long long)BlockZ, (long long)ThreadX, (long long)ThreadY,
+               (long long)ThreadZ, Message);
+  std::fflush(stdout);
+  if (Current.Assertions)
+    Current.Assertions->fetch_add(1, std::memory_order_relaxed);
+}

@@ -28,13 +28,19 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <atomic>
+#include <cstdint>
+
 namespace offload::host {
 
 /// While alive, a fault on this thread is reported as one in kernel \p Name
-/// at the block \p Ctx names (its BlockId, read when the fault happens).
+/// at the block \p Ctx names (its BlockId, read when the fault happens), and
+/// failing device-side assertions (__offload_host_assert_fail) are counted
+/// in \p Assertions.
 class FaultScope {
 public:
-  FaultScope(llvm::StringRef Name, const offload_host_kernel_context_t &Ctx);
+  FaultScope(llvm::StringRef Name, const offload_host_kernel_context_t &Ctx,
+             std::atomic<uint64_t> &Assertions);
   ~FaultScope();
   FaultScope(const FaultScope &) = delete;
   FaultScope &operator=(const FaultScope &) = delete;
@@ -45,6 +51,7 @@ private:
   struct Saved {
     llvm::StringRef Name;
     const offload_host_kernel_context_t *Ctx;
+    std::atomic<uint64_t> *Assertions;
   } Outer;
 };
 

@@ -92,11 +92,20 @@ public:
   }
   bool failed() const { return Failed; }
   const std::atomic<bool> &failedFlag() const { return Failed; }
-  Error take() {
-    if (!First)
-      return Error::success();
-    return std::move(*First);
+  /// Takes the first error, else reports failed device-side assertions of
+  /// kernel \p Name.
+  Error take(StringRef Name) {
+    if (First)
+      return std::move(*First);
+    if (uint64_t N = Assertions.load())
+      return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
+                         "kernel {0}: a device-side assertion failed in {1} "
+                         "thread(s)",
+                         Name, N);
+    return Error::success();
   }
+  /// Failed cf.asserts of the launch's threads.
+  std::atomic<uint64_t> Assertions{0};
 
 private:
   std::mutex Mutex;
@@ -126,7 +135,7 @@ static void runBlocks(const BlockLaunch &Launch,
   Ctx.SharedMemory = *Shared;
   Ctx.DynamicSharedMemory = *Shared + StaticBytes;
   Ctx.Cooperative = nullptr;
-  FaultScope Fault(Launch.Name, Ctx);
+  FaultScope Fault(Launch.Name, Ctx, Errors.Assertions);
   if (!(Desc.Flags & OFFLOAD_HOST_KERNEL_COOPERATIVE)) {
     if (Error E = runNonCooperativeBlocks(Launch, Ctx, Begin, End,
                                           Errors.failedFlag()))
@@ -190,7 +199,7 @@ Error offload::host::launchOnHost(BlockPool &Pool, const HostConfig &Config,
       1, std::min(NumChunks, TotalThreads / MinThreadsPerChunk));
   if (NumChunks == 1) {
     runBlocks(Launch, Size, 0, NumBlocks, Errors);
-    return Errors.take();
+    return Errors.take(Name);
   }
   LaunchChunks Chunks{Launch, Size, NumBlocks, NumChunks, Errors};
   BlockPool::Job Job;
@@ -198,7 +207,7 @@ Error offload::host::launchOnHost(BlockPool &Pool, const HostConfig &Config,
   Job.Context = &Chunks;
   Job.NumChunks = NumChunks;
   Pool.run(Job);
-  return Errors.take();
+  return Errors.take(Name);
 }
 
 namespace {

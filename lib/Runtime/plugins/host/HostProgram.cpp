@@ -601,6 +601,8 @@ Expected<orc::LLJIT &> HostPlugin::getJIT() {
       orc::ExecutorAddr::fromPtr(&__offload_host_barrier), Flags};
   RuntimeSymbols[Mangle("__offload_host_shuffle")] = {
       orc::ExecutorAddr::fromPtr(&__offload_host_shuffle), Flags};
+  RuntimeSymbols[Mangle("__offload_host_assert_fail")] = {
+      orc::ExecutorAddr::fromPtr(&__offload_host_assert_fail), Flags};
   if (Error E = Runtime.define(orc::absoluteSymbols(std::move(RuntimeSymbols))))
     return wrapError(std::move(E), OFFLOAD_ERRC_BACKEND_FAILURE,
                      "cannot define the host runtime symbols");
