@@ -152,6 +152,17 @@ void __offload_host_assert_fail(const char *Message, const char *File,
                                 int64_t ThreadX, int64_t ThreadY,
                                 int64_t ThreadZ);
 
+/// An out-of-bounds access found by offload-check-memory-accesses: prints
+/// "<Location>: out-of-bounds <Op> in kernel '<Kernel>', block: [x,y,z],
+/// thread: [x,y,z]: index <Index> of dimension <Dim> is not below its size
+/// <Size>" on stdout and marks the launch failed, like
+/// __offload_host_assert_fail; the thread then stops before the access.
+void __offload_host_bounds_fail(const char *Location, const char *Op,
+                                const char *Kernel, int64_t Dim, int64_t Index,
+                                int64_t Size, int64_t BlockX, int64_t BlockY,
+                                int64_t BlockZ, int64_t ThreadX,
+                                int64_t ThreadY, int64_t ThreadZ);
+
 #ifdef __cplusplus
 } // extern "C"
 #endif

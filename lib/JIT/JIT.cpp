@@ -300,6 +300,9 @@ struct Config {
   /// (offload-host-thread-loops); OFFLOAD_HOST_THREAD_LOOPS=0 runs every
   /// kernel that synchronizes threads on fibers instead.
   bool ThreadLoops = true;
+  /// OFFLOAD_CHECK=1: host kernels bounds-check every memref access
+  /// (offload-check-memory-accesses).
+  bool Check = false;
   unsigned Threads = 2;
   std::string DumpDir;
   SpecializationOptions Specialization;
@@ -315,6 +318,7 @@ struct Config {
     C.FoldGrid = Env("OFFLOAD_JIT_FOLD_GRID") == "1";
     C.Trace = Env("OFFLOAD_TRACE") == "1";
     C.ThreadLoops = Env("OFFLOAD_HOST_THREAD_LOOPS") != "0";
+    C.Check = Env("OFFLOAD_CHECK") == "1";
     unsigned Threads;
     if (!Env("OFFLOAD_JIT_THREADS").getAsInteger(10, Threads) && Threads > 0)
       C.Threads = Threads;
@@ -842,9 +846,9 @@ offload_result_t Engine::getKernelFromImage(offload_device_handle_t Device,
 //===----------------------------------------------------------------------===//
 
 std::string Engine::getOptionsKey() const {
-  return "unroll=" +
-         std::to_string(Options.Specialization.unrollMaxTripCount) +
-         ";thread-loops=" + (Options.ThreadLoops ? "1" : "0");
+  return "unroll=" + std::to_string(Options.Specialization.unrollMaxTripCount) +
+         ";thread-loops=" + (Options.ThreadLoops ? "1" : "0") +
+         ";check=" + (Options.Check ? "1" : "0");
 }
 
 std::string Engine::getKey(offload_jit_kernel_impl_t &Kernel,
@@ -1009,6 +1013,9 @@ Engine::compile(offload_jit_program_impl_t &Program,
       }
   GpuModule.setTargetsAttr(ArrayAttr::get(Ctx, {HostTarget}));
   PassManager PM(Ctx);
+  if (Options.Check)
+    PM.addNestedPass<gpu::GPUModuleOp>(
+        mlir::offload::createOffloadCheckMemoryAccesses());
   if (Options.ThreadLoops)
     PM.addNestedPass<gpu::GPUModuleOp>(
         mlir::offload::createOffloadHostThreadLoops());

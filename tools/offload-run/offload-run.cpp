@@ -87,6 +87,15 @@ static llvm::cl::opt<bool> threadLoopsOption(
                    "threads on fibers (not with --jit)"),
     llvm::cl::init(true), llvm::cl::cat(offloadCategory));
 
+static llvm::cl::opt<bool> checkOption(
+    "check",
+    llvm::cl::desc("Host device: bounds-check every memref access of the "
+                   "kernels, like compute-sanitizer's memcheck; the first "
+                   "bad access of a thread is reported with its location, "
+                   "kernel, block, thread, index and size, and the launch "
+                   "fails (also OFFLOAD_CHECK=1)"),
+    llvm::cl::init(false), llvm::cl::cat(offloadCategory));
+
 static llvm::cl::opt<bool> printPipelineOption(
     "print-lowered-ir",
     llvm::cl::desc("Print the IR after the offload pipeline, then run it"),
@@ -134,6 +143,12 @@ mgpuMemGetDeviceMemRef1dInt32(int32_t *allocated, int32_t *aligned,
 
 /// Adds the offload pipeline for --device to \p pm, or reports an unknown
 /// device.
+/// OFFLOAD_CHECK=1, as the JIT reads it.
+static bool checkFromEnvironment() {
+  const char *value = std::getenv("OFFLOAD_CHECK");
+  return value && llvm::StringRef(value) == "1";
+}
+
 static LogicalResult buildPipeline(OpPassManager &pm) {
   if (deviceOption == "host") {
     offload::HostPipelineOptions options;
@@ -143,6 +158,7 @@ static LogicalResult buildPipeline(OpPassManager &pm) {
     options.features = featuresOption;
     options.jit = jitOption;
     options.threadLoops = threadLoopsOption;
+    options.check = checkOption || checkFromEnvironment();
     if (jitOption && !threadLoopsOption) {
       llvm::errs() << "offload-run: --thread-loops=false is not supported "
                       "with --jit; set OFFLOAD_HOST_THREAD_LOOPS=0 to make "
@@ -165,6 +181,11 @@ static LogicalResult buildPipeline(OpPassManager &pm) {
                  << deviceOption
                  << " device; --chip and --features are not supported with "
                     "it\n";
+    return failure();
+  }
+  if (checkOption) {
+    llvm::errs() << "offload-run: --check is supported for --device=host "
+                    "only\n";
     return failure();
   }
   if (deviceOption == "cuda") {

@@ -86,6 +86,34 @@ def ConvertOffloadToLLVM : Pass<"convert-offload-to-llvm", "ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def OffloadCheckMemoryAccesses : Pass<"offload-check-memory-accesses",
+                                      "::mlir::gpu::GPUModuleOp"> {
+  let summary = "bounds-check every memref access of the kernels";
+  let description = [{
+    What `compute-sanitizer --tool memcheck` gives CUDA users, for the host
+    target (`offload-run --check`, `OFFLOAD_CHECK=1` for the JIT; run before
+    `offload-host-thread-loops`): before each `memref.load`, `memref.store`,
+    `memref.atomic_rmw`, `memref.generic_atomic_rmw`, `vector.load` and
+    `vector.store` of a kernel, every index is compared with its dimension
+    (a vector's last index plus its length minus one). A thread whose access
+    is out of bounds calls `__offload_host_bounds_fail`, which prints
+
+    ```
+    <file>:<line>:<col>: out-of-bounds memref.store in kernel 'K', block: [x,y,z], thread: [x,y,z]: index 12 of dimension 0 is not below its size 8
+    ```
+
+    on stdout, then stops (a silent `cf.assert` with the attribute
+    `offload.check_stop`), and the launch fails. Checked kernels keep one
+    function per thread (see `cf.assert` in docs/HostTarget.md).
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def OffloadHostThreadLoops : Pass<"offload-host-thread-loops",
                                   "::mlir::gpu::GPUModuleOp"> {
   let summary = "run the threads of each block as loops split at barriers";

@@ -2812,7 +2812,10 @@ mlir::offload::buildHostThreadLoops(gpu::GPUFuncOp kernel,
     });
     if (!synchronizes)
       return false;
-    why.reason = "a failing cf.assert stops its thread alone";
+    why.reason = assertOp->hasAttr("offload.check_stop")
+                     ? "its bounds checks (--check) stop a failing thread "
+                       "alone"
+                     : "a failing cf.assert stops its thread alone";
     why.loc = assertOp.getLoc();
     return failure();
   }

@@ -81,6 +81,8 @@ void mlir::offload::buildLowerToHostPipeline(
   target.chip = options.chip;
   target.features = options.features;
   pm.addPass(createOffloadAttachHostTarget(target));
+  if (options.check)
+    pm.addNestedPass<gpu::GPUModuleOp>(createOffloadCheckMemoryAccesses());
   if (options.jit) {
     // Embed the kernels as MLIR, with their target: libOffloadJIT specializes
     // and compiles them for it at launch.

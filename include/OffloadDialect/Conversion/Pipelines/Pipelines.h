@@ -37,6 +37,13 @@ struct HostPipelineOptions
       llvm::cl::desc("embed kernels as MLIR and specialize them at launch on "
                      "their runtime constants (link libOffloadJIT)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> check{
+      *this, "check",
+      llvm::cl::desc("bounds-check every memref access of the kernels "
+                     "(offload-check-memory-accesses): an out-of-bounds "
+                     "access is reported with its location, kernel, block, "
+                     "thread, index and size, and fails the launch"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> threadLoops{
       *this, "thread-loops",
       llvm::cl::desc("run the threads of a block as loops split at barriers "

@@ -20,7 +20,7 @@ namespace {
 struct CurrentLaunch {
   llvm::StringRef Name;
   const offload_host_kernel_context_t *Ctx = nullptr;
-  std::atomic<uint64_t> *Assertions = nullptr;
+  DeviceFailures *Failures = nullptr;
 };
 thread_local CurrentLaunch Current;
 
@@ -41,17 +41,15 @@ void reportFault(void *) {
 
 FaultScope::FaultScope(llvm::StringRef Name,
                        const offload_host_kernel_context_t &Ctx,
-                       std::atomic<uint64_t> &Assertions) {
+                       DeviceFailures &Failures) {
   static std::once_flag Registered;
   std::call_once(Registered,
                  [] { llvm::sys::AddSignalHandler(reportFault, nullptr); });
-  Outer = {Current.Name, Current.Ctx, Current.Assertions};
-  Current = {Name, &Ctx, &Assertions};
+  Outer = {Current.Name, Current.Ctx, Current.Failures};
+  Current = {Name, &Ctx, &Failures};
 }
 
-FaultScope::~FaultScope() {
-  Current = {Outer.Name, Outer.Ctx, Outer.Assertions};
-}
+FaultScope::~FaultScope() { Current = {Outer.Name, Outer.Ctx, Outer.Failures}; }
 
 extern "C" void __offload_host_assert_fail(const char *Message,
                                            const char *File, uint32_t Line,
@@ -67,6 +65,25 @@ extern "C" void __offload_host_assert_fail(const char *Message,
                (long long)BlockZ, (long long)ThreadX, (long long)ThreadY,
                (long long)ThreadZ, Message);
   std::fflush(stdout);
-  if (Current.Assertions)
-    Current.Assertions->fetch_add(1, std::memory_order_relaxed);
+  if (Current.Failures)
+    Current.Failures->Assertions.fetch_add(1, std::memory_order_relaxed);
+}
+
+extern "C" void __offload_host_bounds_fail(const char *Location, const char *Op,
+                                           const char *Kernel, int64_t Dim,
+                                           int64_t Index, int64_t Size,
+                                           int64_t BlockX, int64_t BlockY,
+                                           int64_t BlockZ, int64_t ThreadX,
+                                           int64_t ThreadY, int64_t ThreadZ) {
+  std::fprintf(stdout,
+               "%s: out-of-bounds %s in kernel '%s', block: [%lld,%lld,%lld], "
+               "thread: [%lld,%lld,%lld]: index %lld of dimension %lld is not "
+               "below its size %lld\n",
+               Location, Op, Kernel, (long long)BlockX, (long long)BlockY,
+               (long long)BlockZ, (long long)ThreadX, (long long)ThreadY,
+               (long long)ThreadZ, (long long)Index, (long long)Dim,
+               (long long)Size);
+  std::fflush(stdout);
+  if (Current.Failures)
+    Current.Failures->OutOfBounds.fetch_add(1, std::memory_order_relaxed);
 }

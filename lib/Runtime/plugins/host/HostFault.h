@@ -35,12 +35,15 @@ namespace offload::host {
 
 /// While alive, a fault on this thread is reported as one in kernel \p Name
 /// at the block \p Ctx names (its BlockId, read when the fault happens), and
-/// failing device-side assertions (__offload_host_assert_fail) are counted
-/// in \p Assertions.
+/// failing device-side assertions (__offload_host_assert_fail) and bounds
+/// checks (__offload_host_bounds_fail) are counted in \p Failures.
+struct DeviceFailures {
+  std::atomic<uint64_t> Assertions{0}, OutOfBounds{0};
+};
 class FaultScope {
 public:
   FaultScope(llvm::StringRef Name, const offload_host_kernel_context_t &Ctx,
-             std::atomic<uint64_t> &Assertions);
+             DeviceFailures &Failures);
   ~FaultScope();
   FaultScope(const FaultScope &) = delete;
   FaultScope &operator=(const FaultScope &) = delete;
@@ -51,7 +54,7 @@ private:
   struct Saved {
     llvm::StringRef Name;
     const offload_host_kernel_context_t *Ctx;
-    std::atomic<uint64_t> *Assertions;
+    DeviceFailures *Failures;
   } Outer;
 };
 

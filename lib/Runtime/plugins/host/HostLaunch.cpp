@@ -97,15 +97,20 @@ public:
   Error take(StringRef Name) {
     if (First)
       return std::move(*First);
-    if (uint64_t N = Assertions.load())
+    if (uint64_t N = Failures.OutOfBounds.load())
+      return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
+                         "kernel {0}: {1} thread(s) accessed memory out of "
+                         "bounds (offload-check-memory-accesses)",
+                         Name, N);
+    if (uint64_t N = Failures.Assertions.load())
       return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
                          "kernel {0}: a device-side assertion failed in {1} "
                          "thread(s)",
                          Name, N);
     return Error::success();
   }
-  /// Failed cf.asserts of the launch's threads.
-  std::atomic<uint64_t> Assertions{0};
+  /// Failed cf.asserts and bounds checks of the launch's threads.
+  DeviceFailures Failures;
 
 private:
   std::mutex Mutex;
@@ -135,7 +140,7 @@ static void runBlocks(const BlockLaunch &Launch,
   Ctx.SharedMemory = *Shared;
   Ctx.DynamicSharedMemory = *Shared + StaticBytes;
   Ctx.Cooperative = nullptr;
-  FaultScope Fault(Launch.Name, Ctx, Errors.Assertions);
+  FaultScope Fault(Launch.Name, Ctx, Errors.Failures);
   if (!(Desc.Flags & OFFLOAD_HOST_KERNEL_COOPERATIVE)) {
     if (Error E = runNonCooperativeBlocks(Launch, Ctx, Begin, End,
                                           Errors.failedFlag()))

@@ -1,0 +1,199 @@
+//===- CheckMemoryAccesses.cpp - Bounds checks in host kernels ------------===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// offload-check-memory-accesses: a bounds check before every memref access
+// of a kernel, reported with the access's location, the kernel, block and
+// thread, the index and the size (what compute-sanitizer's memcheck reports
+// for CUDA). MLIR's own runtime verification
+// (mlir/lib/Dialect/MemRef/Transforms/RuntimeOpVerification.cpp) checks the
+// same accesses with cf.assert and a static message; this pass reports the
+// values, through __offload_host_bounds_fail (HostKernelABI.h), and stops the
+// thread with a cf.assert that convert-gpu-to-offload-host lowers silently.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OffloadDialect/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir {
+namespace offload {
+#define GEN_PASS_DEF_OFFLOADCHECKMEMORYACCESSES
+#include "OffloadDialect/Conversion/Passes.h.inc"
+} // namespace offload
+} // namespace mlir
+
+using namespace mlir;
+
+static constexpr StringLiteral kBoundsFailFn = "__offload_host_bounds_fail";
+
+namespace {
+/// One access to check: the memref, its indices, and how many elements
+/// along the last dimension it touches.
+struct Access {
+  Operation *op;
+  Value memref;
+  ValueRange indices;
+  int64_t lastExtent = 1;
+};
+} // namespace
+
+static std::optional<Access> getAccess(Operation *op) {
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return Access{op, load.getMemRef(), load.getIndices()};
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return Access{op, store.getMemRef(), store.getIndices()};
+  if (auto rmw = dyn_cast<memref::AtomicRMWOp>(op))
+    return Access{op, rmw.getMemref(), rmw.getIndices()};
+  if (auto rmw = dyn_cast<memref::GenericAtomicRMWOp>(op))
+    return Access{op, rmw.getMemref(), rmw.getIndices()};
+  if (auto load = dyn_cast<vector::LoadOp>(op))
+    return Access{op, load.getBase(), load.getIndices(),
+                  load.getVectorType().getShape().back()};
+  if (auto store = dyn_cast<vector::StoreOp>(op))
+    return Access{op, store.getBase(), store.getIndices(),
+                  store.getVectorType().getShape().back()};
+  return std::nullopt;
+}
+
+/// The address of a private NUL-terminated string global of \p module.
+static Value getString(OpBuilder &b, Location loc, gpu::GPUModuleOp module,
+                       StringRef stem, StringRef text, unsigned &counter) {
+  std::string value = text.str();
+  value.push_back('\0');
+  std::string name;
+  do {
+    name = ("__offload_check." + stem + "." + Twine(counter++)).str();
+  } while (SymbolTable::lookupSymbolIn(module, name));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    LLVM::GlobalOp::create(
+        b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), value.size()),
+        /*isConstant=*/true, LLVM::Linkage::Internal, name,
+        b.getStringAttr(value));
+  }
+  return LLVM::AddressOfOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), name);
+}
+
+/// "file:line:col" of \p loc (a call site resolved to its callee).
+static std::string describeLocation(Location loc) {
+  while (auto callSite = dyn_cast<CallSiteLoc>(loc))
+    loc = callSite.getCallee();
+  std::string text;
+  loc->walk([&](Location inner) {
+    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
+      text = (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
+              ":" + Twine(file.getColumn()))
+                 .str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return text.empty() ? std::string("<unknown>") : text;
+}
+
+static void checkAccess(const Access &access, gpu::GPUFuncOp kernel,
+                        gpu::GPUModuleOp module, unsigned &counter) {
+  Operation *op = access.op;
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  auto type = cast<MemRefType>(access.memref.getType());
+  Type i64 = b.getI64Type();
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
+  func::FuncOp fail = module.lookupSymbol<func::FuncOp>(kBoundsFailFn);
+  if (!fail) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(module.getBody());
+    fail = func::FuncOp::create(
+        b, loc, kBoundsFailFn,
+        b.getFunctionType({ptrType, ptrType, ptrType, i64, i64, i64, i64, i64,
+                           i64, i64, i64, i64},
+                          {}));
+    fail.setPrivate();
+  }
+
+  Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
+  std::string kernelName = kernel.getName().str();
+  if (auto original =
+          kernel->getAttrOfType<StringAttr>("offload.specialization_of"))
+    kernelName = original.str();
+  for (auto [d, index] : llvm::enumerate(access.indices)) {
+    Value size =
+        type.isDynamicDim(d)
+            ? memref::DimOp::create(b, loc, access.memref, d).getResult()
+            : arith::ConstantIndexOp::create(b, loc, type.getDimSize(d))
+                  .getResult();
+    // The last element touched: the index, plus the vector's length - 1
+    // along the last dimension. Unsigned: a negative index is out of bounds.
+    Value last = index;
+    if (d + 1 == access.indices.size() && access.lastExtent > 1)
+      last = arith::AddIOp::create(
+          b, loc, index,
+          arith::ConstantIndexOp::create(b, loc, access.lastExtent - 1));
+    Value inBounds =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, last, size);
+    // Report this dimension (the first failing one: later checks see ok
+    // already false and skip their report).
+    Value firstFailure = arith::AndIOp::create(
+        b, loc, ok,
+        arith::XOrIOp::create(b, loc, inBounds,
+                              arith::ConstantIntOp::create(b, loc, 1, 1)));
+    auto report = scf::IfOp::create(b, loc, firstFailure);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(report.thenBlock());
+      SmallVector<Value> args{
+          getString(b, loc, module, "location", describeLocation(loc), counter),
+          getString(b, loc, module, "op", op->getName().getStringRef(),
+                    counter),
+          getString(b, loc, module, "kernel", kernelName, counter),
+          arith::ConstantIntOp::create(b, loc, i64, d),
+          arith::IndexCastOp::create(b, loc, i64, last),
+          arith::IndexCastOp::create(b, loc, i64, size)};
+      for (gpu::Dimension dim :
+           {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
+        args.push_back(arith::IndexCastOp::create(
+            b, loc, i64, gpu::BlockIdOp::create(b, loc, dim)));
+      for (gpu::Dimension dim :
+           {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
+        args.push_back(arith::IndexCastOp::create(
+            b, loc, i64, gpu::ThreadIdOp::create(b, loc, dim)));
+      func::CallOp::create(b, loc, fail, args);
+    }
+    ok = arith::AndIOp::create(b, loc, ok, inBounds);
+  }
+  // Stop the thread before the access: a silent device-side assertion.
+  auto stop = cf::AssertOp::create(b, loc, ok, "out-of-bounds access");
+  stop->setAttr("offload.check_stop", b.getUnitAttr());
+}
+
+namespace {
+struct OffloadCheckMemoryAccessesPass
+    : public offload::impl::OffloadCheckMemoryAccessesBase<
+          OffloadCheckMemoryAccessesPass> {
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    unsigned counter = 0;
+    for (gpu::GPUFuncOp kernel : module.getOps<gpu::GPUFuncOp>()) {
+      if (!kernel.isKernel())
+        continue;
+      SmallVector<Access> accesses;
+      kernel.walk([&](Operation *op) {
+        if (std::optional<Access> access = getAccess(op))
+          accesses.push_back(*access);
+      });
+      for (const Access &access : accesses)
+        checkAccess(access, kernel, module, counter);
+    }
+  }
+};
+} // namespace
