@@ -289,6 +289,9 @@ static void attachDiagnosticHandler(MLIRContext *context, BuiltinDialect *) {
   static SourceMgrDiagnosticHandler *handler = nullptr;
   if (!handler)
     handler = new SourceMgrDiagnosticHandler(getSourceMgr(), context);
+  // A diagnostic names its op by location; the op itself (a whole gpu.module
+  // for module-level errors) is not dumped after it.
+  context->printOpOnDiagnostic(false);
 }
 
 //===----------------------------------------------------------------------===//

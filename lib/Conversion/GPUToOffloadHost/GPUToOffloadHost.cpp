@@ -1081,6 +1081,27 @@ struct ConvertGPUToOffloadHostPass
     pm.addPass(createReconcileUnrealizedCastsPass());
     if (failed(runPipeline(pm, module)))
       return signalPassFailure();
+    // Everything must be LLVM dialect now: name the first op that is not
+    // (an op of another target, e.g. amdgpu.*), rather than the casts it
+    // leaves, or a failure at serialization.
+    Operation *notLowered = nullptr, *cast = nullptr;
+    module.walk([&](Operation *op) {
+      if (op == module.getOperation() ||
+          isa<LLVM::LLVMDialect>(op->getDialect()))
+        return WalkResult::advance();
+      if (isa<UnrealizedConversionCastOp>(op)) {
+        cast = cast ? cast : op;
+        return WalkResult::advance();
+      }
+      notLowered = op;
+      return WalkResult::interrupt();
+    });
+    if (Operation *op = notLowered ? notLowered : cast) {
+      op->emitOpError("is not supported by the host target: "
+                      "convert-gpu-to-offload-host cannot lower it to the "
+                      "LLVM dialect");
+      return signalPassFailure();
+    }
     // Phase 4.
     for (const KernelInfo &info : kernelInfos)
       if (failed(emitEntryPoints(module, info)))

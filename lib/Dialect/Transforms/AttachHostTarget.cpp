@@ -43,17 +43,31 @@ struct AttachHostTargetPass
     }
     auto target = HostTargetAttr::get(&getContext(), optLevel, /*triple=*/"",
                                       chip, features);
-    getOperation().walk([&](gpu::GPUModuleOp module) {
+    WalkResult result = getOperation().walk([&](gpu::GPUModuleOp module) {
       if (!moduleMatcher.empty() && !matcher.match(module.getName()))
-        return;
+        return WalkResult::advance();
       SmallVector<Attribute> targets;
       if (ArrayAttr existing = module.getTargetsAttr())
         targets.append(existing.begin(), existing.end());
+      // The host lowering rewrites the module for the CPU: it cannot also
+      // serialize for a GPU target.
+      for (Attribute other : targets)
+        if (!isa<HostTargetAttr>(other)) {
+          module.emitError("gpu.module '")
+              << module.getName() << "' already targets " << other
+              << "; the host target compiles its kernels for the CPU only: "
+                 "remove that target, or lower the module with its own "
+                 "pipeline (offload-lower-to-nvvm, offload-lower-to-rocdl)";
+          return WalkResult::interrupt();
+        }
       if (llvm::is_contained(targets, target))
-        return;
+        return WalkResult::advance();
       targets.push_back(target);
       module.setTargetsAttr(ArrayAttr::get(&getContext(), targets));
+      return WalkResult::advance();
     });
+    if (result.wasInterrupted())
+      signalPassFailure();
   }
 };
 } // namespace
