@@ -57,6 +57,25 @@ OFFLOAD_API offload_result_t
 offloadCreateProgramFromMLIR(offload_device_handle_t Device, const void *Module,
                              size_t Size, offload_jit_program_handle_t *Program);
 
+/// Options of a JIT program (offloadCreateProgramFromMLIRWithOptions).
+typedef struct offload_jit_program_options_t {
+  /// sizeof(offload_jit_program_options_t): lets the struct grow.
+  size_t Size;
+  /// Host kernels bounds-check every memref access, like OFFLOAD_CHECK=1
+  /// for this program only (offload-check-memory-accesses; part of the
+  /// key).
+  bool Check;
+} offload_jit_program_options_t;
+
+/// offloadCreateProgramFromMLIR with \p Options (NULL: the defaults, as
+/// offloadCreateProgramFromMLIR). Errors: those of
+/// offloadCreateProgramFromMLIR, INVALID_SIZE (Options->Size is not a size
+/// this library knows).
+OFFLOAD_API offload_result_t offloadCreateProgramFromMLIRWithOptions(
+    offload_device_handle_t Device, const void *Module, size_t Size,
+    const offload_jit_program_options_t *Options,
+    offload_jit_program_handle_t *Program);
+
 /// Destroys a JIT program; its compiled kernels stay cached.
 OFFLOAD_API offload_result_t
 offloadJITDestroyProgram(offload_jit_program_handle_t Program);

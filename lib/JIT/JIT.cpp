@@ -235,6 +235,8 @@ struct offload_jit_program_impl_t
   std::string Bytes;
   /// xxh3-128 of Bytes, hex: the module part of every key.
   std::string ModuleHash;
+  /// offload_jit_program_options_t::Check.
+  bool Check = false;
   /// Parsed in the engine's main context (kernel lookups, signatures).
   OwningOpRef<ModuleOp> Module;
   std::mutex KernelsMutex;
@@ -337,7 +339,8 @@ public:
 
   offload_result_t createProgram(offload_device_handle_t Device,
                                  const void *Module, size_t Size,
-                                 offload_jit_program_handle_t *Out);
+                                 offload_jit_program_handle_t *Out,
+                                 bool Check = false);
   offload_result_t destroyProgram(offload_jit_program_handle_t Program);
   offload_result_t getKernel(offload_jit_program_handle_t Program,
                              const char *Name,
@@ -387,7 +390,7 @@ private:
     return LiveKernels.count(Kernel);
   }
   /// The options that change generated code, as they enter every key.
-  std::string getOptionsKey() const;
+  std::string getOptionsKey(const offload_jit_program_impl_t &Program) const;
   std::string getKey(offload_jit_kernel_impl_t &Kernel,
                      const LaunchRequest &Request);
   std::shared_ptr<CacheEntry>
@@ -602,7 +605,8 @@ static offload_result_t getBackend(offload_device_handle_t Device,
 
 offload_result_t Engine::createProgram(offload_device_handle_t Device,
                                        const void *Module, size_t Size,
-                                       offload_jit_program_handle_t *Out) {
+                                       offload_jit_program_handle_t *Out,
+                                       bool Check) {
   if (!Device)
     return makeError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Device is null");
   if (!Module)
@@ -617,6 +621,7 @@ offload_result_t Engine::createProgram(offload_device_handle_t Device,
   auto Program = std::make_shared<offload_jit_program_impl_t>();
   Program->Device = Device;
   Program->DeviceIsHost = Backend == OFFLOAD_PLATFORM_BACKEND_HOST;
+  Program->Check = Check;
   Program->TargetKey = TargetKey;
   if (!Program->DeviceIsHost) {
     llvm::Expected<DeviceTarget> Target = getDeviceTarget(Device, Backend);
@@ -776,7 +781,7 @@ offload_result_t Engine::getKernel(offload_jit_program_handle_t Program,
   // The constant part of every key of this kernel.
   std::string Prefix = Program->ModuleHash + ";" + Kernel->ModuleName +
                        "::" + Kernel->KernelName + ";" + Program->TargetKey +
-                       ";" + kCompilerVersion + ";" + getOptionsKey();
+                       ";" + kCompilerVersion + ";" + getOptionsKey(*Program);
   Kernel->Prefix = llvm::xxh3_128bits(llvm::ArrayRef<uint8_t>(
       reinterpret_cast<const uint8_t *>(Prefix.data()), Prefix.size()));
   offload_jit_kernel_impl_t *Handle = Kernel.get();
@@ -845,10 +850,11 @@ offload_result_t Engine::getKernelFromImage(offload_device_handle_t Device,
 // Keys, compilation, caches
 //===----------------------------------------------------------------------===//
 
-std::string Engine::getOptionsKey() const {
+std::string
+Engine::getOptionsKey(const offload_jit_program_impl_t &Program) const {
   return "unroll=" + std::to_string(Options.Specialization.unrollMaxTripCount) +
          ";thread-loops=" + (Options.ThreadLoops ? "1" : "0") +
-         ";check=" + (Options.Check ? "1" : "0");
+         ";check=" + (Options.Check || Program.Check ? "1" : "0");
 }
 
 std::string Engine::getKey(offload_jit_kernel_impl_t &Kernel,
@@ -858,7 +864,7 @@ std::string Engine::getKey(offload_jit_kernel_impl_t &Kernel,
   Inputs.Kernel = Kernel.ModuleName + "::" + Kernel.KernelName;
   Inputs.Target = Kernel.Program->TargetKey;
   Inputs.CompilerVersion = kCompilerVersion;
-  Inputs.Options = getOptionsKey();
+  Inputs.Options = getOptionsKey(*Kernel.Program);
   Inputs.Specialized = Request.Specialize;
   if (Request.Specialize) {
     Inputs.Values = Request.Values;
@@ -1013,7 +1019,7 @@ Engine::compile(offload_jit_program_impl_t &Program,
       }
   GpuModule.setTargetsAttr(ArrayAttr::get(Ctx, {HostTarget}));
   PassManager PM(Ctx);
-  if (Options.Check)
+  if (Options.Check || Program.Check)
     PM.addNestedPass<gpu::GPUModuleOp>(
         mlir::offload::createOffloadCheckMemoryAccesses());
   if (Options.ThreadLoops)
@@ -1384,6 +1390,20 @@ offloadCreateProgramFromMLIR(offload_device_handle_t Device, const void *Module,
                              size_t Size,
                              offload_jit_program_handle_t *Program) {
   return Engine::get().createProgram(Device, Module, Size, Program);
+}
+
+offload_result_t offloadCreateProgramFromMLIRWithOptions(
+    offload_device_handle_t Device, const void *Module, size_t Size,
+    const offload_jit_program_options_t *Options,
+    offload_jit_program_handle_t *Program) {
+  if (Options && Options->Size != sizeof(offload_jit_program_options_t))
+    return makeError(OFFLOAD_ERRC_INVALID_SIZE,
+                     "Options->Size is " + std::to_string(Options->Size) +
+                         "; this library knows options of " +
+                         std::to_string(sizeof(offload_jit_program_options_t)) +
+                         " bytes");
+  return Engine::get().createProgram(Device, Module, Size, Program,
+                                     Options && Options->Check);
 }
 
 offload_result_t offloadJITDestroyProgram(offload_jit_program_handle_t Program) {

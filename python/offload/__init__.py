@@ -201,7 +201,7 @@ def asarray(obj, dtype=None, device=None, kind="device"):
     return _offload._from_numpy(dev, host, kind)
 
 
-def compile(source, device=None, name=None):
+def compile(source, device=None, name=None, check=False):
     """Creates a :class:`Module` from MLIR for ``device`` (default:
     :func:`default_device`).
 
@@ -212,6 +212,11 @@ def compile(source, device=None, name=None):
             other ops (host functions) are ignored.
         device: the device the kernels will run on.
         name: a label for messages (default: the path or '<string>').
+        check: bounds-check every memref access of the kernels (host
+            device; like ``OFFLOAD_CHECK=1`` for this module only): each
+            thread's first bad access is printed with its location, kernel,
+            block, thread, index and size, that thread stops, and the launch
+            raises OffloadError ('BACKEND_FAILURE').
 
     Returns:
         a :class:`Module`; ``module.kernel("name")`` gives a launchable
@@ -241,7 +246,7 @@ def compile(source, device=None, name=None):
     else:
         raise TypeError("source must be MLIR text, bytes or a path, not "
                         f"{type(source).__name__}")
-    return _offload._create_module(dev, data, label)
+    return _offload._create_module(dev, data, label, bool(check))
 
 
 def set_trace(enabled=True):

@@ -1706,22 +1706,27 @@ NB_MODULE(_offload, m) {
 
   m.def(
       "_create_module",
-      [](const Device &D, nb::bytes Source, const std::string &Name) {
+      [](const Device &D, nb::bytes Source, const std::string &Name,
+         bool Check) {
         ensureInit();
         Module M;
         M.Dev = D;
         M.Name = Name;
         const char *Data = Source.c_str();
         size_t Size = Source.size();
+        offload_jit_program_options_t Options{};
+        Options.Size = sizeof(Options);
+        Options.Check = Check;
         offload_result_t R;
         {
           nb::gil_scoped_release Release;
-          R = offloadCreateProgramFromMLIR(D.Handle, Data, Size, &M.Handle);
+          R = offloadCreateProgramFromMLIRWithOptions(D.Handle, Data, Size,
+                                                      &Options, &M.Handle);
         }
         check(R);
         return M;
       },
-      "device"_a, "source"_a, "name"_a);
+      "device"_a, "source"_a, "name"_a, "check"_a = false);
 
   nb::class_<Kernel>(
       m, "Kernel",

@@ -333,3 +333,38 @@ def test_workgroup_memory_and_barrier(host, cooperative):
     cooperative.kernel("reverse")(dx, dy, grid=blocks, block=threads)
     expected = x.reshape(blocks, threads)[:, ::-1].reshape(-1)
     np.testing.assert_array_equal(dy.numpy(), expected)
+
+
+OUT_OF_BOUNDS_COPY = """
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @copy(%src: memref<?xf32>, %dst: memref<?xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %src[%i] : memref<?xf32>
+      memref.store %v, %dst[%i] : memref<?xf32>
+      gpu.return
+    }
+  }
+}
+"""
+
+
+def test_check_reports_out_of_bounds_accesses(capfd):
+    src = np.arange(8, dtype=np.float32)
+    dst = np.zeros(6, dtype=np.float32)  # two elements short
+    checked = offload.compile(OUT_OF_BOUNDS_COPY, check=True).kernel("copy")
+    with pytest.raises(offload.OffloadError) as info:
+        checked(src, dst, grid=1, block=8)
+    assert info.value.code == "BACKEND_FAILURE"
+    assert "2 thread(s) accessed memory out of bounds" in str(info.value)
+    out = capfd.readouterr().out
+    assert ("out-of-bounds memref.store in kernel 'copy', block: [0,0,0], "
+            "thread: [6,0,0]: index 6 of dimension 0 is not below its size 6"
+            in out), out
+    # The threads in bounds stored; the two others stopped.
+    np.testing.assert_array_equal(dst, src[:6])
+    # The same module without checks is a different specialization.
+    plain = offload.compile(OUT_OF_BOUNDS_COPY).kernel("copy")
+    dst2 = np.zeros(8, dtype=np.float32)
+    plain(src, dst2, grid=1, block=8)
+    np.testing.assert_array_equal(dst2, src)

@@ -623,3 +623,44 @@ module attributes {gpu.container_module} {
   EXPECT_EQ(X, (std::vector<float>{1, 2, -2, 4}));
   ASSERT_OK(offloadJITDestroyProgram(P));
 }
+
+TEST_F(JITTest, ProgramOptionsCheckBoundsForThatProgramOnly) {
+  // offloadCreateProgramFromMLIRWithOptions{Check}: the checked program
+  // reports the out-of-bounds store and its launch fails; the same module
+  // unchecked is another specialization and runs unchecked.
+  std::vector<float> X(16, 0.0f);
+  auto Run = [&](offload_jit_program_handle_t P) {
+    offload_jit_kernel_handle_t K = nullptr;
+    EXPECT_EQ(offloadJITGetKernel(P, "iota", &K), OFFLOAD_SUCCESS);
+    MemRef1D Args = view(X.data(), 8); // 16 threads, 8 elements
+    auto Sizes = sizes(1, 16);
+    return offloadJITLaunchKernel(nullptr, Device, K, &Args, sizeof(Args),
+                                  &Sizes);
+  };
+  offload_jit_program_options_t Options{};
+  Options.Size = sizeof(Options);
+  Options.Check = true;
+  offload_jit_program_handle_t Checked = nullptr;
+  ASSERT_OK(offloadCreateProgramFromMLIRWithOptions(
+      Device, KernelsSource, std::strlen(KernelsSource), &Options, &Checked));
+  offload_result_t R = Run(Checked);
+  ASSERT_NE(R, OFFLOAD_SUCCESS);
+  EXPECT_EQ(R->Code, OFFLOAD_ERRC_BACKEND_FAILURE);
+  EXPECT_NE(std::string(R->Details)
+                .find("8 thread(s) accessed memory out of "
+                      "bounds"),
+            std::string::npos)
+      << R->Details;
+  EXPECT_EQ(X[7], 7.0f);
+  EXPECT_EQ(X[8], 0.0f); // not written: that thread stopped
+  ASSERT_OK(offloadJITDestroyProgram(Checked));
+  ASSERT_OK(Run(Program)); // unchecked: writes past the view (into X)
+  EXPECT_EQ(X[8], 8.0f);
+  EXPECT_EQ(stats().Compiles, 2u);
+
+  Options.Size = 3;
+  R = offloadCreateProgramFromMLIRWithOptions(
+      Device, KernelsSource, std::strlen(KernelsSource), &Options, &Checked);
+  ASSERT_NE(R, OFFLOAD_SUCCESS);
+  EXPECT_EQ(R->Code, OFFLOAD_ERRC_INVALID_SIZE);
+}
