@@ -44,6 +44,7 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/IR/AttrTypeSubElements.h"
@@ -1115,6 +1116,13 @@ struct ConvertGPUToOffloadHostPass
 
 LogicalResult ConvertGPUToOffloadHostPass::prepare(gpu::GPUModuleOp module) {
   kernelInfos.clear();
+  // linalg ops in kernels (e.g. a linalg.matmul on subviews, as upstream's
+  // GPU transforms leave them) become loops, as upstream's CPU pipelines
+  // lower them.
+  OpPassManager linalgToLoops(gpu::GPUModuleOp::getOperationName());
+  linalgToLoops.addPass(createConvertLinalgToLoopsPass());
+  if (failed(runPipeline(linalgToLoops, module)))
+    return failure();
   RewritePatternSet patterns(module.getContext());
   populateHostKernelPreparationPatterns(patterns);
   if (failed(applyPatternsGreedily(module, std::move(patterns))))
