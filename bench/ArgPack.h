@@ -36,7 +36,30 @@ public:
   /// A memref with the identity (row-major) layout over \p Data.
   template <typename T>
   ArgPack &memref(T *Data, std::initializer_list<int64_t> Sizes) {
-    return memrefRaw(Data, std::vector<int64_t>(Sizes));
+    return memrefRaw(Data, std::vector<int64_t>(Sizes), sizeof(T));
+  }
+
+  /// Where a memref argument's buffer is: the offsets of its allocated and
+  /// aligned pointers in the buffer, the host data and its size in bytes
+  /// (so that a GPU benchmark can copy it to device memory and point the
+  /// arguments there, see withPointers).
+  struct MemrefArg {
+    size_t AllocatedOffset, AlignedOffset;
+    void *Data;
+    size_t Bytes;
+  };
+  const std::vector<MemrefArg> &memrefs() const { return Memrefs; }
+  /// The argument buffer with memref I's pointers replaced by Pointers[I].
+  std::vector<char> withPointers(const std::vector<void *> &Pointers) const {
+    std::vector<char> Copy(size(), 0);
+    std::memcpy(Copy.data(), Bytes.data(), Bytes.size());
+    for (size_t I = 0; I < Memrefs.size() && I < Pointers.size(); ++I) {
+      std::memcpy(Copy.data() + Memrefs[I].AllocatedOffset, &Pointers[I],
+                  sizeof(void *));
+      std::memcpy(Copy.data() + Memrefs[I].AlignedOffset, &Pointers[I],
+                  sizeof(void *));
+    }
+    return Copy;
   }
   const void *data() const { return Bytes.data(); }
   /// The size of the struct: its fields rounded up to its alignment.
@@ -45,9 +68,16 @@ public:
   }
 
 private:
-  ArgPack &memrefRaw(void *Data, const std::vector<int64_t> &Sizes) {
-    scalar(Data);
-    scalar(Data);
+  ArgPack &memrefRaw(void *Data, const std::vector<int64_t> &Sizes,
+                     size_t ElementSize) {
+    MemrefArg M{};
+    M.Data = Data;
+    M.Bytes = ElementSize;
+    for (int64_t Size : Sizes)
+      M.Bytes *= static_cast<size_t>(Size);
+    M.AllocatedOffset = append(&Data, sizeof(Data), alignof(void *));
+    M.AlignedOffset = append(&Data, sizeof(Data), alignof(void *));
+    Memrefs.push_back(M);
     index(0);
     for (int64_t Size : Sizes)
       index(Size);
@@ -58,13 +88,15 @@ private:
       index(Stride);
     return *this;
   }
-  void append(const void *Value, size_t Size, size_t Align) {
+  size_t append(const void *Value, size_t Size, size_t Align) {
     size_t Offset = (Bytes.size() + Align - 1) / Align * Align;
     Bytes.resize(Offset + Size);
     std::memcpy(Bytes.data() + Offset, Value, Size);
     MaxAlign = std::max(MaxAlign, Align);
+    return Offset;
   }
   std::vector<char> Bytes;
+  std::vector<MemrefArg> Memrefs;
   size_t MaxAlign = 1;
 };
 
