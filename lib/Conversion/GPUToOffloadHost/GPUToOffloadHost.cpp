@@ -53,6 +53,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir {
@@ -1039,6 +1040,7 @@ void mlir::offload::populateHostKernelPreparationPatterns(
       patterns, OFFLOAD_HOST_SUBGROUP_SIZE, /*shuffleBitwidth=*/32);
   populateGpuGlobalIdPatterns(patterns);
   arith::populateArithExpandOpsPatterns(patterns);
+  populateHostVendorOpPatterns(patterns);
 }
 
 namespace {
@@ -1098,9 +1100,19 @@ struct ConvertGPUToOffloadHostPass
       return WalkResult::interrupt();
     });
     if (Operation *op = notLowered ? notLowered : cast) {
+      StringRef dialect =
+          op->getDialect() ? op->getDialect()->getNamespace() : StringRef();
+      StringRef vendor =
+          llvm::StringSwitch<StringRef>(dialect)
+              .Cases({"nvvm", "nvgpu"}, " (it is specific to NVIDIA GPUs: "
+                                        "offload-lower-to-nvvm compiles it)")
+              .Cases({"rocdl", "amdgpu"}, " (it is specific to AMD GPUs: "
+                                          "offload-lower-to-rocdl compiles it)")
+              .Default("");
       op->emitOpError("is not supported by the host target: "
                       "convert-gpu-to-offload-host cannot lower it to the "
-                      "LLVM dialect");
+                      "LLVM dialect")
+          << vendor;
       return signalPassFailure();
     }
     // Phase 4.

@@ -54,6 +54,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OffloadDialect/Conversion/GPUToOffloadHost/ThreadLoops.h"
+#include "OffloadDialect/Conversion/GPUToOffloadHost/GPUToOffloadHost.h"
 #include "OffloadDialect/Conversion/Passes.h"
 
 #include "OffloadRuntime/HostKernelABI.h"
@@ -2863,6 +2864,13 @@ struct OffloadHostThreadLoopsPass
   using Base::Base;
 
   void runOnOperation() override {
+    // Vendor barriers are barriers here too.
+    {
+      RewritePatternSet patterns(&getContext());
+      offload::populateHostVendorOpPatterns(patterns);
+      if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+        return signalPassFailure();
+    }
     HostThreadLoopsOptions threadLoopsOptions;
     threadLoopsOptions.interchange = interchange;
     SmallVector<gpu::GPUFuncOp> kernels;

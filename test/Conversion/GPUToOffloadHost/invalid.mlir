@@ -45,21 +45,6 @@ gpu.module @m {
 
 // -----
 
-// Issue 11 item 6: an op of another target is named by the lowering itself,
-// not by a later "cannot be serialized".
-gpu.module @kernels {
-  gpu.func @raw_buffer(%x: memref<8xf32>) kernel {
-    %c0 = arith.constant 0 : i32
-    // expected-error @+1 {{'amdgpu.raw_buffer_load' op is not supported by the host target: convert-gpu-to-offload-host cannot lower it to the LLVM dialect}}
-    %v = amdgpu.raw_buffer_load %x[%c0] : memref<8xf32>, i32 -> f32
-    %i0 = arith.constant 0 : index
-    memref.store %v, %x[%i0] : memref<8xf32>
-    gpu.return
-  }
-}
-
-// -----
-
 gpu.module @kernels {
   func.func @helper(%ok: i1) {
     // expected-error @+1 {{'cf.assert' op in a device function is not supported by the host target: inline the function into its kernel}}
@@ -68,6 +53,22 @@ gpu.module @kernels {
   }
   gpu.func @k(%ok: i1) kernel {
     func.call @helper(%ok) : (i1) -> ()
+    gpu.return
+  }
+}
+
+// -----
+
+// Issue 11 item 6: an op the host target cannot lower is named by the
+// lowering itself (not by a later "cannot be serialized"); a vendor op
+// without a host meaning names the target that supports it.
+gpu.module @kernels {
+  gpu.func @nv(%x: memref<8xf32>) kernel {
+    // expected-error @+1 {{'nvvm.read.ptx.sreg.clock' op is not supported by the host target: convert-gpu-to-offload-host cannot lower it to the LLVM dialect (it is specific to NVIDIA GPUs: offload-lower-to-nvvm compiles it)}}
+    %c = nvvm.read.ptx.sreg.clock : i32
+    %f = arith.sitofp %c : i32 to f32
+    %i0 = arith.constant 0 : index
+    memref.store %f, %x[%i0] : memref<8xf32>
     gpu.return
   }
 }

@@ -18,6 +18,13 @@ namespace offload {
 /// (gpu.global_id, arith ceil/floor division).
 void populateHostKernelPreparationPatterns(RewritePatternSet &patterns);
 
+/// Patterns that rewrite GPU vendor ops with a meaning on the CPU into
+/// portable ones (VendorOps.cpp: amdgpu.sched_barrier, amdgpu.lds_barrier,
+/// amdgpu.raw_buffer_load/store). Part of the preparation patterns; also
+/// applied first by offload-host-thread-loops, so that vendor barriers are
+/// barriers to it.
+void populateHostVendorOpPatterns(RewritePatternSet &patterns);
+
 } // namespace offload
 } // namespace mlir
 
