@@ -309,21 +309,56 @@ struct Config {
   std::string DumpDir;
   SpecializationOptions Specialization;
 
+  /// The first setting whose value means nothing ("OFFLOAD_JIT=banana:
+  /// expected ..."); every JIT call then fails with it.
+  std::string Problem;
+
   static Config fromEnvironment() {
     Config C;
     auto Env = [](const char *Name) -> StringRef {
       const char *Value = std::getenv(Name);
-      return Value ? StringRef(Value) : StringRef();
+      return Value ? StringRef(Value).trim() : StringRef();
     };
-    C.Enabled = Env("OFFLOAD_JIT") != "0";
-    C.Async = Env("OFFLOAD_JIT_ASYNC") == "1";
-    C.FoldGrid = Env("OFFLOAD_JIT_FOLD_GRID") == "1";
-    C.Trace = Env("OFFLOAD_TRACE") == "1";
-    C.ThreadLoops = Env("OFFLOAD_HOST_THREAD_LOOPS") != "0";
-    C.Check = Env("OFFLOAD_CHECK") == "1";
+    // A flag: unset or empty is Default; 1/true/on/yes and 0/false/off/no.
+    auto Flag = [&](const char *Name, bool Default) {
+      StringRef V = Env(Name);
+      if (V.empty())
+        return Default;
+      for (StringRef Yes : {"1", "true", "on", "yes"})
+        if (V.equals_insensitive(Yes))
+          return true;
+      for (StringRef No : {"0", "false", "off", "no"})
+        if (V.equals_insensitive(No))
+          return false;
+      if (C.Problem.empty())
+        C.Problem = (Twine(Name) + "=" + V +
+                     ": expected 1 or 0 (also true/false, on/off, yes/no)")
+                        .str();
+      return Default;
+    };
+    C.Enabled = Flag("OFFLOAD_JIT", true);
+    C.Async = Flag("OFFLOAD_JIT_ASYNC", false);
+    C.FoldGrid = Flag("OFFLOAD_JIT_FOLD_GRID", false);
+    C.Trace = Flag("OFFLOAD_TRACE", false);
+    C.ThreadLoops = Flag("OFFLOAD_HOST_THREAD_LOOPS", true);
+    C.Check = Flag("OFFLOAD_CHECK", false);
+    (void)Flag("OFFLOAD_JIT_STATS", false);
     unsigned Threads;
-    if (!Env("OFFLOAD_JIT_THREADS").getAsInteger(10, Threads) && Threads > 0)
-      C.Threads = Threads;
+    if (StringRef V = Env("OFFLOAD_JIT_THREADS"); !V.empty()) {
+      if (!V.getAsInteger(10, Threads) && Threads > 0)
+        C.Threads = Threads;
+      else if (C.Problem.empty())
+        C.Problem =
+            ("OFFLOAD_JIT_THREADS=" + V + ": expected a positive integer")
+                .str();
+    }
+    if (StringRef V = Env("OFFLOAD_CACHE_MAX_BYTES"); !V.empty()) {
+      uint64_t Bytes;
+      if (V.getAsInteger(10, Bytes) && C.Problem.empty())
+        C.Problem =
+            ("OFFLOAD_CACHE_MAX_BYTES=" + V + ": expected a number of bytes")
+                .str();
+    }
     C.DumpDir = Env("OFFLOAD_JIT_DUMP").str();
     return C;
   }
@@ -615,6 +650,8 @@ offload_result_t Engine::createProgram(offload_device_handle_t Device,
     return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Program is null");
   if (Size == 0)
     return makeError(OFFLOAD_ERRC_INVALID_SIZE, "Size is zero");
+  if (!Options.Problem.empty())
+    return makeError(OFFLOAD_ERRC_INVALID_VALUE, Options.Problem);
   offload_platform_backend_t Backend;
   if (offload_result_t R = getBackend(Device, Backend))
     return R;

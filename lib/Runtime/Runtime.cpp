@@ -33,6 +33,44 @@ bool offload::getEnvFlag(const char *Name) {
          V.equals_insensitive("on") || V.equals_insensitive("yes");
 }
 
+/// The runtime's settings with a value that means nothing, as an error that
+/// names the variable; success when every one set is valid.
+static Error checkEnvironment() {
+  for (const char *Name : {"OFFLOAD_TRACE", "OFFLOAD_DISABLE_VALIDATION",
+                           "OFFLOAD_GPU_STREAM_WAIT"}) {
+    const char *Value = std::getenv(Name);
+    if (!Value)
+      continue;
+    StringRef V = StringRef(Value).trim();
+    bool Known = V.empty() || llvm::is_contained({"0", "1"}, V);
+    for (StringRef Word : {"true", "false", "on", "off", "yes", "no"})
+      Known |= V.equals_insensitive(Word);
+    if (!Known)
+      return createError(OFFLOAD_ERRC_INVALID_VALUE,
+                         "{0}={1}: expected 1 or 0 (also true/false, on/off, "
+                         "yes/no)",
+                         Name, Value);
+  }
+  struct Number {
+    const char *Name;
+    bool Positive;
+  };
+  for (Number N : {Number{"OFFLOAD_HOST_THREADS", true},
+                   Number{"OFFLOAD_HOST_FIBER_STACK_SIZE", true},
+                   Number{"OFFLOAD_HOST_SPIN_US", false}}) {
+    const char *Value = std::getenv(N.Name);
+    if (!Value || StringRef(Value).trim().empty())
+      continue;
+    uint64_t Parsed;
+    if (StringRef(Value).trim().getAsInteger(0, Parsed) ||
+        (N.Positive && Parsed == 0))
+      return createError(
+          OFFLOAD_ERRC_INVALID_VALUE, "{0}={1}: expected {2}", N.Name, Value,
+          N.Positive ? "a positive integer" : "a non-negative integer");
+  }
+  return Error::success();
+}
+
 namespace {
 void reloadConfig() {
   offload::detail::ValidationEnabled =
@@ -75,6 +113,8 @@ Error Runtime::init() {
     ++RefCount;
     return Error::success();
   }
+  if (Error E = checkEnvironment())
+    return E;
   reloadConfig();
   std::unique_ptr<Runtime> RT(new Runtime());
   if (Error E = RT->initialize()) {

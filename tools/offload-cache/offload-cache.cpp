@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DiskCache.h"
+#include "OffloadVersion.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -50,6 +51,9 @@ static std::string formatTime(int64_t seconds) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
+  cl::SetVersionPrinter([](raw_ostream &os) {
+    os << "offload-cache " OFFLOAD_VERSION_LINE "\n";
+  });
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OffloadRuntime/OffloadAPI.h"
+#include "OffloadVersion.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -256,7 +257,7 @@ bool printDevice(offload_device_handle_t Device) {
 }
 
 void printHelp(const char *Argv0) {
-  std::printf("USAGE: %s [--help]\n\n"
+  std::printf("USAGE: %s [--help] [--version]\n\n"
               "Lists the platforms and devices of the offload runtime with "
               "every property.\n",
               Argv0);
@@ -268,6 +269,10 @@ int main(int Argc, char **Argv) {
   for (int I = 1; I < Argc; ++I) {
     if (!std::strcmp(Argv[I], "--help") || !std::strcmp(Argv[I], "-h")) {
       printHelp(Argv[0]);
+      return 0;
+    }
+    if (!std::strcmp(Argv[I], "--version")) {
+      std::printf("offload-device-info " OFFLOAD_VERSION_LINE "\n");
       return 0;
     }
     std::fprintf(stderr, "offload-device-info: unknown argument '%s'\n",

@@ -20,7 +20,15 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+#include "OffloadVersion.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
 int main(int argc, char **argv) {
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "offload-opt " OFFLOAD_VERSION_LINE "\n";
+  });
   mlir::registerAllPasses();
   mlir::offload::registerAllOffloadPasses();
 

@@ -19,6 +19,7 @@
 #include "OffloadJIT/OffloadJIT.h"
 #include "OffloadRuntime/OffloadAPI.h"
 
+#include "OffloadVersion.h"
 #include "mlir/ExecutionEngine/JitRunner.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -317,6 +318,41 @@ int main(int argc, char **argv) {
   registerAllToLLVMIRTranslations(registry);
   offload::registerAllOffload(registry);
   registry.addExtension(attachDiagnosticHandler);
+
+  // --version and --help are offload-run's own: JitRunnerMain would print
+  // LLVM's version, and its --help lists ~400 LLVM options before ours
+  // (--help-hidden still shows everything).
+  for (llvm::StringRef arg : llvm::ArrayRef(argv, argc).drop_front()) {
+    if (arg == "--version" || arg == "-version") {
+      llvm::outs() << "offload-run " OFFLOAD_VERSION_LINE "\n";
+      return 0;
+    }
+    if (arg == "--help" || arg == "-help" || arg == "-h") {
+      llvm::cl::HideUnrelatedOptions(offloadCategory);
+      const char *helpArgv[] = {argv[0], "--help"};
+      llvm::cl::ParseCommandLineOptions(
+          2, helpArgv,
+          "offload-run: lowers an MLIR program that launches GPU kernels\n"
+          "(gpu.launch, gpu.launch_func, gpu memory ops, async) for a device\n"
+          "with the offload pipelines, and runs its entry function.\n\n"
+          "  offload-run [options] <input file>\n\n"
+          "Runner options (MLIR's JIT runner):\n"
+          "  -e <name>                       entry function (default: main)\n"
+          "  --entry-point-result=<void|i32|i64|f32>\n"
+          "                                  its result type (default: void)\n"
+          "  -O0..-O3                        optimization of host code and "
+          "kernels (default: -O3)\n"
+          "  --shared-libs=<path,...>        libraries to load (the runner\n"
+          "                                  utilities and the async runtime "
+          "are always loaded)\n"
+          "  --help-hidden                   every option, LLVM's included\n\n"
+          "Environment: OFFLOAD_TRACE=1, OFFLOAD_TRACE_FILE=, "
+          "OFFLOAD_CHECK=1,\n"
+          "OFFLOAD_JIT*, OFFLOAD_CACHE_DIR, OFFLOAD_HOST_THREADS (README.md,\n"
+          "docs/JIT.md, docs/HostTarget.md).\n");
+      return 0;
+    }
+  }
 
   // Defaults that differ from mlir-runner's: the entry point returns nothing,
   // and the runner utilities and async runtime are always linked.
