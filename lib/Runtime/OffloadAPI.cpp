@@ -427,6 +427,18 @@ Error getDevice(Runtime &RT, RawEnum<offload_platform_backend_t> RawBackend,
       return Error::success();
     }
   }
+  // No device of that platform at all: say why (the plugin's status: its
+  // library is missing, a stub, or sees no GPU).
+  if (Seen == 0 && Backend != OFFLOAD_PLATFORM_BACKEND_UNKNOWN)
+    for (const std::unique_ptr<offload_platform_impl_t> &P : RT.getPlatforms())
+      if (P->Plugin->getBackend() == Backend) {
+        std::string Reason = P->Plugin->getUnavailableReason();
+        if (!Reason.empty())
+          return createError(OFFLOAD_ERRC_NOT_FOUND,
+                             "no device with Index {0}: the {1} platform has "
+                             "no devices: {2}",
+                             Index, P->Plugin->getName(), Reason);
+      }
   return createError(OFFLOAD_ERRC_NOT_FOUND,
                      "no device with Index {0}: {1} device(s) match Backend",
                      Index, Seen);

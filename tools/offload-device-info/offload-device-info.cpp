@@ -308,8 +308,6 @@ int main(int Argc, char **Argv) {
               OFFLOAD_LIBOFFLOAD_API_VERSION_MAJOR,
               OFFLOAD_LIBOFFLOAD_API_VERSION_MINOR,
               OFFLOAD_LIBOFFLOAD_API_VERSION_PATCH);
-  std::printf("Num Platforms: %zu\n", Platforms.size());
-  std::printf("Num Devices: %zu\n", Devices.size());
   // Platforms without devices, and why (a missing or stub vendor library).
   std::vector<offload_platform_handle_t> AllPlatforms;
   offloadIteratePlatforms(
@@ -319,6 +317,9 @@ int main(int Argc, char **Argv) {
         return true;
       },
       &AllPlatforms);
+  std::printf("Num Platforms: %zu (%zu with devices)\n", AllPlatforms.size(),
+              Platforms.size());
+  std::printf("Num Devices: %zu\n", Devices.size());
   for (offload_platform_handle_t P : AllPlatforms) {
     if (std::find(Platforms.begin(), Platforms.end(), P) != Platforms.end())
       continue;

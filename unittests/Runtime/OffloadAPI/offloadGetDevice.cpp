@@ -53,6 +53,23 @@ TEST_P(offloadGetDeviceTest, ErrorNoDeviceOfBackend) {
       offloadGetDevice(OFFLOAD_PLATFORM_BACKEND_LEVEL_ZERO, 0, &D));
 }
 
+TEST_P(offloadGetDeviceTest, ErrorNoDeviceSaysWhy) {
+  // A platform without devices (no CUDA driver, no GPU) names the reason its
+  // plugin reports (OFFLOAD_PLATFORM_INFO_STATUS).
+  for (offload_platform_backend_t Backend :
+       {OFFLOAD_PLATFORM_BACKEND_CUDA, OFFLOAD_PLATFORM_BACKEND_AMDGPU}) {
+    offload_device_handle_t D = nullptr;
+    offload_result_t R = offloadGetDevice(Backend, 0, &D);
+    if (R == OFFLOAD_SUCCESS)
+      continue; // this machine has such a device
+    ASSERT_EQ(R->Code, OFFLOAD_ERRC_NOT_FOUND);
+    std::string Details = R->Details;
+    EXPECT_NE(Details.find("platform has no devices: "), std::string::npos)
+        << Details;
+    EXPECT_NE(Details.find("no devices ("), std::string::npos) << Details;
+  }
+}
+
 TEST_P(offloadGetDeviceTest, InvalidEnumerationBackend) {
   offload_device_handle_t D = nullptr;
   ASSERT_ERROR_MSG(
