@@ -1144,6 +1144,13 @@ void Engine::compileEntry(CacheEntry &Entry, const std::string &Key,
     Payload = std::move(*Compiled);
     trace("compiled " + Kernel.KernelName + " key=" + Key + " in " +
           llvm::Twine(Micros) + " us");
+    // A slow compile is worth a word even without tracing.
+    if (!Options.Trace && Micros > 1000000)
+      llvm::errs() << "offload-jit: compiling kernel '" << Kernel.KernelName
+                   << "' took " << llvm::format("%.1f", Micros / 1e6)
+                   << " s (the disk cache keeps it for later runs; "
+                      "OFFLOAD_JIT_ASYNC=1 runs the generic kernel while a "
+                      "specialization compiles)\n";
     if (Disk) {
       if (llvm::Error E = Disk->write(getIdentity(Key, Kernel), *Payload))
         trace("cannot write the disk cache: " + llvm::toString(std::move(E)));

@@ -30,6 +30,7 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/PrettyStackTrace.h"
@@ -264,6 +265,12 @@ static LogicalResult lowerForDevice(Operation *module,
   }
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
+  // --mlir-timing (and its options), as in offload-opt: the report is
+  // printed when the lowering ends, before the program runs.
+  DefaultTimingManager timing;
+  applyDefaultTimingManagerCLOptions(timing);
+  TimingScope timingScope = timing.getRootScope();
+  pm.enableTiming(timingScope);
   if (failed(pm.run(module)))
     return failure();
   if (printPipelineOption)
@@ -311,6 +318,7 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   offload::registerAllOffloadPasses();
   registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
 
   DialectRegistry registry;
   registerAllDialects(registry);
