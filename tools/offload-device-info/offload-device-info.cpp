@@ -213,6 +213,81 @@ void printValue(const Property &P, const std::vector<char> &Value) {
   }
 }
 
+/// \p Text as a JSON string literal.
+std::string jsonString(const char *Text) {
+  std::string Out = "\"";
+  for (const char *C = Text; *C; ++C) {
+    unsigned char U = static_cast<unsigned char>(*C);
+    if (U == '"' || U == '\\') {
+      Out += '\\';
+      Out += char(U);
+    } else if (U < 0x20) {
+      char Escaped[8];
+      std::snprintf(Escaped, sizeof(Escaped), "\\u%04x", U);
+      Out += Escaped;
+    } else {
+      Out += char(U);
+    }
+  }
+  return Out + "\"";
+}
+
+/// A property's value as JSON (numbers as numbers, in bytes and MHz).
+std::string jsonValue(const Property &P, const std::vector<char> &Value) {
+  auto As = [&](auto Zero) {
+    decltype(Zero) V = Zero;
+    std::memcpy(&V, Value.data(), std::min(sizeof(V), Value.size()));
+    return V;
+  };
+  char Buffer[128];
+  switch (P.How) {
+  case Kind::String:
+    return jsonString(Value.empty() ? "" : Value.data());
+  case Kind::U32:
+  case Kind::MHz:
+  case Kind::Hex:
+    std::snprintf(Buffer, sizeof(Buffer), "%" PRIu32, As(uint32_t(0)));
+    return Buffer;
+  case Kind::U64:
+  case Kind::Bytes:
+    std::snprintf(Buffer, sizeof(Buffer), "%" PRIu64, As(uint64_t(0)));
+    return Buffer;
+  case Kind::Dimensions: {
+    offload_dimensions_t D = As(offload_dimensions_t{0, 0, 0});
+    std::snprintf(Buffer, sizeof(Buffer),
+                  "{\"x\": %" PRIu32 ", \"y\": %" PRIu32 ", \"z\": %" PRIu32
+                  "}",
+                  D.x, D.y, D.z);
+    return Buffer;
+  }
+  case Kind::FPFlags: {
+    std::string Names = fpFlagNames(As(uint32_t(0)));
+    // "{ A B }" -> ["A", "B"]
+    std::string Out = "[";
+    size_t Pos = 2;
+    while (Pos < Names.size()) {
+      size_t End = Names.find(' ', Pos);
+      if (End == std::string::npos || End == Pos)
+        break;
+      if (Out.size() > 1)
+        Out += ", ";
+      Out += jsonString(Names.substr(Pos, End - Pos).c_str());
+      Pos = End + 1;
+    }
+    return Out + "]";
+  }
+  case Kind::DeviceType:
+    return jsonString(deviceTypeName(As(uint32_t(0))));
+  case Kind::Backend:
+    return jsonString(backendName(As(uint32_t(0))));
+  }
+  return "null";
+}
+
+/// JSON output (--json): one object, written as the properties are read.
+bool JSON = false;
+bool FirstJSONField = true;
+
 /// Reads and prints one property with \p GetSize and \p Get.
 template <typename HandleT, typename EnumT, typename GetSizeFn, typename GetFn>
 bool printProperty(HandleT Handle, const Property &P, GetSizeFn GetSize,
@@ -224,7 +299,13 @@ bool printProperty(HandleT Handle, const Property &P, GetSizeFn GetSize,
   std::vector<char> Value(Size);
   if (Size && failed(Get(Handle, Prop, Size, Value.data()), P.Label))
     return false;
-  printValue(P, Value);
+  if (JSON) {
+    std::printf("%s\n        %s: %s", FirstJSONField ? "" : ",",
+                jsonString(P.Label).c_str(), jsonValue(P, Value).c_str());
+    FirstJSONField = false;
+  } else {
+    printValue(P, Value);
+  }
   return true;
 }
 
@@ -244,7 +325,9 @@ bool printDevice(offload_device_handle_t Device) {
                                   Name.data()),
              "Name"))
     return false;
-  std::printf("[%s]\n", Name.data());
+  if (!JSON)
+    std::printf("[%s]\n", Name.data());
+  FirstJSONField = true;
   for (const Property &P : PlatformProperties)
     if (!printProperty<offload_platform_handle_t, offload_platform_info_t>(
             Platform, P, offloadGetPlatformInfoSize, offloadGetPlatformInfo))
@@ -257,16 +340,64 @@ bool printDevice(offload_device_handle_t Device) {
 }
 
 void printHelp(const char *Argv0) {
-  std::printf("USAGE: %s [--help] [--version]\n\n"
+  std::printf("USAGE: %s [--json] [--platform=host|cuda|hip] [--device=N] "
+              "[--help] [--version]\n\n"
               "Lists the platforms and devices of the offload runtime with "
-              "every property.\n",
+              "every property.\n\n"
+              "  --json           one JSON object: the platforms (name, "
+              "backend, number of\n"
+              "                   devices, status) and each device's "
+              "properties\n"
+              "  --platform=NAME  only the devices of that platform\n"
+              "  --device=N       only the N-th device listed (after "
+              "--platform)\n",
               Argv0);
+}
+
+/// The backend a --platform= name selects, or UNKNOWN.
+offload_platform_backend_t parsePlatform(const char *Name) {
+  if (!std::strcmp(Name, "host"))
+    return OFFLOAD_PLATFORM_BACKEND_HOST;
+  if (!std::strcmp(Name, "cuda"))
+    return OFFLOAD_PLATFORM_BACKEND_CUDA;
+  if (!std::strcmp(Name, "hip") || !std::strcmp(Name, "amdgpu"))
+    return OFFLOAD_PLATFORM_BACKEND_AMDGPU;
+  return OFFLOAD_PLATFORM_BACKEND_UNKNOWN;
 }
 
 } // namespace
 
 int main(int Argc, char **Argv) {
+  offload_platform_backend_t OnlyBackend = OFFLOAD_PLATFORM_BACKEND_UNKNOWN;
+  long OnlyDevice = -1;
   for (int I = 1; I < Argc; ++I) {
+    if (!std::strcmp(Argv[I], "--json")) {
+      JSON = true;
+      continue;
+    }
+    if (!std::strncmp(Argv[I], "--platform=", 11)) {
+      OnlyBackend = parsePlatform(Argv[I] + 11);
+      if (OnlyBackend == OFFLOAD_PLATFORM_BACKEND_UNKNOWN) {
+        std::fprintf(stderr,
+                     "offload-device-info: unknown platform '%s' (expected "
+                     "host, cuda or hip)\n",
+                     Argv[I] + 11);
+        return 2;
+      }
+      continue;
+    }
+    if (!std::strncmp(Argv[I], "--device=", 9)) {
+      char *End = nullptr;
+      OnlyDevice = std::strtol(Argv[I] + 9, &End, 10);
+      if (!*(Argv[I] + 9) || *End || OnlyDevice < 0) {
+        std::fprintf(stderr,
+                     "offload-device-info: --device= takes a device index "
+                     "(0, 1, ...), not '%s'\n",
+                     Argv[I] + 9);
+        return 2;
+      }
+      continue;
+    }
     if (!std::strcmp(Argv[I], "--help") || !std::strcmp(Argv[I], "-h")) {
       printHelp(Argv[0]);
       return 0;
@@ -295,6 +426,32 @@ int main(int Argc, char **Argv) {
     offloadShutDown();
     return 1;
   }
+  // --platform= and --device= select the devices listed.
+  if (OnlyBackend != OFFLOAD_PLATFORM_BACKEND_UNKNOWN)
+    Devices.erase(
+        std::remove_if(Devices.begin(), Devices.end(),
+                       [&](offload_device_handle_t D) {
+                         offload_platform_handle_t P = nullptr;
+                         offload_platform_backend_t B =
+                             OFFLOAD_PLATFORM_BACKEND_UNKNOWN;
+                         offloadGetDeviceInfo(D, OFFLOAD_DEVICE_INFO_PLATFORM,
+                                              sizeof(P), &P);
+                         offloadGetPlatformInfo(
+                             P, OFFLOAD_PLATFORM_INFO_BACKEND, sizeof(B), &B);
+                         return B != OnlyBackend;
+                       }),
+        Devices.end());
+  if (OnlyDevice >= 0) {
+    if (size_t(OnlyDevice) >= Devices.size()) {
+      std::fprintf(stderr,
+                   "offload-device-info: no device %ld: %zu device(s) "
+                   "listed\n",
+                   OnlyDevice, Devices.size());
+      offloadShutDown();
+      return 1;
+    }
+    Devices = {Devices[OnlyDevice]};
+  }
   std::vector<offload_platform_handle_t> Platforms;
   for (offload_device_handle_t D : Devices) {
     offload_platform_handle_t P = nullptr;
@@ -304,11 +461,6 @@ int main(int Argc, char **Argv) {
       Platforms.push_back(P);
   }
 
-  std::printf("Offload runtime (liboffload API %d.%d.%d)\n",
-              OFFLOAD_LIBOFFLOAD_API_VERSION_MAJOR,
-              OFFLOAD_LIBOFFLOAD_API_VERSION_MINOR,
-              OFFLOAD_LIBOFFLOAD_API_VERSION_PATCH);
-  // Platforms without devices, and why (a missing or stub vendor library).
   std::vector<offload_platform_handle_t> AllPlatforms;
   offloadIteratePlatforms(
       [](offload_platform_handle_t P, void *Data) {
@@ -317,6 +469,57 @@ int main(int Argc, char **Argv) {
         return true;
       },
       &AllPlatforms);
+  if (JSON) {
+    std::printf("{\n  \"api_version\": \"%d.%d.%d\",\n  \"platforms\": [",
+                OFFLOAD_LIBOFFLOAD_API_VERSION_MAJOR,
+                OFFLOAD_LIBOFFLOAD_API_VERSION_MINOR,
+                OFFLOAD_LIBOFFLOAD_API_VERSION_PATCH);
+    for (size_t I = 0; I < AllPlatforms.size(); ++I) {
+      char Name[256] = "", Status[1024] = "";
+      offload_platform_backend_t B = OFFLOAD_PLATFORM_BACKEND_UNKNOWN;
+      offloadGetPlatformInfo(AllPlatforms[I], OFFLOAD_PLATFORM_INFO_NAME,
+                             sizeof(Name), Name);
+      offloadGetPlatformInfo(AllPlatforms[I], OFFLOAD_PLATFORM_INFO_STATUS,
+                             sizeof(Status), Status);
+      offloadGetPlatformInfo(AllPlatforms[I], OFFLOAD_PLATFORM_INFO_BACKEND,
+                             sizeof(B), &B);
+      size_t Count = 0;
+      std::pair<offload_platform_handle_t, size_t *> CountArgs{AllPlatforms[I],
+                                                               &Count};
+      offloadIterateDevices(
+          [](offload_device_handle_t D, void *Data) {
+            auto *Args =
+                static_cast<std::pair<offload_platform_handle_t, size_t *> *>(
+                    Data);
+            offload_platform_handle_t P = nullptr;
+            offloadGetDeviceInfo(D, OFFLOAD_DEVICE_INFO_PLATFORM, sizeof(P),
+                                 &P);
+            *Args->second += P == Args->first;
+            return true;
+          },
+          &CountArgs);
+      std::printf("%s\n    {\"name\": %s, \"backend\": %s, \"num_devices\": "
+                  "%zu, \"status\": %s}",
+                  I ? "," : "", jsonString(Name).c_str(),
+                  jsonString(backendName(B)).c_str(), Count,
+                  jsonString(Status).c_str());
+    }
+    std::printf("\n  ],\n  \"devices\": [");
+    bool Ok = true;
+    for (size_t I = 0; I < Devices.size(); ++I) {
+      std::printf("%s\n    {\n      \"properties\": {", I ? "," : "");
+      Ok &= printDevice(Devices[I]);
+      std::printf("\n      }\n    }");
+    }
+    std::printf("\n  ]\n}\n");
+    bool ShutDownOk = !failed(offloadShutDown(), "offloadShutDown");
+    return Ok && ShutDownOk ? 0 : 1;
+  }
+  std::printf("Offload runtime (liboffload API %d.%d.%d)\n",
+              OFFLOAD_LIBOFFLOAD_API_VERSION_MAJOR,
+              OFFLOAD_LIBOFFLOAD_API_VERSION_MINOR,
+              OFFLOAD_LIBOFFLOAD_API_VERSION_PATCH);
+  // Platforms without devices, and why (a missing or stub vendor library).
   std::printf("Num Platforms: %zu (%zu with devices)\n", AllPlatforms.size(),
               Platforms.size());
   std::printf("Num Devices: %zu\n", Devices.size());
