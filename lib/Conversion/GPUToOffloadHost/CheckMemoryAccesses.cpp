@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OffloadDialect/Conversion/GPUToOffloadHost/GPUToOffloadHost.h"
 #include "OffloadDialect/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -63,46 +64,18 @@ static std::optional<Access> getAccess(Operation *op) {
   return std::nullopt;
 }
 
-/// The address of a private NUL-terminated string global of \p module.
-static Value getString(OpBuilder &b, Location loc, gpu::GPUModuleOp module,
-                       StringRef stem, StringRef text, unsigned &counter) {
-  std::string value = text.str();
-  value.push_back('\0');
-  std::string name;
-  do {
-    name = ("__offload_check." + stem + "." + Twine(counter++)).str();
-  } while (SymbolTable::lookupSymbolIn(module, name));
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    LLVM::GlobalOp::create(
-        b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), value.size()),
-        /*isConstant=*/true, LLVM::Linkage::Internal, name,
-        b.getStringAttr(value));
-  }
-  return LLVM::AddressOfOp::create(
-      b, loc, LLVM::LLVMPointerType::get(b.getContext()), name);
-}
-
 /// "file:line:col" of \p loc (a call site resolved to its callee).
 static std::string describeLocation(Location loc) {
-  while (auto callSite = dyn_cast<CallSiteLoc>(loc))
-    loc = callSite.getCallee();
-  std::string text;
-  loc->walk([&](Location inner) {
-    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
-      text = (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
-              ":" + Twine(file.getColumn()))
-                 .str();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return text.empty() ? std::string("<unknown>") : text;
+  std::optional<FileLineColLoc> source = offload::getSourceLocation(loc);
+  if (!source)
+    return "<unknown>";
+  return (source->getFilename().getValue() + ":" + Twine(source->getLine()) +
+          ":" + Twine(source->getColumn()))
+      .str();
 }
 
 static void checkAccess(const Access &access, gpu::GPUFuncOp kernel,
-                        gpu::GPUModuleOp module, unsigned &counter) {
+                        gpu::GPUModuleOp module) {
   Operation *op = access.op;
   OpBuilder b(op);
   Location loc = op->getLoc();
@@ -152,10 +125,13 @@ static void checkAccess(const Access &access, gpu::GPUFuncOp kernel,
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(report.thenBlock());
       SmallVector<Value> args{
-          getString(b, loc, module, "location", describeLocation(loc), counter),
-          getString(b, loc, module, "op", op->getName().getStringRef(),
-                    counter),
-          getString(b, loc, module, "kernel", kernelName, counter),
+          offload::createHostStringAddress(b, loc, module,
+                                           "__offload_check.location",
+                                           describeLocation(loc)),
+          offload::createHostStringAddress(b, loc, module, "__offload_check.op",
+                                           op->getName().getStringRef()),
+          offload::createHostStringAddress(
+              b, loc, module, "__offload_check.kernel", kernelName),
           arith::ConstantIntOp::create(b, loc, i64, d),
           arith::IndexCastOp::create(b, loc, i64, last),
           arith::IndexCastOp::create(b, loc, i64, size)};
@@ -182,7 +158,6 @@ struct OffloadCheckMemoryAccessesPass
           OffloadCheckMemoryAccessesPass> {
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
-    unsigned counter = 0;
     for (gpu::GPUFuncOp kernel : module.getOps<gpu::GPUFuncOp>()) {
       if (!kernel.isKernel())
         continue;
@@ -192,7 +167,7 @@ struct OffloadCheckMemoryAccessesPass
           accesses.push_back(*access);
       });
       for (const Access &access : accesses)
-        checkAccess(access, kernel, module, counter);
+        checkAccess(access, kernel, module);
     }
   }
 };

@@ -697,17 +697,15 @@ static void stripGpuAddressSpaces(Operation *root) {
 // Phase 3: cf.assert, between upstream's conversions
 //===----------------------------------------------------------------------===//
 
-/// The address of a private NUL-terminated string global of \p module named
-/// after \p body and \p stem.
-static Value getStringAddress(OpBuilder &b, Location loc,
-                              gpu::GPUModuleOp module, func::FuncOp body,
-                              StringRef stem, StringRef text) {
+Value mlir::offload::createHostStringAddress(OpBuilder &b, Location loc,
+                                             gpu::GPUModuleOp module,
+                                             StringRef prefix, StringRef text) {
   std::string value = text.str();
   value.push_back('\0');
   std::string name;
   unsigned count = 0;
   do {
-    name = (body.getName() + "." + stem + "." + Twine(count++)).str();
+    name = (prefix + "." + Twine(count++)).str();
   } while (SymbolTable::lookupSymbolIn(module, name));
   {
     OpBuilder::InsertionGuard guard(b);
@@ -721,15 +719,13 @@ static Value getStringAddress(OpBuilder &b, Location loc,
       b, loc, LLVM::LLVMPointerType::get(b.getContext()), name);
 }
 
-/// The file and line of \p loc: the first file location inside it, a call
-/// site resolved to its callee (an inlined function's own line).
-static std::pair<std::string, unsigned> getFileAndLine(Location loc) {
+std::optional<FileLineColLoc> mlir::offload::getSourceLocation(Location loc) {
   while (auto callSite = dyn_cast<CallSiteLoc>(loc))
     loc = callSite.getCallee();
-  std::pair<std::string, unsigned> result{"<unknown>", 0};
+  std::optional<FileLineColLoc> result;
   loc->walk([&](Location inner) {
     if (auto file = dyn_cast<FileLineColLoc>(inner)) {
-      result = {file.getFilename().str(), file.getLine()};
+      result = file;
       return WalkResult::interrupt();
     }
     if (isa<CallSiteLoc>(inner))
@@ -777,7 +773,10 @@ static void lowerAsserts(func::FuncOp body, gpu::GPUModuleOp module,
     // The stop of a failed bounds check (offload-check-memory-accesses),
     // which has reported already: the thread only returns.
     bool silent = op->hasAttr("offload.check_stop");
-    auto [file, line] = getFileAndLine(loc);
+    std::optional<FileLineColLoc> source = getSourceLocation(loc);
+    std::string file =
+        source ? source->getFilename().str() : std::string("<unknown>");
+    unsigned line = source ? source->getLine() : 0;
     std::string function = getFunctionName(loc);
     if (function.empty())
       function = kernelName.str();
@@ -801,10 +800,15 @@ static void lowerAsserts(func::FuncOp body, gpu::GPUModuleOp module,
         b, module, kAssertFailFn,
         {ptrType, ptrType, i32, ptrType, i64, i64, i64, i64, i64, i64}, {});
     SmallVector<Value> args{
-        getStringAddress(b, loc, module, body, "assert_message", op.getMsg()),
-        getStringAddress(b, loc, module, body, "assert_file", file),
+        createHostStringAddress(b, loc, module,
+                                (body.getName() + ".assert_message").str(),
+                                op.getMsg()),
+        createHostStringAddress(b, loc, module,
+                                (body.getName() + ".assert_file").str(), file),
         arith::ConstantIntOp::create(b, loc, i32, line),
-        getStringAddress(b, loc, module, body, "assert_function", function)};
+        createHostStringAddress(b, loc, module,
+                                (body.getName() + ".assert_function").str(),
+                                function)};
     for (unsigned d = 0; d < 3; ++d)
       args.push_back(loadContextI64(b, loc, ctx, kBlockIdField + d));
     for (unsigned d = 0; d < 3; ++d)
