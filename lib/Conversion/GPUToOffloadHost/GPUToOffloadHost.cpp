@@ -33,6 +33,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OffloadDialect/Conversion/GPUToOffloadHost/GPUToOffloadHost.h"
+#include "OffloadDialect/Conversion/GPUToOffloadHost/MMAToVector.h"
 #include "OffloadDialect/Conversion/GPUToOffloadHost/ThreadLoops.h"
 #include "OffloadDialect/Conversion/Passes.h"
 
@@ -1115,6 +1116,9 @@ struct ConvertGPUToOffloadHostPass
 
 LogicalResult ConvertGPUToOffloadHostPass::prepare(gpu::GPUModuleOp module) {
   kernelInfos.clear();
+  // Subgroup matrix ops, when offload-host-lower-mma did not run before.
+  if (failed(lowerHostMMAOps(module)))
+    return failure();
   RewritePatternSet patterns(module.getContext());
   populateHostKernelPreparationPatterns(patterns);
   if (failed(applyPatternsGreedily(module, std::move(patterns))))
