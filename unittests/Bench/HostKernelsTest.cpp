@@ -89,6 +89,7 @@ std::vector<CaseParam> params() {
       {"block_scan_1024", [] { return createBlockScan(1024); }},
       {"histogram_10007_256x8", [] { return createHistogram(10007, 256, 8); }},
       {"histogram_100_128x1", [] { return createHistogram(100, 128, 1); }},
+      {"wmma_matmul_1024", [] { return createWmmaMatmul(); }},
   };
 }
 
