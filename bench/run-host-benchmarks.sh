@@ -166,7 +166,8 @@ for kernel, threads, ours, native, problem, group in rows:
 print()
 for threads in sorted({r[1] for r in rows}):
     for group, label in (("cooperative", "cooperative (4-9)"),
-                         ("barrier-free", "barrier-free (1-3)")):
+                         ("barrier-free", "barrier-free (1-3)"),
+                         ("subgroup-mma", "subgroup mma (10)")):
         ratios = [r[2] / r[3] for r in rows
                   if r[1] == threads and r[5] == group and r[3] > 0]
         if ratios:

@@ -254,6 +254,51 @@ private:
 };
 
 //===----------------------------------------------------------------------===//
+// 10. WMMA matrix product
+//===----------------------------------------------------------------------===//
+
+class WmmaMatmul : public HostKernelCase {
+public:
+  static constexpr size_t Side = 1024;
+  WmmaMatmul() : A(Side * Side), B(Side * Side), C(Side * Side) {
+    fillRandom(A, 101, -2, 2);
+    fillRandom(B, 102, -2, 2);
+    Args.memref(A.data(), {idx(Side * Side)})
+        .memref(B.data(), {idx(Side * Side)})
+        .memref(C.Ours.data(), {idx(Side * Side)});
+    setSizes(Side / 32, Side / 32, 128, 1);
+    Problem = "1024x1024 * 1024x1024 f16 -> f32";
+    Items = uint64_t(Side) * Side * Side;
+  }
+  const char *name() const override { return "wmma_matmul"; }
+  const char *file() const override { return "wmma_matmul.mlir"; }
+  const char *kernel() const override { return "wmma_matmul"; }
+  bool cooperative() const override { return false; }
+  const char *group() const override { return "subgroup-mma"; }
+  void reset() override { C.clear(); }
+  void runNative() override {
+    nativeWmmaMatmul(Side, Side, Side, A.data(), B.data(), C.Native.data());
+  }
+  void runReference() override {
+    std::vector<float> Row(Side);
+    for (size_t I = 0; I < Side; ++I) {
+      std::fill(Row.begin(), Row.end(), 0.0f);
+      for (size_t Kk = 0; Kk < Side; ++Kk) {
+        float Aik = float(A[I * Side + Kk]);
+        for (size_t J = 0; J < Side; ++J)
+          Row[J] += Aik * float(B[Kk * Side + J]);
+      }
+      std::copy(Row.begin(), Row.end(), C.Ref.data() + I * Side);
+    }
+  }
+  std::vector<OutputBuffers> outputs() const override { return {C.view("C")}; }
+
+private:
+  Buffer<_Float16> A, B;
+  Copies<float> C;
+};
+
+//===----------------------------------------------------------------------===//
 // 5, 6. per-block sums
 //===----------------------------------------------------------------------===//
 
@@ -480,6 +525,10 @@ offload_bench::host::createHistogram(size_t N, uint32_t BlockSize,
   return std::make_unique<Histogram>(N, BlockSize, PerThread);
 }
 
+std::unique_ptr<HostKernelCase> offload_bench::host::createWmmaMatmul() {
+  return std::make_unique<WmmaMatmul>();
+}
+
 std::vector<std::unique_ptr<HostKernelCase>>
 offload_bench::host::createBenchCases(BenchScale Scale) {
   constexpr size_t N16M = size_t(1) << 24;
@@ -498,5 +547,6 @@ offload_bench::host::createBenchCases(BenchScale Scale) {
   Cases.push_back(createTranspose(TransposeSide, TransposeSide));
   Cases.push_back(createBlockScan(CoopN));
   Cases.push_back(createHistogram(CoopN, 256, 64));
+  Cases.push_back(createWmmaMatmul());
   return Cases;
 }

@@ -97,6 +97,11 @@ public:
   /// gpu.all_reduce): the cooperative kernels whose speed barrier fission is
   /// about.
   virtual bool cooperative() const = 0;
+  /// The group of the benchmark's geometric means: "cooperative",
+  /// "barrier-free" or "subgroup-mma".
+  virtual const char *group() const {
+    return cooperative() ? "cooperative" : "barrier-free";
+  }
   /// The problem, for labels and tables ("n=16777216 f32").
   std::string problem() const { return Problem; }
   /// Elements processed per launch (the benchmark's items).
@@ -170,6 +175,11 @@ std::unique_ptr<HostKernelCase> createBlockScan(size_t N);
 std::unique_ptr<HostKernelCase> createHistogram(size_t N, uint32_t BlockSize,
                                                 size_t PerThread);
 
+/// 10. C = A B for f16 A and B and f32 C, 1024 x 1024 each (the sizes are
+/// the kernel's leadDimension attributes), one subgroup per 16 x 16 tile of
+/// C with gpu.subgroup_mma_* ops, 4 subgroups (128 threads) per block.
+std::unique_ptr<HostKernelCase> createWmmaMatmul();
+
 /// Benchmark sizes multiplied by a factor of the work.
 struct BenchScale {
   /// Factor of the barrier-free kernels (1-3) and of the cooperative ones
@@ -177,10 +187,11 @@ struct BenchScale {
   double BarrierFree = 1, Cooperative = 1;
 };
 
-/// The nine kernels at the benchmark's sizes (bench/README.md) scaled by
-/// \p Scale: element counts of the 1-D problems times the factor, the sides
-/// of the transposed matrix times its square root and those of the matrix
-/// products times its cube root (rounded to whole tiles, at least one).
+/// The ten kernels at the benchmark's sizes (bench/README.md) scaled by
+/// \p Scale (the WMMA product has one size): element counts of the 1-D problems
+/// times the factor, the sides of the transposed matrix times its square root
+/// and those of the matrix products times its cube root (rounded to whole
+/// tiles, at least one).
 std::vector<std::unique_ptr<HostKernelCase>> createBenchCases(BenchScale Scale);
 
 } // namespace host

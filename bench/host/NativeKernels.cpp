@@ -224,3 +224,28 @@ void offload_bench::host::nativeHistogram(size_t N, size_t Blocks,
       }
   }
 }
+
+void offload_bench::host::nativeWmmaMatmul(size_t M, size_t N, size_t K,
+                                           const _Float16 *__restrict A,
+                                           const _Float16 *__restrict B,
+                                           float *__restrict C) {
+  constexpr size_t T = 16;
+#pragma omp parallel for collapse(2) schedule(static)
+  for (size_t TI = 0; TI < M / T; ++TI)
+    for (size_t TJ = 0; TJ < N / T; ++TJ) {
+      alignas(64) float Acc[T][T] = {};
+      size_t Row0 = TI * T, Col0 = TJ * T;
+      for (size_t K0 = 0; K0 < K; K0 += T)
+        for (size_t I = 0; I < T; ++I)
+          for (size_t Kk = 0; Kk < T; ++Kk) {
+            float Aik = float(A[(Row0 + I) * K + K0 + Kk]);
+            const _Float16 *__restrict BRow = B + (K0 + Kk) * N + Col0;
+#pragma omp simd
+            for (size_t J = 0; J < T; ++J)
+              Acc[I][J] += Aik * float(BRow[J]);
+          }
+      for (size_t I = 0; I < T; ++I)
+        for (size_t J = 0; J < T; ++J)
+          C[(Row0 + I) * N + Col0 + J] = Acc[I][J];
+    }
+}

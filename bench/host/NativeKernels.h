@@ -51,6 +51,11 @@ void nativeNaiveMatmul(size_t M, size_t N, size_t K, const float *A,
 /// algorithm; the tile's threads become the vectorized loops).
 void nativeTiledMatmul(size_t M, size_t N, size_t K, const float *A,
                        const float *B, float *C);
+/// 10. C = A B for f16 A and B (converted to f32) with the kernel's
+/// algorithm: a 16 x 16 f32 accumulator per tile of C over 16-wide slices
+/// of K, the j loops vectorized.
+void nativeWmmaMatmul(size_t M, size_t N, size_t K, const _Float16 *A,
+                      const _Float16 *B, float *C);
 /// 5, 6. Out[b] = the sum of In[b * BlockSize, min(N, (b + 1) * BlockSize)).
 void nativeBlockSum(size_t N, size_t BlockSize, const float *In, float *Out);
 /// 7. Out (Cols x Rows) = In (Rows x Cols)^T through a local 32 x 33 tile

@@ -32,7 +32,7 @@
 //   --host_bench_cooperative_scale=S
 //                                  work of the cooperative kernels (4-9)
 //                                  times S (default: the scale above)
-//   --host_bench_kernels=a,b,...   only these kernels (default: all nine)
+//   --host_bench_kernels=a,b,...   only these kernels (default: all ten)
 //   --kernel-dir=DIR               the kernels' MLIR (default: the source
 //                                  tree's bench/host/kernels, or
 //                                  $OFFLOAD_HOST_BENCH_KERNEL_DIR)
@@ -303,8 +303,7 @@ int main(int argc, char **argv) {
     benchmark::AddCustomContext("problem:" + std::string(P.Case->name()),
                                 P.Case->problem());
     benchmark::AddCustomContext("group:" + std::string(P.Case->name()),
-                                P.Case->cooperative() ? "cooperative"
-                                                      : "barrier-free");
+                                P.Case->group());
     benchmark::RegisterBenchmark((Base + "/ours" + Suffix).c_str(), oursTime,
                                  &P)
         ->UseRealTime()

@@ -1056,6 +1056,8 @@ Engine::compile(offload_jit_program_impl_t &Program,
       }
   GpuModule.setTargetsAttr(ArrayAttr::get(Ctx, {HostTarget}));
   PassManager PM(Ctx);
+  PM.addNestedPass<gpu::GPUModuleOp>(
+      mlir::offload::createOffloadHostLowerMMA());
   if (Options.Check || Program.Check)
     PM.addNestedPass<gpu::GPUModuleOp>(
         mlir::offload::createOffloadCheckMemoryAccesses());

@@ -89,6 +89,7 @@ std::vector<CaseParam> params() {
       {"block_scan_1024", [] { return createBlockScan(1024); }},
       {"histogram_10007_256x8", [] { return createHistogram(10007, 256, 8); }},
       {"histogram_100_128x1", [] { return createHistogram(100, 128, 1); }},
+      {"wmma_matmul_1024", [] { return createWmmaMatmul(); }},
   };
 }
 
@@ -183,15 +184,17 @@ TEST_F(HostBenchCasesTest, TinyScaleMatchesTheReference) {
   BenchScale Scale;
   Scale.BarrierFree = Scale.Cooperative = 1.0 / 4096;
   std::vector<std::unique_ptr<HostKernelCase>> Cases = createBenchCases(Scale);
-  ASSERT_EQ(Cases.size(), 9u);
+  // The WMMA product (10) has one size: it runs at full size.
+  ASSERT_EQ(Cases.size(), 10u);
   size_t Cooperative = 0;
   for (std::unique_ptr<HostKernelCase> &Case : Cases) {
     SCOPED_TRACE(std::string(Case->name()) + " " + Case->problem());
     Cooperative += Case->cooperative();
     checkCase(*Case);
   }
-  // Kernels 4-9 synchronize their threads, 1-3 do not.
+  // Kernels 4-9 synchronize their threads, 1-3 and 10 do not.
   EXPECT_EQ(Cooperative, 6u);
+  EXPECT_STREQ(Cases.back()->group(), "subgroup-mma");
 }
 
 } // namespace

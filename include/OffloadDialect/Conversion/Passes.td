@@ -114,6 +114,46 @@ def OffloadCheckMemoryAccesses : Pass<"offload-check-memory-accesses",
                            "::mlir::func::FuncDialect"];
 }
 
+def OffloadHostLowerMMA : Pass<"offload-host-lower-mma",
+                               "::mlir::gpu::GPUModuleOp"> {
+  let summary = "lower gpu.subgroup_mma_* ops to vector ops for the host";
+  let description = [{
+    Rewrites `gpu.subgroup_mma_load_matrix`, `_store_matrix`, `_compute`,
+    `_constant_matrix` and `_elementwise` and the `!gpu.mma_matrix` type for
+    the host target (run first, before `offload-host-thread-loops` and
+    `convert-gpu-to-offload-host`, which also calls it): a fragment is opaque
+    on a GPU, so the first lane of each subgroup (`gpu.lane_id` == 0) holds
+    the whole matrix as a `vector<MxNxT>` and does the subgroup's matrix work;
+    the other lanes hold zeros and skip it. Loads and stores move one row per
+    vector load or store through a view with `leadDimension` as row stride
+    (`transpose`: columns and a `vector.transpose`); the product is K
+    `vector.outerproduct`s (f16 accumulators in f32, i8 operands sign- or
+    zero-extended by their type to i32). `scf`, `cf` and `func` ops carrying
+    fragments (accumulators of loops over K tiles) are converted with them.
+    Fragments of more than 4096 elements, other element types and
+    `gpu.subgroup_mma_{extract,insert}_thread_local` are diagnosed.
+
+    ```mlir
+    %a = gpu.subgroup_mma_load_matrix %m[%i, %j] {leadDimension = 32 : index}
+        : memref<32x32xf16> -> !gpu.mma_matrix<16x16xf16, "AOp">
+    // becomes
+    %lane = gpu.lane_id
+    %first = arith.cmpi eq, %lane, %c0 : index
+    %a = scf.if %first -> (vector<16x16xf16>) {
+      %view = memref.reinterpret_cast ... to memref<16x16xf16, strided<[32, 1], offset: ?>>
+      %row0 = vector.load %view[%c0, %c0] : ..., vector<16xf16>
+      ...
+    } else {
+      scf.yield %zeros : vector<16x16xf16>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def OffloadHostThreadLoops : Pass<"offload-host-thread-loops",
                                   "::mlir::gpu::GPUModuleOp"> {
   let summary = "run the threads of each block as loops split at barriers";

@@ -33,6 +33,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OffloadDialect/Conversion/GPUToOffloadHost/GPUToOffloadHost.h"
+#include "OffloadDialect/Conversion/GPUToOffloadHost/MMAToVector.h"
 #include "OffloadDialect/Conversion/GPUToOffloadHost/ThreadLoops.h"
 #include "OffloadDialect/Conversion/Passes.h"
 
@@ -1132,6 +1133,9 @@ struct ConvertGPUToOffloadHostPass
 
 LogicalResult ConvertGPUToOffloadHostPass::prepare(gpu::GPUModuleOp module) {
   kernelInfos.clear();
+  // Subgroup matrix ops, when offload-host-lower-mma did not run before.
+  if (failed(lowerHostMMAOps(module)))
+    return failure();
   // linalg ops in kernels (e.g. a linalg.matmul on subviews, as upstream's
   // GPU transforms leave them) become loops, as upstream's CPU pipelines
   // lower them.

@@ -81,6 +81,8 @@ void mlir::offload::buildLowerToHostPipeline(
   target.chip = options.chip;
   target.features = options.features;
   pm.addPass(createOffloadAttachHostTarget(target));
+  // Subgroup matrix ops first: the passes below see vector code.
+  pm.addNestedPass<gpu::GPUModuleOp>(createOffloadHostLowerMMA());
   if (options.check)
     pm.addNestedPass<gpu::GPUModuleOp>(createOffloadCheckMemoryAccesses());
   if (options.jit) {
