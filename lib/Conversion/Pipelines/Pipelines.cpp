@@ -62,8 +62,12 @@ static void addHostEpilogue(OpPassManager &pm) {
   addPipeline(pm, "async-to-async-runtime,async-runtime-ref-counting,"
                   "async-runtime-ref-counting-opt");
   pm.addPass(createConvertOffloadToLLVM());
-  addPipeline(pm, "convert-async-to-llvm,convert-vector-to-scf,lower-affine,"
-                  "convert-scf-to-cf,expand-strided-metadata,"
+  // Host code as upstream's CPU pipelines lower it: linalg ops to loops,
+  // memref.realloc (the sparse compiler's growing buffers) expanded, as in
+  // upstream's sparsifier pipeline.
+  addPipeline(pm, "convert-async-to-llvm,convert-linalg-to-loops,"
+                  "convert-vector-to-scf,lower-affine,"
+                  "expand-realloc,convert-scf-to-cf,expand-strided-metadata,"
                   "convert-math-to-libm,"
                   // Host code: masks at indices of 2^31 and more must not
                   // wrap (upstream's default assumes 32-bit indices).
