@@ -1,4 +1,5 @@
-// Issue 15 items 2 and 3: linalg and 2-D vector code inside kernels, and
+// Issue 15 items 2 and 3: linalg, 2-D vector, complex, index and ub code
+// inside kernels, and
 // vendor ops with a meaning on the CPU (amdgpu.sched_barrier: a hint;
 // amdgpu.lds_barrier: a barrier; amdgpu.raw_buffer_load/store: accesses that
 // read 0 and drop stores out of bounds), run on the host device.
@@ -6,6 +7,7 @@
 // RUN: split-file %s %t
 // RUN: offload-run %t/linalg-vector.mlir | FileCheck %s --check-prefix=LINALG
 // RUN: offload-run %t/vendor.mlir | FileCheck %s --check-prefix=VENDOR
+// RUN: offload-run %t/complex-index.mlir | FileCheck %s --check-prefix=COMPLEX
 // RUN: offload-opt %t/vendor.mlir --offload-lower-to-host 2>&1 >/dev/null | FileCheck %s --check-prefix=NOFIBERS --allow-empty
 
 // linalg.matmul of A (a[i][j] = i + j) by the identity is A.
@@ -19,6 +21,8 @@
 // LINALG-NEXT: [26,   40,   54,   68],
 // LINALG-NEXT: [32,   50,   68,   86]]
 
+// complex, index and ub ops: |(1 + i t)^2| = 1 + t^2 at (t + 1) mod 4.
+// COMPLEX: [10,  1,  2,  5]
 // VENDOR: [1,  2,  3,  4,  5,  6,  7,  8,  0,  0,  0,  0]
 // VENDOR: [2,  4,  6,  8,  10,  12,  14,  16]
 // The barrier splits thread loops: no fibers.
@@ -122,6 +126,38 @@ module attributes {gpu.container_module} {
     call @printMemrefF32(%u) : (memref<*xf32>) -> ()
     %w = memref.cast %x : memref<8xf32> to memref<*xf32>
     call @printMemrefF32(%w) : (memref<*xf32>) -> ()
+    return
+  }
+  func.func private @printMemrefF32(memref<*xf32>)
+}
+
+//--- complex-index.mlir
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%x: memref<4xf32>) kernel {
+      %t = gpu.thread_id x
+      %re = arith.constant 1.0 : f32
+      %tf = arith.index_cast %t : index to i32
+      %im = arith.sitofp %tf : i32 to f32
+      %z = complex.create %re, %im : complex<f32>
+      %z2 = complex.mul %z, %z : complex<f32>
+      %a = complex.abs %z2 : complex<f32>
+      %c1 = index.constant 1
+      %j = index.add %t, %c1
+      %c4 = index.constant 4
+      %jm = index.rems %j, %c4
+      %p = ub.poison : f32
+      memref.store %a, %x[%jm] : memref<4xf32>
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %x = memref.alloc() : memref<4xf32>
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%x : memref<4xf32>)
+    %u = memref.cast %x : memref<4xf32> to memref<*xf32>
+    call @printMemrefF32(%u) : (memref<*xf32>) -> ()
     return
   }
   func.func private @printMemrefF32(memref<*xf32>)
