@@ -24,6 +24,15 @@ config.substitutions.append(("%offload_lib_dir", config.offload_lib_dir))
 config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+
+# Sanitized builds (OFFLOAD_SANITIZE): the sanitizers' run-time options, as
+# CMakeLists.txt explains them ("VAR=VALUE;...").
+sanitized = bool(config.offload_sanitizer_env)
+for assignment in filter(None, config.offload_sanitizer_env.split(";")):
+    name, value = assignment.split("=", 1)
+    config.environment[name] = value
+if sanitized:
+    config.available_features.add("sanitized")
 llvm_config.use_default_substitutions()
 
 # LLVM's test utilities (FileCheck, not, count, split-file) come from
