@@ -3,7 +3,8 @@
 #
 #   scripts/setup.sh [BUILD_DIR]     (default BUILD_DIR: build)
 #
-# Dependencies come from Debian's packages (LLVM/MLIR 22, clang-22, lld,
+# Dependencies come from Debian's packages (LLVM/MLIR 22, clang-22 with its
+# sanitizer and libFuzzer runtimes (libclang-rt-22-dev), lld,
 # Ninja, ccache, CMake, GoogleTest, Google Benchmark, Boost.Context for the
 # host device's fibers, LLVM's OpenMP runtime for a benchmark baseline,
 # ROCm's device libraries and HIP 5.2 runtime (libamdhip64-5: the HIP plugin's
@@ -23,6 +24,7 @@ build_type=${OFFLOAD_BUILD_TYPE:-Release}
 packages=(
   cmake ninja-build ccache
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
+  libclang-rt-22-dev
   libgtest-dev libbenchmark-dev libboost-context-dev libomp-22-dev
   rocm-device-libs libamdhip64-5
   python3-dev python3-venv
