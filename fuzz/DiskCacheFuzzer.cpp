@@ -105,7 +105,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     if (Exists)
       fail("a rejected entry was not deleted: " + Problem);
     // A valid entry under its own key is refused only for another kernel.
-    if (Verified.empty() && Problem.find("it holds kernel") == std::string::npos)
+    if (Verified.empty() &&
+        Problem.find("it holds kernel") == std::string::npos)
       fail("read rejects an entry verifyFile accepts: " + Problem);
   }
 

@@ -93,15 +93,15 @@ static void mlirSeeds(StringRef SourceDir) {
 static void runtimeCallSeeds() {
   const std::vector<std::vector<uint8_t>> Seeds = {
       // queue; two allocations; fill; copy; memcpy to host; info; free
-      {4, 0, 1, 0, 4, 0, 1, 0, 4, 3, 1, 2, 0, 16, 0, 0, 2, 0, 0, 16, 0, 0,
-       1, 0, 0, 17, 0, 2, 0, 0, 11, 0, 1, 8, 1, 0, 0, 1, 1, 0},
+      {4, 0, 1, 0, 4, 0,  1, 0, 4, 3, 1,  2, 0, 16, 0, 0, 2, 0, 0, 16,
+       0, 0, 1, 0, 0, 17, 0, 2, 0, 0, 11, 0, 1, 8,  1, 0, 0, 1, 1, 0},
       // program; symbols; launches of saxpy, ids and count_blocks
-      {0, 1, 0, 16, 0, 1, 0, 16, 12, 0, 14, 0, 0, 0, 14, 0, 1, 0, 14, 0, 2,
-       0, 14, 0, 3, 0, 15, 0, 1, 0, 0, 3, 3, 64, 0, 15, 1, 1, 0, 0, 1, 1,
-       15, 2, 1, 0, 0, 3, 0, 13, 0},
+      {0, 1,  0, 16, 0, 1,  0, 16, 12, 0,  14, 0, 0, 0, 14, 0,  1,
+       0, 14, 0, 2,  0, 14, 0, 3,  0,  15, 0,  1, 0, 0, 3,  3,  64,
+       0, 15, 1, 1,  0, 0,  1, 1,  15, 2,  1,  0, 0, 3, 0,  13, 0},
       // queues, events, waits, host functions; stale handles
-      {4, 4, 7, 0, 7, 1, 10, 1, 2, 0, 1, 16, 0, 16, 1, 8, 0, 9, 0, 8, 0,
-       5, 0, 6, 0, 7, 0, 16, 0, 11, 1, 1, 1, 0, 9, 1, 9, 1},
+      {4, 4, 7, 0, 7, 1, 10, 1, 2,  0, 1,  16, 0, 16, 1, 8, 0, 9, 0,
+       8, 0, 5, 0, 6, 0, 7,  0, 16, 0, 11, 1,  1, 1,  0, 9, 1, 9, 1},
       // stale programs and symbols
       {12, 0, 14, 0, 4, 0, 13, 0, 14, 0, 0, 0, 15, 0, 1, 0, 0, 1, 1, 13, 0},
   };
@@ -130,8 +130,7 @@ int main(int argc, char **argv) {
   offloadjit::EntryIdentity Id{"00112233445566778899aabbccddeeff",
                                "fuzz::kernel",
                                "host;x86_64-unknown-linux-gnu;;"};
-  writeSeed("disk-cache", "kernels.ofj",
-            StringRef([&] {
+  writeSeed("disk-cache", "kernels.ofj", StringRef([&] {
               std::vector<char> E = offloadjit::DiskCache::encode(
                   Id, ArrayRef<char>(Kernels.data(), Kernels.size()));
               return std::string(E.begin(), E.end());
@@ -148,7 +147,7 @@ int main(int argc, char **argv) {
 
   mlirSeeds(SourceDir);
   runtimeCallSeeds();
-  outs() << "offload-fuzz-seeds: wrote " << Written << " seeds to "
-         << CorpusDir << '\n';
+  outs() << "offload-fuzz-seeds: wrote " << Written << " seeds to " << CorpusDir
+         << '\n';
   return 0;
 }

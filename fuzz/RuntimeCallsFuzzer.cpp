@@ -49,8 +49,7 @@ constexpr size_t MaxOps = 200;
 std::atomic<uint64_t> HostCalls{0};
 
 [[noreturn]] void fail(const Twine &Message) {
-  llvm::errs() << "runtime-calls fuzzer: invariant broken: " << Message
-               << '\n';
+  llvm::errs() << "runtime-calls fuzzer: invariant broken: " << Message << '\n';
   std::abort();
 }
 
@@ -68,6 +67,17 @@ void expectSuccess(offload_result_t R, const char *Call) {
 void expectError(offload_result_t R, const char *Call) {
   if (!R)
     fail(Twine(Call) + " should fail but succeeded");
+}
+
+/// \p Value as an enum argument, also outside the enumerators (a C caller
+/// may pass any int; the runtime reads enum arguments without an enum-typed
+/// load). The conversion itself is not an enum-typed load either, so UBSan's
+/// enum check does not stop the fuzzer before the runtime sees the value.
+template <typename E> __attribute__((no_sanitize("enum"))) E asEnum(int Value) {
+  static_assert(sizeof(E) == sizeof(int), "C enums are ints");
+  E Result;
+  std::memcpy(&Result, &Value, sizeof(Result));
+  return Result;
 }
 
 /// The bytes of the input, read front to back; zeros once used up.
@@ -222,8 +232,8 @@ void Session::opAlloc() {
                     [](const Allocation &A) { return A.Live; }) >= 32)
     return;
   void *Ptr = nullptr;
-  offload_result_t R = offloadMemAlloc(
-      Host, static_cast<offload_alloc_type_t>(Type), Size, &Ptr);
+  offload_result_t R =
+      offloadMemAlloc(Host, asEnum<offload_alloc_type_t>(Type), Size, &Ptr);
   if (Type == 3 || Size == 0)
     return expectError(R, "offloadMemAlloc (bad type or size)");
   expectSuccess(R, "offloadMemAlloc");
@@ -267,9 +277,8 @@ void Session::opMemcpy() {
   if (DstWhich == SrcWhich &&
       std::max(DstOff, SrcOff) < std::min(DstOff, SrcOff) + Size)
     return;
-  offload_result_t R =
-      offloadMemcpy(Q, DstOk ? Dst : nullptr, Host, SrcOk ? Src : nullptr,
-                    Host, Size);
+  offload_result_t R = offloadMemcpy(Q, DstOk ? Dst : nullptr, Host,
+                                     SrcOk ? Src : nullptr, Host, Size);
   bool InBounds = fits(DstWhich, DstOff, Size) && fits(SrcWhich, SrcOff, Size);
   if (!QueueOk || (Size && (!DstOk || !SrcOk || !InBounds)))
     return expectError(R, "offloadMemcpy (invalid)");
@@ -413,10 +422,10 @@ void Session::opInfo() {
     if (!pickQueue(Q, Live, /*AllowNull=*/false))
       return;
     size_t Needed = 0;
-    offload_result_t RS = offloadGetQueueInfoSize(
-        Q, static_cast<offload_queue_info_t>(Prop), &Needed);
+    offload_result_t RS =
+        offloadGetQueueInfoSize(Q, asEnum<offload_queue_info_t>(Prop), &Needed);
     offload_result_t R = offloadGetQueueInfo(
-        Q, static_cast<offload_queue_info_t>(Prop), Size, Size ? Value : nullptr);
+        Q, asEnum<offload_queue_info_t>(Prop), Size, Size ? Value : nullptr);
     if (!Live || Prop > 1) {
       expectError(RS, "offloadGetQueueInfoSize (invalid)");
       return expectError(R, "offloadGetQueueInfo (invalid)");
@@ -436,10 +445,10 @@ void Session::opInfo() {
     Live = Events[I].Live;
   }
   size_t Needed = 0;
-  offload_result_t RS = offloadGetEventInfoSize(
-      E, static_cast<offload_event_info_t>(Prop), &Needed);
+  offload_result_t RS =
+      offloadGetEventInfoSize(E, asEnum<offload_event_info_t>(Prop), &Needed);
   offload_result_t R = offloadGetEventInfo(
-      E, static_cast<offload_event_info_t>(Prop), Size, Size ? Value : nullptr);
+      E, asEnum<offload_event_info_t>(Prop), Size, Size ? Value : nullptr);
   if (!Live || Prop > 1) {
     expectError(RS, "offloadGetEventInfoSize (invalid)");
     return expectError(R, "offloadGetEventInfo (invalid)");
@@ -460,8 +469,7 @@ void Session::opCreateProgram() {
   if (Mode % 4 == 3) {
     // A truncated image: refused.
     size_t Size = In.u16() % Image.size();
-    offload_result_t R =
-        offloadCreateProgram(Host, Image.data(), Size, &P);
+    offload_result_t R = offloadCreateProgram(Host, Image.data(), Size, &P);
     return expectError(R, "offloadCreateProgram (truncated image)");
   }
   expectSuccess(offloadCreateProgram(Host, Image.data(), Image.size(), &P),
@@ -503,15 +511,15 @@ void Session::opGetSymbol() {
     Live = Programs[I].Live;
   }
   offload_symbol_handle_t S = nullptr;
-  offload_result_t R = offloadGetSymbol(
-      P, K.Name, static_cast<offload_symbol_kind_t>(Kind), &S);
+  offload_result_t R =
+      offloadGetSymbol(P, K.Name, asEnum<offload_symbol_kind_t>(Kind), &S);
   bool Exists = std::strcmp(K.Name, "no_such_kernel") != 0 &&
                 std::strcmp(K.Name, "bad_version") != 0;
   if (!Live || Kind == 2 || !Exists)
     return expectError(R, "offloadGetSymbol (invalid)");
   expectSuccess(R, "offloadGetSymbol");
-  Symbols.push_back({S, I, K.Kind, K.SymbolKind == OFFLOAD_SYMBOL_KIND_KERNEL,
-                     true});
+  Symbols.push_back(
+      {S, I, K.Kind, K.SymbolKind == OFFLOAD_SYMBOL_KIND_KERNEL, true});
 }
 
 void Session::opLaunch() {
@@ -557,8 +565,8 @@ void Session::opLaunch() {
   const uint32_t *NG = &L.NumGroups.x, *GS = &L.GroupSize.x;
   for (size_t D = 0; D < std::min<size_t>(L.Dimensions, 3); ++D)
     UsedZero |= NG[D] == 0 || GS[D] == 0;
-  bool MustFail = !QueueOk || !SymbolOk || WrongSize || L.Dimensions > 3 ||
-                  UsedZero;
+  bool MustFail =
+      !QueueOk || !SymbolOk || WrongSize || L.Dimensions > 3 || UsedZero;
   auto Buffer = [&](uint64_t Bytes) -> char * {
     for (const Allocation &A : Allocs)
       if (A.Live && A.Size >= Bytes)
@@ -606,9 +614,8 @@ void Session::opLaunch() {
   case KernelKind::Other:
     break;
   }
-  offload_result_t R =
-      offloadLaunchKernel(Q, Host, S, Args, WrongSize ? ArgsSize + 8 : ArgsSize,
-                          &L);
+  offload_result_t R = offloadLaunchKernel(
+      Q, Host, S, Args, WrongSize ? ArgsSize + 8 : ArgsSize, &L);
   if (MustFail)
     return expectError(R, "offloadLaunchKernel (invalid)");
   // Valid geometry of small blocks succeeds.
@@ -647,8 +654,8 @@ void Session::opMemInfo() {
     Live = A.Live;
   }
   alignas(8) char Value[8];
-  offload_result_t R = offloadGetMemInfo(
-      Ptr, static_cast<offload_mem_info_t>(Prop), sizeof(Value), Value);
+  offload_result_t R = offloadGetMemInfo(Ptr, asEnum<offload_mem_info_t>(Prop),
+                                         sizeof(Value), Value);
   if (!Live || Prop == 4)
     return expectError(R, "offloadGetMemInfo (not an allocation)");
   expectSuccess(R, "offloadGetMemInfo");
@@ -684,24 +691,60 @@ void Session::run() {
   HostCalls = 0;
   for (size_t Op = 0; Op < MaxOps && !In.empty(); ++Op) {
     switch (In.byte() % 18) {
-    case 0: opAlloc(); break;
-    case 1: opFree(); break;
-    case 2: opMemcpy(); break;
-    case 3: opFill(); break;
-    case 4: opCreateQueue(); break;
-    case 5: opDestroyQueue(); break;
-    case 6: opSyncQueue(); break;
-    case 7: opCreateEvent(); break;
-    case 8: opSyncEvent(); break;
-    case 9: opDestroyEvent(); break;
-    case 10: opWaitEvents(); break;
-    case 11: opInfo(); break;
-    case 12: opCreateProgram(); break;
-    case 13: opDestroyProgram(); break;
-    case 14: opGetSymbol(); break;
-    case 15: opLaunch(); break;
-    case 16: opHostFunction(); break;
-    case 17: opMemInfo(); break;
+    case 0:
+      opAlloc();
+      break;
+    case 1:
+      opFree();
+      break;
+    case 2:
+      opMemcpy();
+      break;
+    case 3:
+      opFill();
+      break;
+    case 4:
+      opCreateQueue();
+      break;
+    case 5:
+      opDestroyQueue();
+      break;
+    case 6:
+      opSyncQueue();
+      break;
+    case 7:
+      opCreateEvent();
+      break;
+    case 8:
+      opSyncEvent();
+      break;
+    case 9:
+      opDestroyEvent();
+      break;
+    case 10:
+      opWaitEvents();
+      break;
+    case 11:
+      opInfo();
+      break;
+    case 12:
+      opCreateProgram();
+      break;
+    case 13:
+      opDestroyProgram();
+      break;
+    case 14:
+      opGetSymbol();
+      break;
+    case 15:
+      opLaunch();
+      break;
+    case 16:
+      opHostFunction();
+      break;
+    case 17:
+      opMemInfo();
+      break;
     }
   }
   cleanUp();
