@@ -561,9 +561,10 @@ void Session::opLaunch() {
                     AtLeast1(L.NumGroups.z);
   uint64_t Threads = Blocks * AtLeast1(L.GroupSize.x) *
                      AtLeast1(L.GroupSize.y) * AtLeast1(L.GroupSize.z);
+  // Every size is at least 1, also beyond Dimensions (OffloadAPI.h).
   bool UsedZero = false;
   const uint32_t *NG = &L.NumGroups.x, *GS = &L.GroupSize.x;
-  for (size_t D = 0; D < std::min<size_t>(L.Dimensions, 3); ++D)
+  for (size_t D = 0; D < 3; ++D)
     UsedZero |= NG[D] == 0 || GS[D] == 0;
   bool MustFail =
       !QueueOk || !SymbolOk || WrongSize || L.Dimensions > 3 || UsedZero;
