@@ -15,10 +15,10 @@
 //
 // Out of scope, both kept away with a comment where it is done:
 //  - JITLink's .eh_frame parser (Debian's LLVM 22): some corrupt .eh_frame
-//    contents make it return an uninitialized llvm::Error or leave the link
-//    graph broken, which crashes in the session's error reporter or in
-//    jitlink::prune; stock `llvm-jitlink -noexec` crashes on the same
-//    objects. The fuzzer renames .eh_frame sections (to .eh_fram_) before
+//    contents make it report an llvm::Error whose payload is not an error,
+//    or leave the link graph broken, which crashes in the session's error
+//    reporter or in jitlink::prune; stock `llvm-jitlink -noexec` crashes on the
+//    same objects. The fuzzer renames .eh_frame sections (to .eh_fram_) before
 //    the runtime sees the image, so that JITLink links them as plain data.
 //  - an image whose code would run. offloadCreateProgram runs the
 // image's global constructors (and offloadDestroyProgram its destructors);
