@@ -64,6 +64,8 @@ cmake -S "$root" -B "$build_dir" -G Ninja \
   -DPython3_EXECUTABLE="$venv/bin/python" \
   ${OFFLOAD_CMAKE_ARGS:-}
 cmake --build "$build_dir"
+# Absolute: pip builds the package from python/, not from here.
+build_dir=$(cd "$build_dir" && pwd)
 # Install the `offload` package (the extension just built) into the venv.
 if ls "$build_dir"/python/offload/_offload*.so >/dev/null 2>&1; then
   OFFLOAD_BUILD_DIR=$build_dir "$venv/bin/python" -m pip install -q \
