@@ -215,4 +215,48 @@ TEST(CorruptImageTest, ZeroFilledSectionNotAllocatedIsRefused) {
   ASSERT_SUCCESS(offloadShutDown());
 }
 
+// Found by offload-fuzz-host-image: a relocation against the null symbol
+// (index 0) passed the checks. In the fuzzer's image JITLink's graph builder
+// then crashed formatting an error about it; in this one it would silently
+// resolve the kernel descriptor's pointer to address 0. Either way the
+// image is corrupt (the compiler never emits such relocations): refused.
+TEST(CorruptImageTest, RelocationAgainstTheNullSymbolIsRefused) {
+  std::string Image = getTestKernels();
+  std::unique_ptr<MemoryBuffer> Buffer =
+      MemoryBuffer::getMemBuffer(Image, "image", false);
+  Expected<object::ELF64LEObjectFile> Obj =
+      object::ELF64LEObjectFile::create(Buffer->getMemBufferRef());
+  ASSERT_TRUE(bool(Obj)) << toString(Obj.takeError());
+  const object::ELF64LEFile &EF = Obj->getELFFile();
+  bool Patched = false;
+  for (const auto &Sec : cantFail(EF.sections())) {
+    if (Sec.sh_type != ELF::SHT_RELA || Sec.sh_size < 24 ||
+        cantFail(EF.getSectionName(Sec)) != ".rela.data.rel.ro")
+      continue;
+    // r_info of the first entry (a kernel descriptor's pointer): symbol 0,
+    // type R_X86_64_64.
+    uint64_t Info = ELF::R_X86_64_64;
+    std::memcpy(&Image[Sec.sh_offset + 8], &Info, sizeof(Info));
+    Patched = true;
+    break;
+  }
+  ASSERT_TRUE(Patched) << "the test kernels have no relocations";
+
+  ASSERT_SUCCESS(offloadInit());
+  offload_device_handle_t Host;
+  ASSERT_SUCCESS(offloadGetHostDevice(&Host));
+  bool Valid = true;
+  ASSERT_SUCCESS(
+      offloadIsValidBinary(Host, Image.data(), Image.size(), &Valid));
+  EXPECT_FALSE(Valid);
+  offload_program_handle_t Program = nullptr;
+  offload_result_t R =
+      offloadCreateProgram(Host, Image.data(), Image.size(), &Program);
+  ASSERT_NE(R, nullptr);
+  EXPECT_EQ(R->Code, OFFLOAD_ERRC_INVALID_BINARY);
+  EXPECT_NE(std::string(R->Details).find("null symbol"), std::string::npos)
+      << R->Details;
+  ASSERT_SUCCESS(offloadShutDown());
+}
+
 } // namespace

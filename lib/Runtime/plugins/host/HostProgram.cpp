@@ -146,8 +146,8 @@ static constexpr uint64_t MaxZeroFillBytes = uint64_t(1) << 30;
 /// and contents inside the file, sane alignments and sizes, zero-filled
 /// sections allocated, string and
 /// symbol tables in bounds, symbols inside their sections, relocations
-/// inside their target sections with valid symbols, group members that
-/// exist. ELFFile's accessors check that tables lie inside the file.
+/// inside their target sections with valid (non-null) symbols, group members
+/// that exist. ELFFile's accessors check that tables lie inside the file.
 template <typename ELFT>
 static Error validateELFObject(const object::ELFFile<ELFT> &EF) {
   using Elf_Shdr = typename ELFT::Shdr;
@@ -275,6 +275,11 @@ static Error validateELFObject(const object::ELFFile<ELFT> &EF) {
       if (SymIndex >= Symbols->size())
         return Invalid(What + ": relocation " + Twine(R) + " uses symbol " +
                        Twine(SymIndex) + " of " + Twine(Symbols->size()));
+      // The null symbol (index 0): address 0 where JITLink accepts it, a
+      // crash building its error where it does not (seen with LLVM 22).
+      if (SymIndex == 0 && Width)
+        return Invalid(What + ": relocation " + Twine(R) +
+                       " uses the null symbol (index 0)");
       return Error::success();
     };
     if (Sec.sh_type == ELF::SHT_RELA) {
