@@ -144,10 +144,9 @@ static constexpr uint64_t MaxZeroFillBytes = uint64_t(1) << 30;
 
 /// Checks what JITLink trusts in a relocatable ELF object: section headers
 /// and contents inside the file, sane alignments and sizes, zero-filled
-/// sections allocated, string and
-/// symbol tables in bounds, symbols inside their sections, relocations
-/// inside their target sections with valid (non-null) symbols, group members
-/// that exist. ELFFile's accessors check that tables lie inside the file.
+/// sections allocated, string and symbol tables in bounds, symbols inside
+/// their sections, relocations inside their target sections with valid
+/// (non-null) symbols, group members that exist. ELFFile's accessors check that tables lie inside the file.
 template <typename ELFT>
 static Error validateELFObject(const object::ELFFile<ELFT> &EF) {
   using Elf_Shdr = typename ELFT::Shdr;
