@@ -3,7 +3,8 @@
 #
 #   scripts/setup.sh [BUILD_DIR]     (default BUILD_DIR: build)
 #
-# Dependencies come from Debian's packages (LLVM/MLIR 22, clang-22, lld,
+# Dependencies come from Debian's packages (LLVM/MLIR 22, clang-22 with its
+# sanitizer and libFuzzer runtimes (libclang-rt-22-dev), lld,
 # Ninja, ccache, CMake, GoogleTest, Google Benchmark, Boost.Context for the
 # host device's fibers, LLVM's OpenMP runtime for a benchmark baseline,
 # ROCm's device libraries and HIP 5.2 runtime (libamdhip64-5: the HIP plugin's
@@ -23,6 +24,7 @@ build_type=${OFFLOAD_BUILD_TYPE:-Release}
 packages=(
   cmake ninja-build ccache
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
+  libclang-rt-22-dev
   libgtest-dev libbenchmark-dev libboost-context-dev libomp-22-dev
   rocm-device-libs libamdhip64-5
   python3-dev python3-venv
@@ -62,6 +64,8 @@ cmake -S "$root" -B "$build_dir" -G Ninja \
   -DPython3_EXECUTABLE="$venv/bin/python" \
   ${OFFLOAD_CMAKE_ARGS:-}
 cmake --build "$build_dir"
+# Absolute: pip builds the package from python/, not from here.
+build_dir=$(cd "$build_dir" && pwd)
 # Install the `offload` package (the extension just built) into the venv.
 if ls "$build_dir"/python/offload/_offload*.so >/dev/null 2>&1; then
   OFFLOAD_BUILD_DIR=$build_dir "$venv/bin/python" -m pip install -q \

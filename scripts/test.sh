@@ -11,6 +11,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build_dir=${1:-$root/build}
 [ -f "$build_dir/build.ninja" ] || { echo "test: no build in $build_dir; run scripts/setup.sh first" >&2; exit 2; }
 
+# A sanitized build (OFFLOAD_SANITIZE) names the sanitizers' run-time options
+# its tests need (see CMakeLists.txt).
+if [ -f "$build_dir/sanitizer-env.sh" ]; then
+  # shellcheck disable=SC1091
+  . "$build_dir/sanitizer-env.sh"
+  echo "test: sanitized build: ASAN_OPTIONS=${ASAN_OPTIONS:-} UBSAN_OPTIONS=${UBSAN_OPTIONS:-}"
+fi
+
 status=0
 echo "== lit (check-offload)"
 cmake --build "$build_dir" --target check-offload || status=1

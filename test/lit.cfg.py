@@ -24,6 +24,15 @@ config.substitutions.append(("%offload_lib_dir", config.offload_lib_dir))
 config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+
+# Sanitized builds (OFFLOAD_SANITIZE): the sanitizers' run-time options, as
+# CMakeLists.txt explains them ("VAR=VALUE;...").
+sanitized = bool(config.offload_sanitizer_env)
+for assignment in filter(None, config.offload_sanitizer_env.split(";")):
+    name, value = assignment.split("=", 1)
+    config.environment[name] = value
+if sanitized:
+    config.available_features.add("sanitized")
 llvm_config.use_default_substitutions()
 
 # LLVM's test utilities (FileCheck, not, count, split-file) come from
@@ -32,6 +41,28 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.offload_tools_dir, config.llvm_tools_dir]
 tools = ["offload-opt", "offload-run", "offload-cache", "offload-device-info", "mlir-opt", "mlir-runner", "split-file", "not"]
+if sanitized and config.offload_sanitizer_preload:
+    # Debian's mlir-runner is not instrumented: the sanitized libraries it
+    # loads (--shared-libs) need the sanitizer runtime preloaded, and leaks
+    # of the uninstrumented MLIR are not ours (CMakeLists.txt).
+    tools.remove("mlir-runner")
+    runner = shutil.which("mlir-runner", path=config.llvm_tools_dir)
+    asan = config.environment.get("ASAN_OPTIONS", "")
+    tools.append(ToolSubst(
+        "mlir-runner",
+        command="env LD_PRELOAD=%s ASAN_OPTIONS=%s:detect_leaks=0 %s"
+        % (config.offload_sanitizer_preload, asan, runner)))
+if sanitized:
+    # offload-run executes the test programs, whose memref.alloc buffers are
+    # often never freed (and JIT-compiled, so a suppression cannot name
+    # them): no leak checks for it; the runtime's leaks are checked by the
+    # GoogleTest suites, the compiler's by offload-opt.
+    tools.remove("offload-run")
+    tools.append(ToolSubst(
+        "offload-run",
+        command="env ASAN_OPTIONS=%s:detect_leaks=0 %s"
+        % (config.environment.get("ASAN_OPTIONS", ""),
+           os.path.join(config.offload_tools_dir, "offload-run"))))
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # The shared conformance corpus sits next to the project in a checkout

@@ -20,6 +20,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <chrono>
+#include <cstring>
 #include <random>
 
 using namespace offload_test;
@@ -168,6 +169,93 @@ TEST(CorruptImageTest, BitFlipsAndTruncationsNeverCrashAndAgree) {
   std::printf("%u corrupted images: %u valid, %u loaded, %.1f s\n", NumImages,
               NumValid, NumLoaded, Seconds);
   EXPECT_LT(Seconds, 20.0);
+  ASSERT_SUCCESS(offloadShutDown());
+}
+
+// Found by offload-fuzz-host-image: a .bss without SHF_ALLOC passed the
+// checks, and JITLink copied its (absent) contents from null: a crash in
+// offloadIsValidBinary and offloadCreateProgram instead of INVALID_BINARY.
+TEST(CorruptImageTest, ZeroFilledSectionNotAllocatedIsRefused) {
+  std::string Image = getInitFiniObject(/*UseInitArray=*/false);
+  std::unique_ptr<MemoryBuffer> Buffer =
+      MemoryBuffer::getMemBuffer(Image, "image", false);
+  Expected<object::ELF64LEObjectFile> Obj =
+      object::ELF64LEObjectFile::create(Buffer->getMemBufferRef());
+  ASSERT_TRUE(bool(Obj)) << toString(Obj.takeError());
+  const object::ELF64LEFile &EF = Obj->getELFFile();
+  auto Sections = cantFail(EF.sections());
+  bool Patched = false;
+  for (size_t I = 0; I < Sections.size(); ++I) {
+    const auto &Sec = Sections[I];
+    if (Sec.sh_type != ELF::SHT_NOBITS || !Sec.sh_size)
+      continue;
+    // sh_flags of section I, in the copy.
+    uint64_t FlagsAt = EF.getHeader().e_shoff + I * sizeof(Sec) + 8;
+    uint64_t Flags = Sec.sh_flags & ~uint64_t(ELF::SHF_ALLOC);
+    std::memcpy(&Image[FlagsAt], &Flags, sizeof(Flags));
+    Patched = true;
+    break;
+  }
+  ASSERT_TRUE(Patched) << "the init/fini object has no zero-filled section";
+
+  ASSERT_SUCCESS(offloadInit());
+  offload_device_handle_t Host;
+  ASSERT_SUCCESS(offloadGetHostDevice(&Host));
+  bool Valid = true;
+  ASSERT_SUCCESS(
+      offloadIsValidBinary(Host, Image.data(), Image.size(), &Valid));
+  EXPECT_FALSE(Valid);
+  offload_program_handle_t Program = nullptr;
+  offload_result_t R =
+      offloadCreateProgram(Host, Image.data(), Image.size(), &Program);
+  ASSERT_NE(R, nullptr);
+  EXPECT_EQ(R->Code, OFFLOAD_ERRC_INVALID_BINARY);
+  EXPECT_NE(std::string(R->Details).find("is zero-filled"), std::string::npos)
+      << R->Details;
+  ASSERT_SUCCESS(offloadShutDown());
+}
+
+// Found by offload-fuzz-host-image: a relocation against the null symbol
+// (index 0) passed the checks. In the fuzzer's image JITLink's graph builder
+// then crashed formatting an error about it; in this one it would silently
+// resolve the kernel descriptor's pointer to address 0. Either way the
+// image is corrupt (the compiler never emits such relocations): refused.
+TEST(CorruptImageTest, RelocationAgainstTheNullSymbolIsRefused) {
+  std::string Image = getTestKernels();
+  std::unique_ptr<MemoryBuffer> Buffer =
+      MemoryBuffer::getMemBuffer(Image, "image", false);
+  Expected<object::ELF64LEObjectFile> Obj =
+      object::ELF64LEObjectFile::create(Buffer->getMemBufferRef());
+  ASSERT_TRUE(bool(Obj)) << toString(Obj.takeError());
+  const object::ELF64LEFile &EF = Obj->getELFFile();
+  bool Patched = false;
+  for (const auto &Sec : cantFail(EF.sections())) {
+    if (Sec.sh_type != ELF::SHT_RELA || Sec.sh_size < 24 ||
+        cantFail(EF.getSectionName(Sec)) != ".rela.data.rel.ro")
+      continue;
+    // r_info of the first entry (a kernel descriptor's pointer): symbol 0,
+    // type R_X86_64_64.
+    uint64_t Info = ELF::R_X86_64_64;
+    std::memcpy(&Image[Sec.sh_offset + 8], &Info, sizeof(Info));
+    Patched = true;
+    break;
+  }
+  ASSERT_TRUE(Patched) << "the test kernels have no relocations";
+
+  ASSERT_SUCCESS(offloadInit());
+  offload_device_handle_t Host;
+  ASSERT_SUCCESS(offloadGetHostDevice(&Host));
+  bool Valid = true;
+  ASSERT_SUCCESS(
+      offloadIsValidBinary(Host, Image.data(), Image.size(), &Valid));
+  EXPECT_FALSE(Valid);
+  offload_program_handle_t Program = nullptr;
+  offload_result_t R =
+      offloadCreateProgram(Host, Image.data(), Image.size(), &Program);
+  ASSERT_NE(R, nullptr);
+  EXPECT_EQ(R->Code, OFFLOAD_ERRC_INVALID_BINARY);
+  EXPECT_NE(std::string(R->Details).find("null symbol"), std::string::npos)
+      << R->Details;
   ASSERT_SUCCESS(offloadShutDown());
 }
 

@@ -535,6 +535,11 @@ bool parsePTX(const char *Text, Module &M) {
     size_t Count = 1;
     if (NameEnd != std::string::npos && Decl[NameEnd] == '[')
       Count = std::strtoull(Decl.c_str() + NameEnd + 1, nullptr, 10);
+    // The scan also matches instructions (ld.global, st.global) and
+    // declarations seen before: the first match of a name keeps its storage
+    // (a second one leaked it, which LeakSanitizer reports).
+    if (M.Globals.count(Name))
+      continue;
     size_t Size = Elem * Count;
     void *Storage = std::calloc(1, Size);
     size_t Eq = Decl.find('=');

@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <mutex>
 
+#include <signal.h>
+
 using namespace offload::host;
 
 namespace {
@@ -39,12 +41,32 @@ void reportFault(void *) {
 }
 } // namespace
 
+/// Adds reportFault to LLVM's signal handlers. LLVM's first registration
+/// also gives the calling thread (here any thread that runs a block, often a
+/// pool worker) an alternate signal stack of its own when the thread's is
+/// smaller than LLVM wants, replacing it. The thread's alternate stack
+/// belongs to whoever installed it, who frees it when the thread exits: ASan
+/// installs one per thread and unmaps the one it then finds ("failed to
+/// deallocate", CHECK failure at thread exit, on LLVM's malloc'ed stack).
+/// So a stack the thread already had is put back.
+static void registerFaultHandler() {
+  stack_t Before = {};
+  bool HadStack = sigaltstack(nullptr, &Before) == 0 &&
+                  !(Before.ss_flags & SS_DISABLE) && Before.ss_sp;
+  llvm::sys::AddSignalHandler(reportFault, nullptr);
+  stack_t After = {};
+  if (HadStack && sigaltstack(nullptr, &After) == 0 &&
+      After.ss_sp != Before.ss_sp && !(After.ss_flags & SS_ONSTACK)) {
+    Before.ss_flags = 0;
+    (void)sigaltstack(&Before, nullptr);
+  }
+}
+
 FaultScope::FaultScope(llvm::StringRef Name,
                        const offload_host_kernel_context_t &Ctx,
                        DeviceFailures &Failures) {
   static std::once_flag Registered;
-  std::call_once(Registered,
-                 [] { llvm::sys::AddSignalHandler(reportFault, nullptr); });
+  std::call_once(Registered, registerFaultHandler);
   Outer = {Current.Name, Current.Ctx, Current.Failures};
   Current = {Name, &Ctx, &Failures};
 }

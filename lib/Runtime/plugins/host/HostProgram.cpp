@@ -143,10 +143,10 @@ static constexpr uint64_t MaxSectionAlignment = 64 * 1024;
 static constexpr uint64_t MaxZeroFillBytes = uint64_t(1) << 30;
 
 /// Checks what JITLink trusts in a relocatable ELF object: section headers
-/// and contents inside the file, sane alignments and sizes, string and
-/// symbol tables in bounds, symbols inside their sections, relocations
-/// inside their target sections with valid symbols, group members that
-/// exist. ELFFile's accessors check that tables lie inside the file.
+/// and contents inside the file, sane alignments and sizes, zero-filled
+/// sections allocated, string and symbol tables in bounds, symbols inside
+/// their sections, relocations inside their target sections with valid
+/// (non-null) symbols, group members that exist. ELFFile's accessors check that tables lie inside the file.
 template <typename ELFT>
 static Error validateELFObject(const object::ELFFile<ELFT> &EF) {
   using Elf_Shdr = typename ELFT::Shdr;
@@ -180,6 +180,11 @@ static Error validateELFObject(const object::ELFFile<ELFT> &EF) {
         (Sec.sh_addralign && !isPowerOf2_64(Sec.sh_addralign)))
       return Invalid(What + " has alignment " + Twine(Sec.sh_addralign));
     if (Sec.sh_type == ELF::SHT_NOBITS) {
+      // JITLink links a section without SHF_ALLOC from its file contents,
+      // which a zero-filled one has none of (it copied from null).
+      if (!(Sec.sh_flags & ELF::SHF_ALLOC) && Sec.sh_size)
+        return Invalid(What + " is zero-filled (" + Twine(Sec.sh_size) +
+                       " bytes) but not allocated");
       ZeroFillBytes += std::min<uint64_t>(Sec.sh_size, MaxZeroFillBytes + 1);
       if (ZeroFillBytes > MaxZeroFillBytes)
         return Invalid("zero-filled sections of more than " +
@@ -269,6 +274,11 @@ static Error validateELFObject(const object::ELFFile<ELFT> &EF) {
       if (SymIndex >= Symbols->size())
         return Invalid(What + ": relocation " + Twine(R) + " uses symbol " +
                        Twine(SymIndex) + " of " + Twine(Symbols->size()));
+      // The null symbol (index 0): address 0 where JITLink accepts it, a
+      // crash building its error where it does not (seen with LLVM 22).
+      if (SymIndex == 0 && Width)
+        return Invalid(What + ": relocation " + Twine(R) +
+                       " uses the null symbol (index 0)");
       return Error::success();
     };
     if (Sec.sh_type == ELF::SHT_RELA) {
