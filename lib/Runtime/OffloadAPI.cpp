@@ -440,7 +440,8 @@ Error getDevice(Runtime &RT, RawEnum<offload_platform_backend_t> RawBackend,
                              Index, P->Plugin->getName(), Reason);
       }
   return createError(OFFLOAD_ERRC_NOT_FOUND,
-                     "no device with Index {0}: {1} device(s) match Backend",
+                     "no device with Index {0}: {1} device(s) of that "
+                     "backend (indices from 0)",
                      Index, Seen);
 }
 

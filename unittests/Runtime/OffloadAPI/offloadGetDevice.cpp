@@ -42,14 +42,14 @@ TEST_P(offloadGetDeviceTest, SuccessHostIsFirstHostDevice) {
 TEST_P(offloadGetDeviceTest, ErrorIndexOutOfRange) {
   offload_device_handle_t D = nullptr;
   ASSERT_ERROR_MSG(OFFLOAD_ERRC_NOT_FOUND,
-                   "no device with Index 1: 1 device(s) match Backend",
+                   "no device with Index 1: 1 device(s) of that backend",
                    offloadGetDevice(OFFLOAD_PLATFORM_BACKEND_HOST, 1, &D));
 }
 
 TEST_P(offloadGetDeviceTest, ErrorNoDeviceOfBackend) {
   offload_device_handle_t D = nullptr;
   ASSERT_ERROR_MSG(
-      OFFLOAD_ERRC_NOT_FOUND, "0 device(s) match Backend",
+      OFFLOAD_ERRC_NOT_FOUND, "0 device(s) of that backend",
       offloadGetDevice(OFFLOAD_PLATFORM_BACKEND_LEVEL_ZERO, 0, &D));
 }
 
