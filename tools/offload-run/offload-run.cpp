@@ -89,6 +89,14 @@ static llvm::cl::opt<bool> threadLoopsOption(
                    "threads on fibers (not with --jit)"),
     llvm::cl::init(true), llvm::cl::cat(offloadCategory));
 
+static llvm::cl::opt<bool> replaceGPUTargetsOption(
+    "replace-gpu-targets",
+    llvm::cl::desc("Host device: compile gpu.modules that already target a "
+                   "GPU (#nvvm.target, #rocdl.target, as numba-cuda and "
+                   "eudsl emit them) for the host instead, with a remark; "
+                   "--replace-gpu-targets=false refuses them"),
+    llvm::cl::init(true), llvm::cl::cat(offloadCategory));
+
 static llvm::cl::opt<bool> checkOption(
     "check",
     llvm::cl::desc("Host device: bounds-check every memref access of the "
@@ -160,6 +168,7 @@ static LogicalResult buildPipeline(OpPassManager &pm) {
     options.features = featuresOption;
     options.jit = jitOption;
     options.threadLoops = threadLoopsOption;
+    options.replaceGPUTargets = replaceGPUTargetsOption;
     options.check = checkOption || checkFromEnvironment();
     if (jitOption && !threadLoopsOption) {
       llvm::errs() << "offload-run: --thread-loops=false is not supported "
