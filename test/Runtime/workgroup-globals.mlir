@@ -23,21 +23,31 @@ module attributes {gpu.container_module} {
     llvm.mlir.global internal @__shared_alloc_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<256 x f32>
     memref.global "private" @scratch : memref<256xf32, #gpu.address_space<workgroup>>
 
-    // out[b * 256 + t] = in[b * 256 + 255 - t]: each thread reads what
-    // another thread of its block staged.
+    // Nine rounds of: stage the value, barrier, take the value of thread
+    // 255 - t plus one, barrier. So out[b * 256 + t] = in[b * 256 + 255 - t]
+    // + 9: each thread reads what another thread of its block staged.
     gpu.func @reverse(%in: memref<?xf32>, %out: memref<?xf32>) kernel {
       %tile = memref.get_global @tile : memref<256xf32, #gpu.address_space<workgroup>>
       %t = gpu.thread_id x
       %b = gpu.block_id x
       %c256 = arith.constant 256 : index
       %c255 = arith.constant 255 : index
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c9 = arith.constant 9 : index
+      %one = arith.constant 1.0 : f32
       %base = arith.muli %b, %c256 : index
       %i = arith.addi %base, %t : index
       %v = memref.load %in[%i] : memref<?xf32>
-      memref.store %v, %tile[%t] : memref<256xf32, #gpu.address_space<workgroup>>
-      gpu.barrier
       %r = arith.subi %c255, %t : index
-      %w = memref.load %tile[%r] : memref<256xf32, #gpu.address_space<workgroup>>
+      %w = scf.for %round = %c0 to %c9 step %c1 iter_args(%x = %v) -> (f32) {
+        memref.store %x, %tile[%t] : memref<256xf32, #gpu.address_space<workgroup>>
+        gpu.barrier
+        %y = memref.load %tile[%r] : memref<256xf32, #gpu.address_space<workgroup>>
+        %y1 = arith.addf %y, %one : f32
+        gpu.barrier
+        scf.yield %y1 : f32
+      }
       memref.store %w, %out[%i] : memref<?xf32>
       gpu.return
     }
@@ -48,13 +58,22 @@ module attributes {gpu.container_module} {
       %b = gpu.block_id x
       %c256 = arith.constant 256 : index
       %c255 = arith.constant 255 : index
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c9 = arith.constant 9 : index
+      %one = arith.constant 1.0 : f32
       %base = arith.muli %b, %c256 : index
       %i = arith.addi %base, %t : index
       %v = memref.load %in[%i] : memref<?xf32>
-      memref.store %v, %tile[%t] : memref<256xf32, 3>
-      gpu.barrier
       %r = arith.subi %c255, %t : index
-      %w = memref.load %tile[%r] : memref<256xf32, 3>
+      %w = scf.for %round = %c0 to %c9 step %c1 iter_args(%x = %v) -> (f32) {
+        memref.store %x, %tile[%t] : memref<256xf32, 3>
+        gpu.barrier
+        %y = memref.load %tile[%r] : memref<256xf32, 3>
+        %y1 = arith.addf %y, %one : f32
+        gpu.barrier
+        scf.yield %y1 : f32
+      }
       memref.store %w, %out[%i] : memref<?xf32>
       gpu.return
     }
@@ -65,17 +84,26 @@ module attributes {gpu.container_module} {
       %b = gpu.block_id x
       %c256 = arith.constant 256 : index
       %c255 = arith.constant 255 : index
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c9 = arith.constant 9 : index
+      %one = arith.constant 1.0 : f32
       %base = arith.muli %b, %c256 : index
       %i = arith.addi %base, %t : index
       %v = memref.load %in[%i] : memref<?xf32>
       %t64 = arith.index_cast %t : index to i64
       %p = llvm.getelementptr %smem[0, %t64] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, !llvm.array<256 x f32>
-      llvm.store %v, %p : f32, !llvm.ptr<3>
-      gpu.barrier
       %r = arith.subi %c255, %t : index
       %r64 = arith.index_cast %r : index to i64
       %q = llvm.getelementptr %smem[0, %r64] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, !llvm.array<256 x f32>
-      %w = llvm.load %q : !llvm.ptr<3> -> f32
+      %w = scf.for %round = %c0 to %c9 step %c1 iter_args(%x = %v) -> (f32) {
+        llvm.store %x, %p : f32, !llvm.ptr<3>
+        gpu.barrier
+        %y = llvm.load %q : !llvm.ptr<3> -> f32
+        %y1 = arith.addf %y, %one : f32
+        gpu.barrier
+        scf.yield %y1 : f32
+      }
       memref.store %w, %out[%i] : memref<?xf32>
       gpu.return
     }
@@ -96,13 +124,22 @@ module attributes {gpu.container_module} {
       %b = gpu.block_id x
       %c256 = arith.constant 256 : index
       %c255 = arith.constant 255 : index
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c9 = arith.constant 9 : index
+      %one = arith.constant 1.0 : f32
       %base = arith.muli %b, %c256 : index
       %i = arith.addi %base, %t : index
       %v = memref.load %in[%i] : memref<?xf32>
-      func.call @stage(%t, %v) : (index, f32) -> ()
-      gpu.barrier
       %r = arith.subi %c255, %t : index
-      %w = func.call @fetch(%r) : (index) -> f32
+      %w = scf.for %round = %c0 to %c9 step %c1 iter_args(%x = %v) -> (f32) {
+        func.call @stage(%t, %x) : (index, f32) -> ()
+        gpu.barrier
+        %y = func.call @fetch(%r) : (index) -> f32
+        %y1 = arith.addf %y, %one : f32
+        gpu.barrier
+        scf.yield %y1 : f32
+      }
       memref.store %w, %out[%i] : memref<?xf32>
       gpu.return
     }
@@ -154,7 +191,9 @@ module attributes {gpu.container_module} {
         %base = arith.muli %b, %c256 : index
         %src = arith.addi %base, %r : index
         %srci = arith.index_cast %src : index to i32
-        %expected = arith.sitofp %srci : i32 to f32
+        %srcf = arith.sitofp %srci : i32 to f32
+        %nine = arith.constant 9.0 : f32
+        %expected = arith.addf %srcf, %nine : f32
         %got = memref.load %out[%j] : memref<?xf32>
         %bad = arith.cmpf une, %got, %expected : f32
         %inc = arith.select %bad, %one, %zero : i32

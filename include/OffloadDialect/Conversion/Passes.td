@@ -137,7 +137,9 @@ def OffloadHostWorkgroupMemory : Pass<"offload-host-workgroup-memory",
     global is not applied, with a warning. Diagnosed: a global with a
     dynamic shape, a non-identity layout or an alignment above 16 bytes, and
     one referenced other than by `memref.get_global` / `llvm.mlir.addressof`
-    in a kernel or in a device function reached only by direct calls.
+    in a kernel or in a device function reached only by direct calls, and a
+    `memref.alloca` or `memref.alloc` of workgroup memory inside a function
+    (it would be per thread).
 
     ```mlir
     memref.global "private" @tile : memref<256xf32, #gpu.address_space<workgroup>>

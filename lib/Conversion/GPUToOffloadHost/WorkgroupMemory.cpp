@@ -262,7 +262,27 @@ void Privatizer::rewriteBody(FunctionOpInterface fn,
   });
 }
 
+/// Workgroup memory allocated inside a function would be per thread on the
+/// host (and has no meaning on a GPU): refuse it.
+static LogicalResult checkNoWorkgroupAllocations(gpu::GPUModuleOp module) {
+  WalkResult result = module.walk([](Operation *op) {
+    if (!isa<memref::AllocaOp, memref::AllocOp>(op))
+      return WalkResult::advance();
+    auto type = cast<MemRefType>(op->getResult(0).getType());
+    if (!isWorkgroupMemorySpace(type.getMemorySpace()))
+      return WalkResult::advance();
+    op->emitOpError("allocates workgroup memory inside a function, which the "
+                    "host target cannot give each block its own copy of: use "
+                    "a workgroup attribution of the kernel, a workgroup "
+                    "memref.global or gpu.dynamic_shared_memory");
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 LogicalResult Privatizer::run() {
+  if (failed(checkNoWorkgroupAllocations(module)))
+    return failure();
   if (failed(collectGlobals()))
     return failure();
   if (globals.empty())

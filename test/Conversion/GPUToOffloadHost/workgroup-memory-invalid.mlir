@@ -51,3 +51,13 @@ gpu.module @initialized {
   // expected-warning @+1 {{initial value of a workgroup global is not applied: workgroup memory starts undefined in each block, as on GPUs}}
   memref.global "private" @tile : memref<2xf32, #gpu.address_space<workgroup>> = dense<1.0>
 }
+
+// -----
+
+gpu.module @alloca {
+  gpu.func @k() kernel {
+    // expected-error @+1 {{allocates workgroup memory inside a function, which the host target cannot give each block its own copy of: use a workgroup attribution of the kernel, a workgroup memref.global or gpu.dynamic_shared_memory}}
+    %m = memref.alloca() : memref<4xf32, #gpu.address_space<workgroup>>
+    gpu.return
+  }
+}
