@@ -201,17 +201,15 @@ extern "C" void fillF32Buffer1D(float *allocated, float *aligned,
 
 extern "C" void fillF32Buffer2D(float *allocated, float *aligned,
                                 int64_t offset, int64_t size0, int64_t size1,
-                                int64_t stride0, int64_t stride1,
-                                float value) {
+                                int64_t stride0, int64_t stride1, float value) {
   fillView<float, 2>(
       {allocated, aligned, offset, {size0, size1}, {stride0, stride1}}, value);
 }
 
 extern "C" void fillF32Buffer3D(float *allocated, float *aligned,
                                 int64_t offset, int64_t size0, int64_t size1,
-                                int64_t size2, int64_t stride0,
-                                int64_t stride1, int64_t stride2,
-                                float value) {
+                                int64_t size2, int64_t stride0, int64_t stride1,
+                                int64_t stride2, float value) {
   fillView<float, 3>({allocated,
                       aligned,
                       offset,
@@ -389,8 +387,7 @@ static LogicalResult applyTransformScript(Operation *module) {
   });
   for (Operation *op : toErase)
     op->erase();
-  StringRef attrName =
-      transform::TransformDialect::kWithNamedSequenceAttrName;
+  StringRef attrName = transform::TransformDialect::kWithNamedSequenceAttrName;
   SmallVector<ModuleOp> emptied;
   module->walk([&](ModuleOp nested) {
     if (nested != module && nested->hasAttr(attrName) &&

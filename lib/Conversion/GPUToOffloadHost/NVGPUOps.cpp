@@ -29,8 +29,8 @@
 // operand vector, E elements of 32 / E bits, 64-bit for f64):
 //   A (M x K, M = 16 or 8): register r, element j is
 //       A[g + 8 * (r % (M / 8)), t * E + (r / (M / 8)) * 4 * E + j]
-//   B (K x N, N = 8):       register r, element j is B[t * E + r * 4 * E + j, g]
-//   C, D (M x N):           register r, element j is C[g + 8 * r, t * Ec + j]
+//   B (K x N, N = 8): register r, element j is B[t * E + r * 4 * E + j, g]
+//   C, D (M x N): register r, element j is C[g + 8 * r, t * Ec + j]
 // which is the PTX ISA's figures for m16n8k4/k8 (tf32), m16n8k8/k16 (f16,
 // bf16), m16n8k16/k32 (s8, u8), m16n8k32/k64 (s4, u4) and m8n8k4 (f64), and
 // the layout of upstream's NVGPU lowering (NVGPUToNVVM, MMAUtils).
@@ -108,7 +108,8 @@ struct WarpBuilder {
   /// Register \p r of \p fragment (a row of the vector) as one integer.
   Value packRegister(Value fragment, int64_t r) {
     auto type = cast<VectorType>(fragment.getType());
-    Value row = vector::ExtractOp::create(b, loc, fragment, ArrayRef<int64_t>{r});
+    Value row =
+        vector::ExtractOp::create(b, loc, fragment, ArrayRef<int64_t>{r});
     int64_t bits = type.getDimSize(1) * getBitWidth(type.getElementType());
     auto packed = VectorType::get({1}, b.getIntegerType(bits));
     Value cast = vector::BitCastOp::create(b, loc, packed, row);
@@ -150,7 +151,8 @@ struct MmaSyncToShuffles : OpRewritePattern<nvgpu::MmaSyncOp> {
     int64_t rowHalves = m / kTileRows;
     int64_t kPerRegister = kGroupLanes * e;
     if ((m != 8 && m != 16) || n != kTileRows || k % kPerRegister != 0 ||
-        bType.getDimSize(1) != e || (registerBits != 32 && registerBits != 64) ||
+        bType.getDimSize(1) != e ||
+        (registerBits != 32 && registerBits != 64) ||
         aType.getDimSize(0) != rowHalves * (k / kPerRegister) ||
         bType.getDimSize(0) != k / kPerRegister ||
         cType.getDimSize(0) != rowHalves || kGroupLanes * ec != n)
@@ -230,15 +232,17 @@ struct MmaSyncToShuffles : OpRewritePattern<nvgpu::MmaSyncOp> {
             rewriter, loc, op.getMatrixC(), ArrayRef<int64_t>{half, j}));
         for (int64_t kk = 0; kk < k; ++kk) {
           int64_t q = (kk % kPerRegister) / e, chunk = kk / kPerRegister;
-          Value a = elementOf(aRegisters[q][half + rowHalves * chunk], aType,
-                              kk % e);
+          Value a =
+              elementOf(aRegisters[q][half + rowHalves * chunk], aType, kk % e);
           Value bv = elementOf(bRegisters[j][q][chunk], bType, kk % e);
           if (isFloat)
             acc = arith::AddFOp::create(
-                rewriter, loc, acc, arith::MulFOp::create(rewriter, loc, a, bv));
+                rewriter, loc, acc,
+                arith::MulFOp::create(rewriter, loc, a, bv));
           else
             acc = arith::AddIOp::create(
-                rewriter, loc, acc, arith::MulIOp::create(rewriter, loc, a, bv));
+                rewriter, loc, acc,
+                arith::MulIOp::create(rewriter, loc, a, bv));
         }
         if (computeType != cElement)
           acc = arith::TruncFOp::create(rewriter, loc, cElement, acc);
@@ -259,9 +263,8 @@ struct LinearAccess {
 } // namespace
 
 /// The linear access to the element at \p indices of \p memref.
-static LinearAccess getLinearAccess(PatternRewriter &rewriter,
-                                               Location loc, Value memref,
-                                               ValueRange indices) {
+static LinearAccess getLinearAccess(PatternRewriter &rewriter, Location loc,
+                                    Value memref, ValueRange indices) {
   auto type = cast<MemRefType>(memref.getType());
   auto metadata =
       memref::ExtractStridedMetadataOp::create(rewriter, loc, memref);
@@ -276,7 +279,8 @@ static LinearAccess getLinearAccess(PatternRewriter &rewriter,
         rewriter, loc, extent,
         arith::MulIOp::create(rewriter, loc, metadata.getSizes()[d], stride));
   }
-  Value end = arith::AddIOp::create(rewriter, loc, metadata.getOffset(), extent);
+  Value end =
+      arith::AddIOp::create(rewriter, loc, metadata.getOffset(), extent);
   auto viewType = MemRefType::get({ShapedType::kDynamic}, type.getElementType(),
                                   AffineMap(), type.getMemorySpace());
   Value view = memref::ReinterpretCastOp::create(
@@ -340,9 +344,8 @@ struct LdMatrixToShuffles : OpRewritePattern<nvgpu::LdMatrixOp> {
       }
       // Transposed: element j is column g of row 2 * t + j of tile i.
       for (int64_t j = 0; j < e; ++j) {
-        Value source = wb.add(
-            wb.i32(i * kTileRows + j),
-            wb.mul(lane.inGroup, wb.i32(e)));
+        Value source =
+            wb.add(wb.i32(i * kTileRows + j), wb.mul(lane.inGroup, wb.i32(e)));
         Value row = rowAddress(source);
         Value value = memref::LoadOp::create(
             rewriter, loc, view, ValueRange{wb.add(row, toIndex(lane.group))});
@@ -371,8 +374,8 @@ struct DeviceAsyncCopyToCopy : OpRewritePattern<nvgpu::DeviceAsyncCopyOp> {
     Value source = sourceAccess.position, sourceView = sourceAccess.view;
     Value target = targetAccess.position, targetView = targetAccess.view;
     Type element = cast<MemRefType>(op.getDst().getType()).getElementType();
-    Value zero = arith::ConstantOp::create(rewriter, loc,
-                                           rewriter.getZeroAttr(element));
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element));
     Value count = wb.index(op.getDstElements().getZExtValue());
     Value srcElements = op.getSrcElements();
     scf::ForOp::create(
@@ -398,7 +401,8 @@ struct DeviceAsyncCopyToCopy : OpRewritePattern<nvgpu::DeviceAsyncCopyOp> {
                         })
                         .getResult(0);
           } else {
-            value = memref::LoadOp::create(b, loc, sourceView, ValueRange{from});
+            value =
+                memref::LoadOp::create(b, loc, sourceView, ValueRange{from});
           }
           memref::StoreOp::create(b, loc, value, targetView, ValueRange{to});
           scf::YieldOp::create(b, loc);
