@@ -277,7 +277,9 @@ def ConvertGPUToOffloadHost : Pass<"convert-gpu-to-offload-host",
                            "::mlir::cf::ControlFlowDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::ub::UBDialect"];
 }
 
 #endif // OFFLOAD_CONVERSION_PASSES_TD
