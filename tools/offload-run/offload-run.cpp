@@ -15,6 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CrashReport.h"
+
 #include "OffloadDialect/InitAll.h"
 #include "OffloadJIT/OffloadJIT.h"
 #include "OffloadRuntime/OffloadAPI.h"
@@ -32,8 +34,9 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
-#include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/PrettyStackTrace.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/ManagedStatic.h"
+#include "llvm/Support/Signals.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
@@ -218,29 +221,25 @@ static LogicalResult buildPipeline(OpPassManager &pm) {
 }
 
 namespace {
-/// Names the pass that is running in LLVM's crash report (the stack trace
-/// printed on a signal): one pretty-stack-trace entry per running pass, per
-/// thread, as passes nest.
+/// Names the pass that is running in the crash report (CrashReport.h): one
+/// entry per running pass, per thread, as passes nest.
 struct PassCrashContext : public PassInstrumentation {
   void runBeforePass(Pass *pass, Operation *op) override {
     std::string text;
     llvm::raw_string_ostream os(text);
     os << "running pass '" << pass->getArgument() << "' on '" << op->getName()
        << "' at " << op->getLoc() << "\n";
-    getStack().push_back(std::make_unique<Entry>(std::move(text)));
+    getStack().push_back(
+        std::make_unique<offloadrun::CrashReportEntry>(std::move(text)));
   }
   void runAfterPass(Pass *, Operation *) override { pop(); }
   void runAfterPassFailed(Pass *, Operation *) override { pop(); }
 
 private:
-  struct Entry : llvm::PrettyStackTraceEntry {
-    explicit Entry(std::string text) : text(std::move(text)) {}
-    void print(llvm::raw_ostream &os) const override { os << text; }
-    std::string text;
-  };
-  static std::vector<std::unique_ptr<llvm::PrettyStackTraceEntry>> &getStack() {
+  static std::vector<std::unique_ptr<offloadrun::CrashReportEntry>> &
+  getStack() {
     static thread_local std::vector<
-        std::unique_ptr<llvm::PrettyStackTraceEntry>>
+        std::unique_ptr<offloadrun::CrashReportEntry>>
         stack;
     return stack;
   }
@@ -307,12 +306,19 @@ static void attachDiagnosticHandler(MLIRContext *context, BuiltinDialect *) {
 //===----------------------------------------------------------------------===//
 
 int main(int argc, char **argv) {
-  // A crash prints LLVM's stack trace, the command line and what was running
-  // (the pass; for a fault inside a host kernel, the runtime adds the kernel
-  // and block).
-  llvm::InitLLVM initLLVM(argc, argv);
-  llvm::setBugReportMsg("offload-run crashed. Please report it with the "
-                        "input and the stack dump below.\n");
+  // What llvm::InitLLVM does but for LLVM's stack printer, which allocates
+  // in the signal handler: a program that corrupted the heap and died in
+  // malloc hung there. A crash prints the bug-report line, the command line,
+  // the running pass and the raw stack (CrashReport.h; for a fault inside a
+  // host kernel, the runtime names the kernel and block first).
+  llvm::sys::SetOneShotPipeSignalFunction(
+      llvm::sys::DefaultOneShotPipeSignalHandler);
+  llvm::install_out_of_memory_new_handler();
+  llvm::llvm_shutdown_obj shutdown;
+  offloadrun::installCrashReport(
+      argc, argv,
+      "offload-run crashed. Please report it with the "
+      "input and the stack dump below.\n");
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   mlir::registerAllPasses();
