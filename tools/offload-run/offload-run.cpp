@@ -148,13 +148,28 @@ mgpuMemGetDeviceMemRef1dInt32(int32_t *allocated, int32_t *aligned,
 
 /// Adds the offload pipeline for --device to \p pm, or reports an unknown
 /// device.
-/// OFFLOAD_CHECK=1, as the JIT reads it.
-static bool checkFromEnvironment() {
+/// OFFLOAD_CHECK, as the JIT reads it: unset or empty is false; 1, true, on,
+/// yes and 0, false, off, no (any case); anything else is an error.
+static FailureOr<bool> checkFromEnvironment() {
   const char *value = std::getenv("OFFLOAD_CHECK");
-  return value && llvm::StringRef(value) == "1";
+  llvm::StringRef v = value ? llvm::StringRef(value).trim() : "";
+  if (v.empty())
+    return false;
+  for (llvm::StringRef yes : {"1", "true", "on", "yes"})
+    if (v.equals_insensitive(yes))
+      return true;
+  for (llvm::StringRef no : {"0", "false", "off", "no"})
+    if (v.equals_insensitive(no))
+      return false;
+  llvm::errs() << "offload-run: OFFLOAD_CHECK=" << value
+               << ": expected 1 or 0 (also true/false, on/off, yes/no)\n";
+  return failure();
 }
 
 static LogicalResult buildPipeline(OpPassManager &pm) {
+  FailureOr<bool> checkFromEnv = checkFromEnvironment();
+  if (failed(checkFromEnv))
+    return failure();
   if (deviceOption == "host") {
     offload::HostPipelineOptions options;
     options.optLevel = optLevel;
@@ -163,7 +178,7 @@ static LogicalResult buildPipeline(OpPassManager &pm) {
     options.features = featuresOption;
     options.jit = jitOption;
     options.threadLoops = threadLoopsOption;
-    options.check = checkOption || checkFromEnvironment();
+    options.check = checkOption || *checkFromEnv;
     if (jitOption && !threadLoopsOption) {
       llvm::errs() << "offload-run: --thread-loops=false is not supported "
                       "with --jit; set OFFLOAD_HOST_THREAD_LOOPS=0 to make "
