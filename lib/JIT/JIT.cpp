@@ -552,8 +552,12 @@ Engine::Engine()
               llvm::sys::getHostCPUName().str() + ";" +
               llvm::utohexstr(llvm::xxh3_64bits(FeatureList));
 
-  if (std::optional<std::string> Dir = DiskCache::getDefaultDirectory())
+  if (std::optional<std::string> Dir = DiskCache::getDefaultDirectory()) {
     Disk.emplace(*Dir, DiskCache::getDefaultMaxBytes());
+    // Writes collect them too, but a process whose lookups all hit writes
+    // nothing.
+    Disk->removeStaleTemporaries();
+  }
   Timeline = offloadTraceEnabled();
   if (const char *Print = std::getenv("OFFLOAD_JIT_STATS"); Print &&
       StringRef(Print) == "1")

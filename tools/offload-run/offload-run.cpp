@@ -18,6 +18,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CrashReport.h"
+
 #include "OffloadDialect/InitAll.h"
 #include "OffloadJIT/OffloadJIT.h"
 #include "OffloadRuntime/OffloadAPI.h"
@@ -39,8 +41,9 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
-#include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/PrettyStackTrace.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/ManagedStatic.h"
+#include "llvm/Support/Signals.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
@@ -252,13 +255,28 @@ extern "C" void _mlir_ciface_fillF32Buffer3D(StridedView<float, 3> *view,
 
 /// Adds the offload pipeline for --device to \p pm, or reports an unknown
 /// device.
-/// OFFLOAD_CHECK=1, as the JIT reads it.
-static bool checkFromEnvironment() {
+/// OFFLOAD_CHECK, as the JIT reads it: unset or empty is false; 1, true, on,
+/// yes and 0, false, off, no (any case); anything else is an error.
+static FailureOr<bool> checkFromEnvironment() {
   const char *value = std::getenv("OFFLOAD_CHECK");
-  return value && llvm::StringRef(value) == "1";
+  llvm::StringRef v = value ? llvm::StringRef(value).trim() : "";
+  if (v.empty())
+    return false;
+  for (llvm::StringRef yes : {"1", "true", "on", "yes"})
+    if (v.equals_insensitive(yes))
+      return true;
+  for (llvm::StringRef no : {"0", "false", "off", "no"})
+    if (v.equals_insensitive(no))
+      return false;
+  llvm::errs() << "offload-run: OFFLOAD_CHECK=" << value
+               << ": expected 1 or 0 (also true/false, on/off, yes/no)\n";
+  return failure();
 }
 
 static LogicalResult buildPipeline(OpPassManager &pm) {
+  FailureOr<bool> checkFromEnv = checkFromEnvironment();
+  if (failed(checkFromEnv))
+    return failure();
   if (deviceOption == "host") {
     offload::HostPipelineOptions options;
     options.optLevel = optLevel;
@@ -268,7 +286,7 @@ static LogicalResult buildPipeline(OpPassManager &pm) {
     options.jit = jitOption;
     options.threadLoops = threadLoopsOption;
     options.replaceGPUTargets = replaceGPUTargetsOption;
-    options.check = checkOption || checkFromEnvironment();
+    options.check = checkOption || *checkFromEnv;
     if (jitOption && !threadLoopsOption) {
       llvm::errs() << "offload-run: --thread-loops=false is not supported "
                       "with --jit; set OFFLOAD_HOST_THREAD_LOOPS=0 to make "
@@ -326,29 +344,25 @@ static LogicalResult buildPipeline(OpPassManager &pm) {
 }
 
 namespace {
-/// Names the pass that is running in LLVM's crash report (the stack trace
-/// printed on a signal): one pretty-stack-trace entry per running pass, per
-/// thread, as passes nest.
+/// Names the pass that is running in the crash report (CrashReport.h): one
+/// entry per running pass, per thread, as passes nest.
 struct PassCrashContext : public PassInstrumentation {
   void runBeforePass(Pass *pass, Operation *op) override {
     std::string text;
     llvm::raw_string_ostream os(text);
     os << "running pass '" << pass->getArgument() << "' on '" << op->getName()
        << "' at " << op->getLoc() << "\n";
-    getStack().push_back(std::make_unique<Entry>(std::move(text)));
+    getStack().push_back(
+        std::make_unique<offloadrun::CrashReportEntry>(std::move(text)));
   }
   void runAfterPass(Pass *, Operation *) override { pop(); }
   void runAfterPassFailed(Pass *, Operation *) override { pop(); }
 
 private:
-  struct Entry : llvm::PrettyStackTraceEntry {
-    explicit Entry(std::string text) : text(std::move(text)) {}
-    void print(llvm::raw_ostream &os) const override { os << text; }
-    std::string text;
-  };
-  static std::vector<std::unique_ptr<llvm::PrettyStackTraceEntry>> &getStack() {
+  static std::vector<std::unique_ptr<offloadrun::CrashReportEntry>> &
+  getStack() {
     static thread_local std::vector<
-        std::unique_ptr<llvm::PrettyStackTraceEntry>>
+        std::unique_ptr<offloadrun::CrashReportEntry>>
         stack;
     return stack;
   }
@@ -467,12 +481,19 @@ static void attachDiagnosticHandler(MLIRContext *context, BuiltinDialect *) {
 //===----------------------------------------------------------------------===//
 
 int main(int argc, char **argv) {
-  // A crash prints LLVM's stack trace, the command line and what was running
-  // (the pass; for a fault inside a host kernel, the runtime adds the kernel
-  // and block).
-  llvm::InitLLVM initLLVM(argc, argv);
-  llvm::setBugReportMsg("offload-run crashed. Please report it with the "
-                        "input and the stack dump below.\n");
+  // What llvm::InitLLVM does but for LLVM's stack printer, which allocates
+  // in the signal handler: a program that corrupted the heap and died in
+  // malloc hung there. A crash prints the bug-report line, the command line,
+  // the running pass and the raw stack (CrashReport.h; for a fault inside a
+  // host kernel, the runtime names the kernel and block first).
+  llvm::sys::SetOneShotPipeSignalFunction(
+      llvm::sys::DefaultOneShotPipeSignalHandler);
+  llvm::install_out_of_memory_new_handler();
+  llvm::llvm_shutdown_obj shutdown;
+  offloadrun::installCrashReport(
+      argc, argv,
+      "offload-run crashed. Please report it with the "
+      "input and the stack dump below.\n");
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   mlir::registerAllPasses();

@@ -93,6 +93,15 @@ void mlir::offload::buildHostKernelPipeline(
 
 void mlir::offload::buildLowerToHostPipeline(
     OpPassManager &pm, const HostPipelineOptions &options) {
+  // An impossible target request stops the pipeline before anything runs,
+  // with one error (serialization would fail after all the other passes,
+  // with the whole module printed after upstream's error).
+  OffloadCheckGPUTargetOptions check;
+  check.target = "host";
+  check.chip = options.chip;
+  check.features = options.features;
+  check.optLevel = options.optLevel;
+  pm.addPass(createOffloadCheckGPUTarget(check));
   addHostPrologue(pm, "host", options.deviceIndex);
   // The host target: optimization level, CPU and features of the kernels.
   OffloadAttachHostTargetOptions target;
