@@ -1002,8 +1002,12 @@ static LogicalResult emitEntryPoints(gpu::GPUModuleOp module,
                                   builder.getI64IntegerAttr(argsSize)),
          3);
   insert(LLVM::AddressOfOp::create(builder, loc, blockFn), 4);
-  // A thread-loops kernel cannot run one thread alone.
-  insert(info.threadLoops
+  // The thread entry is for fibers only: a thread-loops kernel cannot run one
+  // thread alone, and the runtime runs a non-cooperative kernel through its
+  // block entry. Without a reference from the descriptor, LLVM inlines the
+  // thread entry into the block loop and deletes it, so the kernel's body is
+  // optimized and compiled once, not twice.
+  insert(info.threadLoops || !info.cooperative
              ? LLVM::ZeroOp::create(builder, loc, ptrType).getResult()
              : LLVM::AddressOfOp::create(builder, loc, threadFn).getResult(),
          5);
