@@ -136,10 +136,11 @@ def warp_reduce(X: fx.Tensor, Out: fx.Tensor):
 
 
 # Lane intrinsics: readfirstlane, readlane, ds_bpermute (lane i reads lane
-# i ^ 1, addressed in bytes).
+# i ^ 1, addressed in bytes). Blocks of 32 threads: a wave of 64 lanes and a
+# group of 32 agree on the first lane.
 @flyc.kernel
 def lanes_kernel(X: fx.Tensor, Out: fx.Tensor):
-    i = fx.block_idx.x * 64 + fx.thread_idx.x
+    i = fx.block_idx.x * 32 + fx.thread_idx.x
     v = X[i]
     i32 = fx.Int32.ir_type
     first = fx.Int32(fx.rocdl.readfirstlane(i32, v))
@@ -151,4 +152,4 @@ def lanes_kernel(X: fx.Tensor, Out: fx.Tensor):
 
 @flyc.jit
 def lanes(X: fx.Tensor, Out: fx.Tensor):
-    lanes_kernel(X, Out).launch(grid=(2, 1, 1), block=(64, 1, 1))
+    lanes_kernel(X, Out).launch(grid=(4, 1, 1), block=(32, 1, 1))
