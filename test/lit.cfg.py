@@ -135,6 +135,7 @@ if os.access(os.path.join(_rocm, "llvm", "bin", "ld.lld"), os.X_OK) and os.path.
     os.path.join(_rocm, "amdgcn", "bitcode", "ockl.bc")
 ):
     config.available_features.add("rocm-toolkit")
+    config.substitutions.append(("%rocm_toolkit", _rocm))
 
 
 # `fake-cuda`: the runtime tests' fake CUDA drivers were built

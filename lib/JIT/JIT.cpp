@@ -36,6 +36,7 @@
 #include "DiskCache.h"
 #include "Key.h"
 
+#include "OffloadDialect/Conversion/Pipelines/Pipelines.h"
 #include "OffloadDialect/Conversion/Passes.h"
 #include "OffloadDialect/InitAll.h"
 #include "OffloadDialect/Transforms/Specialize.h"
@@ -552,8 +553,12 @@ Engine::Engine()
               llvm::sys::getHostCPUName().str() + ";" +
               llvm::utohexstr(llvm::xxh3_64bits(FeatureList));
 
-  if (std::optional<std::string> Dir = DiskCache::getDefaultDirectory())
+  if (std::optional<std::string> Dir = DiskCache::getDefaultDirectory()) {
     Disk.emplace(*Dir, DiskCache::getDefaultMaxBytes());
+    // Writes collect them too, but a process whose lookups all hit writes
+    // nothing.
+    Disk->removeStaleTemporaries();
+  }
   Timeline = offloadTraceEnabled();
   if (const char *Print = std::getenv("OFFLOAD_JIT_STATS"); Print &&
       StringRef(Print) == "1")
@@ -1061,16 +1066,10 @@ Engine::compile(offload_jit_program_impl_t &Program,
       }
   GpuModule.setTargetsAttr(ArrayAttr::get(Ctx, {HostTarget}));
   PassManager PM(Ctx);
-  PM.addNestedPass<gpu::GPUModuleOp>(
-      mlir::offload::createOffloadHostLowerMMA());
-  if (Options.Check || Program.Check)
-    PM.addNestedPass<gpu::GPUModuleOp>(
-        mlir::offload::createOffloadCheckMemoryAccesses());
-  if (Options.ThreadLoops)
-    PM.addNestedPass<gpu::GPUModuleOp>(
-        mlir::offload::createOffloadHostThreadLoops());
-  PM.addNestedPass<gpu::GPUModuleOp>(
-      mlir::offload::createConvertGPUToOffloadHost());
+  mlir::offload::HostKernelPipelineOptions KernelOptions;
+  KernelOptions.check = Options.Check || Program.Check;
+  KernelOptions.threadLoops = Options.ThreadLoops;
+  mlir::offload::buildHostKernelPipeline(PM, KernelOptions);
   if (failed(PM.run(*Module)))
     return Fail("lowering for the host failed");
   auto Interface = cast<gpu::TargetAttrInterface>(HostTarget);

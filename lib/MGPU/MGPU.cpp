@@ -151,6 +151,9 @@ struct State {
   std::unordered_set<Module *> Modules;
   std::unordered_set<Function *> Functions;
   std::unordered_set<Event *> Events;
+  /// The live streams of mgpuStreamCreate: upstream's gpu-to-llvm sometimes
+  /// passes one where an event is expected (see streamAsEvent).
+  std::unordered_set<void *> Streams;
   std::map<uintptr_t, Registration> Registrations; ///< by host start address
 };
 } // namespace
@@ -592,6 +595,8 @@ MGPU_EXPORT void *mgpuStreamCreate() {
   offload_code_location_t Where = at(Fn);
   check(offloadCreateQueueWithCodeLoc(Device, &Queue, &Where), Fn,
         "offloadCreateQueue");
+  std::unique_lock<std::mutex> Lock = lockInitialized(Fn);
+  state().Streams.insert(Queue);
   return Queue;
 }
 
@@ -601,7 +606,10 @@ MGPU_EXPORT void mgpuStreamDestroy(void *Stream) {
     fail(Fn, "stream is null");
   if (isShutDown())
     return;
-  ensureInitialized(Fn);
+  {
+    std::unique_lock<std::mutex> Lock = lockInitialized(Fn);
+    state().Streams.erase(Stream);
+  }
   offload_code_location_t Where = at(Fn);
   check(offloadDestroyQueueWithCodeLoc(
             static_cast<offload_queue_handle_t>(Stream), &Where),
@@ -639,14 +647,44 @@ static offload_event_handle_t recordedEvent(void *Handle, const char *Fn) {
   return liveEventLocked(state(), Handle, Fn)->Recorded;
 }
 
+/// Whether \p Handle, given where an event is expected, is a live stream.
+/// MLIR 22's gpu-to-llvm, when its async.yield pattern loses to the async
+/// dialect's structural type conversion (as in mlir-opt's lowering of
+/// upstream's Integration/GPU/CUDA/async.mlir), yields the stream of a
+/// `!gpu.async.token` out of an `async.execute` instead of an event recorded
+/// on it; the consumers then call mgpuStreamWaitEvent, mgpuEventSynchronize
+/// and mgpuEventDestroy on the stream. Upstream's CUDA wrappers print the
+/// driver's error and go on, without ordering anything. Here such a stream
+/// stands for the work enqueued on it so far, and "destroying" it does
+/// nothing (the same token may be yielded to several consumers).
+static bool streamAsEvent(void *Handle, const char *Fn) {
+  std::unique_lock<std::mutex> Lock = lockInitialized(Fn);
+  State &S = state();
+  return !S.Events.count(static_cast<Event *>(Handle)) &&
+         S.Streams.count(Handle);
+}
+
 MGPU_EXPORT void mgpuStreamWaitEvent(void *Stream, void *EventHandle) {
   const char *Fn = "mgpuStreamWaitEvent";
   if (!Stream)
     fail(Fn, "stream is null");
+  offload_code_location_t Where = at(Fn);
+  if (EventHandle && streamAsEvent(EventHandle, Fn)) {
+    // Wait for what the other stream holds now: an event recorded on it.
+    offload_event_handle_t Now = nullptr;
+    check(offloadCreateEventWithCodeLoc(
+              static_cast<offload_queue_handle_t>(EventHandle), &Now, &Where),
+          Fn, "offloadCreateEvent");
+    check(offloadWaitEventsWithCodeLoc(
+              static_cast<offload_queue_handle_t>(Stream), &Now, 1, &Where),
+          Fn, "offloadWaitEvents");
+    check(offloadDestroyEventWithCodeLoc(Now, &Where), Fn,
+          "offloadDestroyEvent");
+    return;
+  }
   offload_event_handle_t Recorded = recordedEvent(EventHandle, Fn);
   if (!Recorded)
     return;
-  offload_code_location_t Where = at(Fn);
   check(offloadWaitEventsWithCodeLoc(
             static_cast<offload_queue_handle_t>(Stream), &Recorded, 1, &Where),
         Fn, "offloadWaitEvents");
@@ -663,6 +701,9 @@ MGPU_EXPORT void *mgpuEventCreate() {
 MGPU_EXPORT void mgpuEventDestroy(void *Handle) {
   const char *Fn = "mgpuEventDestroy";
   if (isShutDown())
+    return;
+  // A stream given as an event (see streamAsEvent) outlives this call.
+  if (Handle && streamAsEvent(Handle, Fn))
     return;
   offload_event_handle_t Recorded = nullptr;
   {
@@ -682,6 +723,14 @@ MGPU_EXPORT void mgpuEventDestroy(void *Handle) {
 
 MGPU_EXPORT void mgpuEventSynchronize(void *Handle) {
   const char *Fn = "mgpuEventSynchronize";
+  if (Handle && streamAsEvent(Handle, Fn)) {
+    // A stream given as an event (see streamAsEvent): its work so far.
+    offload_code_location_t Where = at(Fn);
+    check(offloadSyncQueueWithCodeLoc(
+              static_cast<offload_queue_handle_t>(Handle), &Where),
+          Fn, "offloadSyncQueue");
+    return;
+  }
   offload_event_handle_t Recorded = recordedEvent(Handle, Fn);
   if (!Recorded)
     return;

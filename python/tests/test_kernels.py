@@ -335,6 +335,46 @@ def test_workgroup_memory_and_barrier(host, cooperative):
     np.testing.assert_array_equal(dy.numpy(), expected)
 
 
+WORKGROUP_GLOBAL = """
+module attributes {gpu.container_module} {
+  gpu.module @kernels [#nvvm.target<chip = "sm_90">] {
+    memref.global "private" @tile : memref<256xf32, #gpu.address_space<workgroup>>
+    gpu.func @reverse(%in: memref<?xf32>, %out: memref<?xf32>) kernel {
+      %tile = memref.get_global @tile : memref<256xf32, #gpu.address_space<workgroup>>
+      %t = gpu.thread_id x
+      %b = gpu.block_id x
+      %d = gpu.block_dim x
+      %base = arith.muli %b, %d : index
+      %i = arith.addi %base, %t : index
+      %v = memref.load %in[%i] : memref<?xf32>
+      memref.store %v, %tile[%t] : memref<256xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %c1 = arith.constant 1 : index
+      %last = arith.subi %d, %c1 : index
+      %r = arith.subi %last, %t : index
+      %w = memref.load %tile[%r] : memref<256xf32, #gpu.address_space<workgroup>>
+      memref.store %w, %out[%i] : memref<?xf32>
+      gpu.return
+    }
+  }
+}
+"""
+
+
+def test_workgroup_global_is_per_block(host):
+    # numba-cuda's cuda.shared.array: a workgroup memref.global in a module
+    # that targets NVVM. Every block that runs at once has its own copy.
+    reverse = offload.compile(WORKGROUP_GLOBAL, device=host).kernel("reverse")
+    threads, blocks = 256, 1000
+    x = np.arange(threads * blocks, dtype=np.float32)
+    expected = x.reshape(blocks, threads)[:, ::-1].reshape(-1)
+    dx = offload.asarray(x, device=host)
+    for _ in range(20):
+        dy = offload.zeros((threads * blocks,), dtype="float32", device=host)
+        reverse(dx, dy, grid=blocks, block=threads)
+        np.testing.assert_array_equal(dy.numpy(), expected)
+
+
 OUT_OF_BOUNDS_COPY = """
 module attributes {gpu.container_module} {
   gpu.module @kernels {

@@ -114,6 +114,52 @@ def OffloadCheckMemoryAccesses : Pass<"offload-check-memory-accesses",
                            "::mlir::func::FuncDialect"];
 }
 
+def OffloadHostWorkgroupMemory : Pass<"offload-host-workgroup-memory",
+                                      "::mlir::gpu::GPUModuleOp"> {
+  let summary = "give each running block its own copy of workgroup globals";
+  let description = [{
+    On a GPU, a global in workgroup (shared) memory is one object per running
+    block: upstream's NVVM and ROCDL lowerings put `memref.global`s in
+    `#gpu.address_space<workgroup>` (or memory space 3) and LLVM globals in
+    `addr_space = 3` into the block's shared memory. The host runs many
+    blocks at once in one address space, so such a global must not stay one
+    process-wide object. This pass turns every workgroup global of the
+    `gpu.module` into a workgroup attribution of each kernel that uses it,
+    directly or through the `func.func` device functions it calls; those
+    functions get the memory as extra trailing arguments (a memref for a
+    `memref.global`, an `!llvm.ptr<3>` for an LLVM global), and their call
+    sites pass it on. `memref.get_global` and `llvm.mlir.addressof` of such
+    globals are replaced, and the globals erased. It runs before
+    `offload-host-thread-loops` and `convert-gpu-to-offload-host` (which also
+    calls it), so that fibers and thread loops alike see attributions.
+
+    Workgroup memory starts undefined on a GPU: an initial value of such a
+    global is not applied, with a warning. Diagnosed: a global with a
+    dynamic shape, a non-identity layout or an alignment above 16 bytes, and
+    one referenced other than by `memref.get_global` / `llvm.mlir.addressof`
+    in a kernel or in a device function reached only by direct calls, and a
+    `memref.alloca` or `memref.alloc` of workgroup memory inside a function
+    (it would be per thread).
+
+    ```mlir
+    memref.global "private" @tile : memref<256xf32, #gpu.address_space<workgroup>>
+    gpu.func @k(%out: memref<?xf32>) kernel {
+      %t = memref.get_global @tile : memref<256xf32, #gpu.address_space<workgroup>>
+      ...
+    }
+    // becomes
+    gpu.func @k(%out: memref<?xf32>)
+        workgroup(%t : memref<256xf32, #gpu.address_space<workgroup>>) kernel {
+      ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def OffloadHostLowerMMA : Pass<"offload-host-lower-mma",
                                "::mlir::gpu::GPUModuleOp"> {
   let summary = "lower gpu.subgroup_mma_* ops to vector ops for the host";
@@ -258,7 +304,9 @@ def ConvertGPUToOffloadHost : Pass<"convert-gpu-to-offload-host",
                            "::mlir::cf::ControlFlowDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::ub::UBDialect"];
 }
 
 #endif // OFFLOAD_CONVERSION_PASSES_TD

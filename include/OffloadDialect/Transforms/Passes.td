@@ -16,7 +16,11 @@ def OffloadAttachHostTarget : Pass<"offload-attach-host-target", "ModuleOp"> {
     Adds an `#offload.host` target attribute, built from the options, to the
     `targets` of every `gpu.module` whose name matches `module` (a regular
     expression; all modules by default), like upstream `nvvm-attach-target`.
-    A module that already has an identical target is left as it is.
+    A module that already has an identical target is left as it is. Other
+    targets of a module (`#nvvm.target`, `#rocdl.target`, as compilers that
+    emit gpu-dialect MLIR for a GPU attach them) are replaced by the host
+    target, with a remark: the host lowering compiles kernels for the CPU
+    only. With `replace-gpu-targets=false` such a module is an error instead.
 
     ```mlir
     gpu.module @kernels { ... }
@@ -34,6 +38,10 @@ def OffloadAttachHostTarget : Pass<"offload-attach-host-target", "ModuleOp"> {
            "target CPU (empty: the host CPU)">,
     Option<"features", "features", "std::string", /*default=*/"\"\"",
            "target features (empty: the host CPU's)">,
+    Option<"replaceGPUTargets", "replace-gpu-targets", "bool",
+           /*default=*/"true",
+           "replace the GPU targets of a gpu.module by the host target, with "
+           "a remark (false: such a module is an error)">,
   ];
 }
 

@@ -35,6 +35,7 @@
 #include "OffloadDialect/Conversion/GPUToOffloadHost/GPUToOffloadHost.h"
 #include "OffloadDialect/Conversion/GPUToOffloadHost/MMAToVector.h"
 #include "OffloadDialect/Conversion/GPUToOffloadHost/ThreadLoops.h"
+#include "OffloadDialect/Conversion/GPUToOffloadHost/WorkgroupMemory.h"
 #include "OffloadDialect/Conversion/Passes.h"
 
 #include "OffloadRuntime/HostKernelABI.h"
@@ -1140,6 +1141,9 @@ LogicalResult ConvertGPUToOffloadHostPass::prepare(gpu::GPUModuleOp module) {
   kernelInfos.clear();
   // Subgroup matrix ops, when offload-host-lower-mma did not run before.
   if (failed(lowerHostMMAOps(module)))
+    return failure();
+  // Workgroup globals, when offload-host-workgroup-memory did not run before.
+  if (failed(privatizeWorkgroupGlobals(module)))
     return failure();
   // linalg ops in kernels (e.g. a linalg.matmul on subviews, as upstream's
   // GPU transforms leave them) become loops, as upstream's CPU pipelines

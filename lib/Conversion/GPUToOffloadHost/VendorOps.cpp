@@ -63,7 +63,8 @@
 // is that of memref.load plus indexOffset and sgprOffset, in elements; the
 // buffer holds max_d(size(d) * stride(d)) elements from the memref's offset.
 // A vector access partly out of bounds is chipset-dependent on AMD GPUs; here
-// it is entirely out of bounds. Every other op of the amdgpu, rocdl, nvgpu
+// it is entirely out of bounds. The nvgpu ops whose lane layout programs see
+// are in NVGPUOps.cpp. Every other op of the amdgpu, rocdl, nvgpu
 // and nvvm dialects is rejected by convert-gpu-to-offload-host, naming the
 // op and the target it belongs to.
 //
@@ -991,6 +992,7 @@ void mlir::offload::populateHostVendorOpPatterns(RewritePatternSet &patterns) {
                ReadLaneToShuffle, BpermuteToShuffle, DsSwizzleToShuffle,
                SwizzleBitModeToShuffle, UpdateDPPToShuffle, AMDGPUDPPToShuffle,
                PermlaneX16ToShuffle>(context);
+  populateHostNVGPUOpPatterns(patterns);
 }
 
 namespace {

@@ -76,30 +76,56 @@ static void addHostEpilogue(OpPassManager &pm) {
                   "reconcile-unrealized-casts");
 }
 
+void mlir::offload::buildHostKernelPipeline(
+    OpPassManager &pm, const HostKernelPipelineOptions &options) {
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  // Subgroup matrix ops first: the passes below see vector code.
+  kernels.addPass(createOffloadHostLowerMMA());
+  // Workgroup globals become per-block attributions before anything splits
+  // the kernels.
+  kernels.addPass(createOffloadHostWorkgroupMemory());
+  if (options.check)
+    kernels.addPass(createOffloadCheckMemoryAccesses());
+  if (options.threadLoops)
+    kernels.addPass(createOffloadHostThreadLoops());
+  kernels.addPass(createConvertGPUToOffloadHost());
+}
+
 void mlir::offload::buildLowerToHostPipeline(
     OpPassManager &pm, const HostPipelineOptions &options) {
+  // An impossible target request stops the pipeline before anything runs,
+  // with one error (serialization would fail after all the other passes,
+  // with the whole module printed after upstream's error).
+  OffloadCheckGPUTargetOptions check;
+  check.target = "host";
+  check.chip = options.chip;
+  check.features = options.features;
+  check.optLevel = options.optLevel;
+  pm.addPass(createOffloadCheckGPUTarget(check));
   addHostPrologue(pm, "host", options.deviceIndex);
   // The host target: optimization level, CPU and features of the kernels.
   OffloadAttachHostTargetOptions target;
   target.optLevel = options.optLevel;
   target.chip = options.chip;
   target.features = options.features;
+  target.replaceGPUTargets = options.replaceGPUTargets;
   pm.addPass(createOffloadAttachHostTarget(target));
-  // Subgroup matrix ops first: the passes below see vector code.
-  pm.addNestedPass<gpu::GPUModuleOp>(createOffloadHostLowerMMA());
-  if (options.check)
-    pm.addNestedPass<gpu::GPUModuleOp>(createOffloadCheckMemoryAccesses());
   if (options.jit) {
-    // Embed the kernels as MLIR, with their target: libOffloadJIT specializes
-    // and compiles them for it at launch.
+    // Subgroup matrix ops and bounds checks, then embed the kernels as MLIR,
+    // with their target: libOffloadJIT specializes them and runs the host
+    // kernel pipeline on them at launch.
+    pm.addNestedPass<gpu::GPUModuleOp>(createOffloadHostLowerMMA());
+    if (options.check)
+      pm.addNestedPass<gpu::GPUModuleOp>(createOffloadCheckMemoryAccesses());
     pm.addPass(createOffloadEmbedMLIR());
     addHostEpilogue(pm);
     return;
   }
   // Lower the kernels for the host CPU and serialize them into a host object.
-  if (options.threadLoops)
-    pm.addNestedPass<gpu::GPUModuleOp>(createOffloadHostThreadLoops());
-  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGPUToOffloadHost());
+  HostKernelPipelineOptions kernels;
+  kernels.check = options.check;
+  kernels.threadLoops = options.threadLoops;
+  buildHostKernelPipeline(pm, kernels);
   addPipeline(pm, "gpu-module-to-binary");
   addHostEpilogue(pm);
 }

@@ -27,8 +27,10 @@ struct AttachHostTargetPass
   using Base::Base;
 
   void runOnOperation() override {
+    // Errors on the module's location, without the module printed after
+    // them.
     if (optLevel > 3) {
-      getOperation().emitError()
+      emitError(getOperation().getLoc())
           << "offload-attach-host-target: O must be in [0, 3], got "
           << static_cast<unsigned>(optLevel);
       return signalPassFailure();
@@ -36,7 +38,7 @@ struct AttachHostTargetPass
     llvm::Regex matcher(moduleMatcher);
     std::string regexError;
     if (!moduleMatcher.empty() && !matcher.isValid(regexError)) {
-      getOperation().emitError()
+      emitError(getOperation().getLoc())
           << "offload-attach-host-target: invalid module regex '"
           << moduleMatcher << "': " << regexError;
       return signalPassFailure();
@@ -48,21 +50,31 @@ struct AttachHostTargetPass
         return WalkResult::advance();
       SmallVector<Attribute> targets;
       if (ArrayAttr existing = module.getTargetsAttr())
-        targets.append(existing.begin(), existing.end());
-      // The host lowering rewrites the module for the CPU: it cannot also
-      // serialize for a GPU target.
-      for (Attribute other : targets)
-        if (!isa<HostTargetAttr>(other)) {
-          module.emitError("gpu.module '")
-              << module.getName() << "' already targets " << other
-              << "; the host target compiles its kernels for the CPU only: "
-                 "remove that target, or lower the module with its own "
-                 "pipeline (offload-lower-to-nvvm, offload-lower-to-rocdl)";
-          return WalkResult::interrupt();
+        for (Attribute other : existing) {
+          if (isa<HostTargetAttr>(other)) {
+            targets.push_back(other);
+            continue;
+          }
+          // The host lowering rewrites the module for the CPU: it cannot
+          // also serialize for a GPU target. Compilers that emit gpu-dialect
+          // MLIR for a GPU (numba-cuda, eudsl) attach their target early;
+          // asked for the host, the module runs on the host.
+          if (!replaceGPUTargets) {
+            module.emitError("gpu.module '")
+                << module.getName() << "' already targets " << other
+                << "; the host target compiles its kernels for the CPU "
+                   "only: remove that target, or lower the module with its "
+                   "own pipeline (offload-lower-to-nvvm, "
+                   "offload-lower-to-rocdl)";
+            return WalkResult::interrupt();
+          }
+          module.emitRemark("gpu.module '")
+              << module.getName() << "' targets " << other
+              << ": compiled for the host target " << target
+              << " instead (replace-gpu-targets=false refuses it)";
         }
-      if (llvm::is_contained(targets, target))
-        return WalkResult::advance();
-      targets.push_back(target);
+      if (!llvm::is_contained(targets, target))
+        targets.push_back(target);
       module.setTargetsAttr(ArrayAttr::get(&getContext(), targets));
       return WalkResult::advance();
     });

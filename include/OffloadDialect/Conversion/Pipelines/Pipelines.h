@@ -50,6 +50,12 @@ struct HostPipelineOptions
                      "(offload-host-thread-loops); false runs every kernel "
                      "that synchronizes threads on fibers"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> replaceGPUTargets{
+      *this, "replace-gpu-targets",
+      llvm::cl::desc("compile gpu.modules that already target a GPU "
+                     "(#nvvm.target, #rocdl.target) for the host instead, "
+                     "with a remark; false refuses them"),
+      llvm::cl::init(true)};
 };
 
 /// Options of the `offload-lower-to-nvvm` pipeline. Empty strings select the
@@ -149,6 +155,25 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
 /// `convert-gpu-to-rocdl` and `#rocdl.target` producing HSACO for a HIP device.
 void buildLowerToROCDLPipeline(OpPassManager &pm,
                                const ROCDLPipelineOptions &options);
+
+/// Options of the host kernel pipeline (buildHostKernelPipeline).
+struct HostKernelPipelineOptions {
+  /// Bounds-check every memref access (offload-check-memory-accesses).
+  bool check = false;
+  /// Kernels that synchronize threads become thread loops; false leaves
+  /// them to fibers.
+  bool threadLoops = true;
+};
+
+/// Adds the host kernel pipeline to \p pm (on builtin.module), nested on
+/// every gpu.module: `offload-host-lower-mma`, `offload-host-workgroup-memory`,
+/// [`offload-check-memory-accesses`], [`offload-host-thread-loops`],
+/// `convert-gpu-to-offload-host`. Afterwards each gpu.module holds the LLVM
+/// dialect of the host kernel ABI, ready for its `#offload.host` target's
+/// serializeToObject (gpu-module-to-binary). `offload-lower-to-host` and
+/// libOffloadJIT both use it, as buildGPUKernelPipeline for the GPU targets.
+void buildHostKernelPipeline(OpPassManager &pm,
+                             const HostKernelPipelineOptions &options);
 
 /// The GPU targets whose kernel steps buildGPUKernelPipeline adds.
 enum class GPUKernelTarget { NVVM, ROCDL };

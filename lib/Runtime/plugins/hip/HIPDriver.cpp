@@ -17,7 +17,11 @@
 #include "../../Error.h"
 #include "../cuda/GPUPlugin.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/BinaryFormat/MsgPackDocument.h"
+#include "llvm/Object/ELF.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -25,6 +29,7 @@
 #include <climits>
 #include <cstring>
 #include <memory>
+#include <mutex>
 
 using namespace llvm;
 using namespace offload;
@@ -151,15 +156,11 @@ public:
   Expected<void *> getFunction(void *Module, StringRef Name) override;
   Expected<std::pair<void *, uint64_t>> getGlobal(void *Module,
                                                   StringRef Name) override;
+  /// HIP (5.2 to 7) has no query for a kernel's parameters: they come from
+  /// the `amdhsa.kernels` metadata of the code object the module was loaded
+  /// from (readKernelArguments).
   Expected<std::vector<ParameterSlot>>
-  getParameterLayout(void *Module, void *Function, StringRef Name) override {
-    // HIP (5.2 to 7) has no query for it; the code object's metadata
-    // (amdhsa.kernels .args) has it, but is not read yet.
-    return createError(OFFLOAD_ERRC_UNSUPPORTED,
-                       "HIP has no query for a kernel's parameter layout "
-                       "(and reading the code object's amdhsa.kernels "
-                       "metadata is not implemented)");
-  }
+  getParameterLayout(void *Module, void *Function, StringRef Name) override;
   uint64_t getStaticSharedBytes(void *Function) override;
   Error setMaxDynamicSharedBytes(void *Function, uint64_t Bytes) override {
     // AMD GPUs give a kernel all of the LDS without an opt-in.
@@ -177,6 +178,9 @@ private:
 
   std::optional<DynamicLibrary> Library;
   HIPSymbols Sym;
+  /// The code object of each loaded module, for its kernels' metadata.
+  std::mutex ImagesMutex;
+  llvm::DenseMap<void *, std::string> Images;
   int RuntimeVersion = 0;
 };
 
@@ -680,8 +684,11 @@ Expected<void *> HIPDriver::loadModule(StringRef Image) {
                        Image.size());
   hipModule_t Module = nullptr;
   hipError_t R = Sym.hipModuleLoadData(&Module, Image.data());
-  if (R == hipSuccess)
+  if (R == hipSuccess) {
+    std::lock_guard<std::mutex> Lock(ImagesMutex);
+    Images[Module] = Image.str();
     return Module;
+  }
   offload_errc_t Code = getCode(R);
   return check(R, "hipModuleLoadData",
                Code == OFFLOAD_ERRC_OUT_OF_RESOURCES
@@ -690,8 +697,147 @@ Expected<void *> HIPDriver::loadModule(StringRef Image) {
 }
 
 Error HIPDriver::unloadModule(void *Module) {
+  {
+    std::lock_guard<std::mutex> Lock(ImagesMutex);
+    Images.erase(Module);
+  }
   return check(Sym.hipModuleUnload(static_cast<hipModule_t>(Module)),
                "hipModuleUnload");
+}
+
+/// An unsigned integer of the metadata, which msgpack may encode as signed.
+static std::optional<uint64_t> getUnsigned(const msgpack::DocNode &Node) {
+  if (Node.getKind() == msgpack::Type::UInt)
+    return Node.getUInt();
+  if (Node.getKind() == msgpack::Type::Int && Node.getInt() >= 0)
+    return static_cast<uint64_t>(Node.getInt());
+  return std::nullopt;
+}
+
+/// The explicit parameters of kernel \p Name in the AMDGPU code object
+/// \p Image: the `.args` of its entry in the `amdhsa.kernels` list of the
+/// NT_AMDGPU_METADATA note (msgpack; code object v3 and later, as described
+/// in LLVM's AMDGPUUsage "Code Object V3 Metadata"), without the hidden
+/// arguments (`.value_kind` `hidden_*`) that the HIP runtime appends itself.
+/// INVALID_BINARY when the metadata is malformed, UNSUPPORTED when the image
+/// has none (an offload bundle, code object v2).
+static Expected<std::vector<Driver::ParameterSlot>>
+readKernelArguments(StringRef Image, StringRef Name) {
+  if (!Image.starts_with("\x7f"
+                         "ELF"))
+    return createError(OFFLOAD_ERRC_UNSUPPORTED,
+                       "the parameter layout of kernel '{0}' is read from the "
+                       "code object's metadata; an offload bundle has none "
+                       "(load the code object itself)",
+                       Name);
+  Expected<object::ELF64LEFile> File = object::ELF64LEFile::create(Image);
+  if (!File)
+    return createError(OFFLOAD_ERRC_INVALID_BINARY,
+                       "the code object is not a valid ELF file: {0}",
+                       toString(File.takeError()));
+  Expected<object::ELF64LEFile::Elf_Shdr_Range> Sections = File->sections();
+  if (!Sections)
+    return createError(OFFLOAD_ERRC_INVALID_BINARY,
+                       "the code object's sections cannot be read: {0}",
+                       toString(Sections.takeError()));
+  auto Malformed = [&](StringRef What) {
+    return createError(OFFLOAD_ERRC_INVALID_BINARY,
+                       "the amdhsa.kernels metadata of the code object is "
+                       "malformed: {0}",
+                       What);
+  };
+  for (const object::ELF64LEFile::Elf_Shdr &Section : *Sections) {
+    if (Section.sh_type != ELF::SHT_NOTE)
+      continue;
+    Error NoteError = Error::success();
+    for (const object::ELF64LEFile::Elf_Note Note :
+         File->notes(Section, NoteError)) {
+      if (Note.getName() != "AMDGPU" ||
+          Note.getType() != ELF::NT_AMDGPU_METADATA)
+        continue;
+      msgpack::Document Document;
+      if (!Document.readFromBlob(
+              Note.getDescAsStringRef(Section.sh_addralign),
+              /*Multi=*/false))
+        return Malformed("not msgpack");
+      msgpack::DocNode &Root = Document.getRoot();
+      if (Root.getKind() != msgpack::Type::Map)
+        return Malformed("the root is not a map");
+      auto Kernels = Root.getMap().find(Document.getNode("amdhsa.kernels"));
+      if (Kernels == Root.getMap().end() ||
+          Kernels->second.getKind() != msgpack::Type::Array)
+        return Malformed("no amdhsa.kernels list");
+      for (msgpack::DocNode &Kernel : Kernels->second.getArray()) {
+        if (Kernel.getKind() != msgpack::Type::Map)
+          return Malformed("a kernel entry is not a map");
+        msgpack::MapDocNode &Fields = Kernel.getMap();
+        auto KernelName = Fields.find(Document.getNode(".name"));
+        if (KernelName == Fields.end() ||
+            KernelName->second.getKind() != msgpack::Type::String)
+          return Malformed("a kernel has no .name");
+        if (KernelName->second.getString() != Name)
+          continue;
+        std::vector<Driver::ParameterSlot> Slots;
+        auto Args = Fields.find(Document.getNode(".args"));
+        if (Args == Fields.end())
+          return Slots; // No parameters.
+        if (Args->second.getKind() != msgpack::Type::Array)
+          return Malformed(".args is not a list");
+        for (msgpack::DocNode &Arg : Args->second.getArray()) {
+          if (Arg.getKind() != msgpack::Type::Map)
+            return Malformed("an argument is not a map");
+          msgpack::MapDocNode &ArgFields = Arg.getMap();
+          auto Kind = ArgFields.find(Document.getNode(".value_kind"));
+          if (Kind != ArgFields.end() &&
+              Kind->second.getKind() == msgpack::Type::String &&
+              Kind->second.getString().starts_with("hidden_"))
+            continue;
+          auto Offset = ArgFields.find(Document.getNode(".offset"));
+          auto Size = ArgFields.find(Document.getNode(".size"));
+          std::optional<uint64_t> OffsetValue, SizeValue;
+          if (Offset != ArgFields.end())
+            OffsetValue = getUnsigned(Offset->second);
+          if (Size != ArgFields.end())
+            SizeValue = getUnsigned(Size->second);
+          if (!OffsetValue || !SizeValue || *SizeValue == 0 ||
+              *OffsetValue > (1u << 20) || *SizeValue > (1u << 20))
+            return Malformed("an argument of kernel '" + Name.str() +
+                             "' has no plausible .offset and .size");
+          Slots.push_back({*OffsetValue, *SizeValue});
+        }
+        return Slots;
+      }
+      return createError(OFFLOAD_ERRC_NOT_FOUND,
+                         "kernel '{0}' is not in the code object's "
+                         "amdhsa.kernels metadata",
+                         Name);
+    }
+    if (NoteError)
+      return createError(OFFLOAD_ERRC_INVALID_BINARY,
+                         "the code object's notes cannot be read: {0}",
+                         toString(std::move(NoteError)));
+  }
+  return createError(OFFLOAD_ERRC_UNSUPPORTED,
+                     "the code object has no AMDGPU metadata note (code "
+                     "object v3 or later has one): the parameter layout of "
+                     "kernel '{0}' is unknown",
+                     Name);
+}
+
+Expected<std::vector<Driver::ParameterSlot>>
+HIPDriver::getParameterLayout(void *Module, void *, StringRef Name) {
+  std::string Image;
+  {
+    std::lock_guard<std::mutex> Lock(ImagesMutex);
+    auto It = Images.find(Module);
+    if (It == Images.end())
+      return createError(OFFLOAD_ERRC_INVALID_ARGUMENT,
+                         "no code object is known for the module of kernel "
+                         "'{0}'",
+                         Name);
+    Image = It->second;
+  }
+  return readKernelArguments(Image, Name);
 }
 
 Expected<void *> HIPDriver::getFunction(void *Module, StringRef Name) {
