@@ -68,9 +68,6 @@ def write(compiler, kernel, what, xfail, body, checks, note=None, decls=("F32",)
     os.makedirs(f"{ROOT}/{compiler}", exist_ok=True)
     open(f"{ROOT}/{compiler}/{kernel}.mlir", "w").write("\n".join(lines) + "\n")
 
-ITEM2 = ["Needs issue 19 item 2: the host lowering replaces the module's",
-         "#nvvm.target (today: \"already targets #nvvm.target\")."]
-ITEM1 = ["Needs issue 19 item 1: workgroup globals become per-block memory."]
 
 def print_prefix(var, ty, n, k, stride=1):
     # print k elements of a static memref<n x ty>, every stride-th
@@ -118,7 +115,7 @@ def launch(mod, fn, grid, block, args):
 SV = lambda t: f"memref<?x{t}, strided<[?], offset: ?>>"
 
 # ---------------------------------------------------------------- numba
-def numba_simple(kernel, what, ins, outs, grid, block, fills, expected, isfloat, extra_args_before=(), note=None, xfail=ITEM2, k=8, outinit=None, stride=1):
+def numba_simple(kernel, what, ins, outs, grid, block, fills, expected, isfloat, extra_args_before=(), note=None, xfail=None, k=8, outinit=None, stride=1):
     mod, fn = kname("numba", kernel)
     ns = [n for _, n, _ in ins + outs] + list(grid) + list(block)
     b = "func.func @main() {\n" + consts(*ns)
@@ -292,13 +289,13 @@ body = """func.func @main() {
 """.replace("%MOD%", mod).replace("%FN%", fn)
 xv = (np.arange(256) - 128) * 0.03125
 gv = 0.5*xv*(1+np.tanh(0.7978845608*(xv+0.044715*xv**3)))
-write("numba", "gelu", "GELU (tanh form)", ITEM2, body, ["CHECK: mismatches: 0", "CHECK: " + fmt(gv[::32].astype(np.float32), True)], decls=("F32",))
+write("numba", "gelu", "GELU (tanh form)", None, body, ["CHECK: mismatches: 0", "CHECK: " + fmt(gv[::32].astype(np.float32), True)], decls=("F32",))
 
 # block_sum: x[i] = i % 7, two blocks of 128
 xb = np.arange(256) % 7
 numba_simple("block_sum", "A block reduction in shared memory (cuda.shared.array, syncthreads)", [("x",256,"f32")], [("out",2,"f32")], (2,1,1),(128,1,1),
   {"x":["%c7 = arith.constant 7 : i32","%r = arith.remui %ii, %c7 : i32","%v = arith.uitofp %r : i32 to f32"]},
-  {"out": xb.reshape(2,128).sum(1)}, True, k=2, xfail=ITEM2 + ITEM1)
+  {"out": xb.reshape(2,128).sum(1)}, True, k=2, xfail=None)
 
 def matmul_body(compiler, launch_code, pre=""):
     return """func.func @main() {
@@ -368,7 +365,7 @@ code = f"""  %a_s = memref.cast %a : memref<32x32xf32> to {M2}
       blocks in (%c2, %c2, %c1) threads in (%c16, %c16, %c1)
       args(%a_s : {M2}, %b_s : {M2}, %c_s : {M2})
 """
-write("numba", "matmul", "A 16x16-tiled matrix product in shared memory", ITEM2 + ITEM1, matmul_body("numba", code), mm_checks, decls=("F32",))
+write("numba", "matmul", "A 16x16-tiled matrix product in shared memory", None, matmul_body("numba", code), mm_checks, decls=("F32",))
 
 # ---------------------------------------------------------------- FlyDSL
 def fly_simple(kernel, what, ins, outs, fills, expected, isfloat, scalars=(), note=None, xfail=None, k=8, stride=1, outinit=None, post=""):
@@ -445,8 +442,7 @@ fly_simple("lanes", "Lane intrinsics: rocdl.readfirstlane, rocdl.readlane, rocdl
 xb = np.arange(256) % 7
 fly_simple("block_sum", "A block reduction in shared memory (addr_space 3 llvm.mlir.global, gpu.barrier)", [("x",256,"f32")], [("out",2,"f32")],
   {"x":["%c7 = arith.constant 7 : i32","%r = arith.remui %ii, %c7 : i32","%v = arith.uitofp %r : i32 to f32"]},
-  {"out": xb.reshape(2,128).sum(1)}, True, k=2, xfail=["Needs issue 19 item 1: address space 3 globals become per-block memory",
-  "(today: \"Symbols not found: [ __shared_alloc_0 ]\")."])
+  {"out": xb.reshape(2,128).sum(1)}, True, k=2, xfail=None)
 
 body = """func.func @main() {
   %c0 = arith.constant 0 : index
@@ -508,11 +504,10 @@ code = ptr("a", "32x32", "f32") + ptr("b", "32x32", "f32") + ptr("c", "32x32", "
   gpu.wait [%token]
 """
 write("flydsl", "matmul", "A 16x16-tiled matrix product in shared memory (addr_space 3 globals)",
-  ["Needs issue 19 item 1: address space 3 globals become per-block memory",
-   "(today: \"Symbols not found: [ __shared_alloc_0, __shared_alloc_1 ]\")."], matmul_body("flydsl", code), mm_checks, decls=("F32",))
+  None, matmul_body("flydsl", code), mm_checks, decls=("F32",))
 
 # ---------------------------------------------------------------- eudsl
-def eudsl_simple(kernel, what, ins, outs, grid, block, fills, expected, isfloat, scalars=(), k=8, stride=1, xfail=ITEM2):
+def eudsl_simple(kernel, what, ins, outs, grid, block, fills, expected, isfloat, scalars=(), k=8, stride=1, xfail=None):
     mod, fn = kname("eudsl", kernel)
     ns = [n for _, n, _ in ins + outs] + list(grid) + list(block)
     b = "func.func @main() {\n" + consts(*ns)
@@ -596,5 +591,5 @@ body = """func.func @main() {
   return
 }
 """.replace("%MOD%", mod).replace("%FN%", fn)
-write("eudsl", "tile_scale", "4x4 tiles doubled with 2-D vector.transfer_read/write (their lowering makes affine.apply)", ITEM2, body,
+write("eudsl", "tile_scale", "4x4 tiles doubled with 2-D vector.transfer_read/write (their lowering makes affine.apply)", None, body,
       ["CHECK: mismatches: 0", "CHECK: " + fmt([2*585*k for k in range(8)], True)], decls=("F32",))

@@ -4,10 +4,6 @@
 // RUN: %client-program %S/../Inputs/eudsl/saxpy.mlir %s | offload-run - | FileCheck %s
 // RUN: %client-program %S/../Inputs/eudsl/saxpy.mlir %s | offload-run --jit - | FileCheck %s
 
-// Needs issue 19 item 2: the host lowering replaces the module's
-// #nvvm.target (today: "already targets #nvvm.target").
-// XFAIL: *
-
 // CHECK: [1,  65,  129,  193,  257,  321,  385,  449]
 
 func.func private @printMemrefF32(memref<*xf32>)

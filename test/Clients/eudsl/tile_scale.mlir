@@ -4,10 +4,6 @@
 // RUN: %client-program %S/../Inputs/eudsl/tile_scale.mlir %s | offload-run - | FileCheck %s
 // RUN: %client-program %S/../Inputs/eudsl/tile_scale.mlir %s | offload-run --jit - | FileCheck %s
 
-// Needs issue 19 item 2: the host lowering replaces the module's
-// #nvvm.target (today: "already targets #nvvm.target").
-// XFAIL: *
-
 // CHECK: mismatches: 0
 // CHECK: [0,  1170,  2340,  3510,  4680,  5850,  7020,  8190]
 

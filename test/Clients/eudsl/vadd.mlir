@@ -4,10 +4,6 @@
 // RUN: %client-program %S/../Inputs/eudsl/vadd.mlir %s | offload-run - | FileCheck %s
 // RUN: %client-program %S/../Inputs/eudsl/vadd.mlir %s | offload-run --jit - | FileCheck %s
 
-// Needs issue 19 item 2: the host lowering replaces the module's
-// #nvvm.target (today: "already targets #nvvm.target").
-// XFAIL: *
-
 // CHECK: [0,  96,  192,  288,  384,  480,  576,  672]
 
 func.func private @printMemrefF32(memref<*xf32>)

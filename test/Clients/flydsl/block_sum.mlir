@@ -4,10 +4,6 @@
 // RUN: %client-program %S/../Inputs/flydsl/block_sum.mlir %s | offload-run - | FileCheck %s
 // RUN: %client-program %S/../Inputs/flydsl/block_sum.mlir %s | offload-run --jit - | FileCheck %s
 
-// Needs issue 19 item 1: address space 3 globals become per-block memory
-// (today: "Symbols not found: [ __shared_alloc_0 ]").
-// XFAIL: *
-
 // CHECK: [379,  383]
 
 func.func private @printMemrefF32(memref<*xf32>)

@@ -4,10 +4,6 @@
 // RUN: %client-program %S/../Inputs/flydsl/matmul.mlir %s | offload-run - | FileCheck %s
 // RUN: %client-program %S/../Inputs/flydsl/matmul.mlir %s | offload-run --jit - | FileCheck %s
 
-// Needs issue 19 item 1: address space 3 globals become per-block memory
-// (today: "Symbols not found: [ __shared_alloc_0, __shared_alloc_1 ]").
-// XFAIL: *
-
 // CHECK: mismatches: 0
 // CHECK: [0,  62,  66,  0,  60,  62,  0,  63]
 

@@ -4,11 +4,6 @@
 // RUN: %client-program %S/../Inputs/numba/block_sum.mlir %s | offload-run - | FileCheck %s
 // RUN: %client-program %S/../Inputs/numba/block_sum.mlir %s | offload-run --jit - | FileCheck %s
 
-// Needs issue 19 item 2: the host lowering replaces the module's
-// #nvvm.target (today: "already targets #nvvm.target").
-// Needs issue 19 item 1: workgroup globals become per-block memory.
-// XFAIL: *
-
 // CHECK: [379,  383]
 
 func.func private @printMemrefF32(memref<*xf32>)

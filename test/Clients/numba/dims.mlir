@@ -4,10 +4,6 @@
 // RUN: %client-program %S/../Inputs/numba/dims.mlir %s | offload-run - | FileCheck %s
 // RUN: %client-program %S/../Inputs/numba/dims.mlir %s | offload-run --jit - | FileCheck %s
 
-// Needs issue 19 item 2: the host lowering replaces the module's
-// #nvvm.target (today: "already targets #nvvm.target").
-// XFAIL: *
-
 // CHECK: [64232,  64241,  64250,  64259,  64268,  64277,  64286,  64295]
 
 func.func private @printMemrefI32(memref<*xi32>)

@@ -4,10 +4,6 @@
 // RUN: %client-program %S/../Inputs/numba/gelu.mlir %s | offload-run - | FileCheck %s
 // RUN: %client-program %S/../Inputs/numba/gelu.mlir %s | offload-run --jit - | FileCheck %s
 
-// Needs issue 19 item 2: the host lowering replaces the module's
-// #nvvm.target (today: "already targets #nvvm.target").
-// XFAIL: *
-
 // CHECK: mismatches: 0
 // CHECK: [-7.0246e-05,  -0.00363739,  -0.0454023,  -0.158808,  0,  0.841192,  1.9546,  2.99636]
 

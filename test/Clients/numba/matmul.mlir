@@ -4,11 +4,6 @@
 // RUN: %client-program %S/../Inputs/numba/matmul.mlir %s | offload-run - | FileCheck %s
 // RUN: %client-program %S/../Inputs/numba/matmul.mlir %s | offload-run --jit - | FileCheck %s
 
-// Needs issue 19 item 2: the host lowering replaces the module's
-// #nvvm.target (today: "already targets #nvvm.target").
-// Needs issue 19 item 1: workgroup globals become per-block memory.
-// XFAIL: *
-
 // CHECK: mismatches: 0
 // CHECK: [0,  62,  66,  0,  60,  62,  0,  63]
 

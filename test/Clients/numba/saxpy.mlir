@@ -4,10 +4,6 @@
 // RUN: %client-program %S/../Inputs/numba/saxpy.mlir %s | offload-run - | FileCheck %s
 // RUN: %client-program %S/../Inputs/numba/saxpy.mlir %s | offload-run --jit - | FileCheck %s
 
-// Needs issue 19 item 2: the host lowering replaces the module's
-// #nvvm.target (today: "already targets #nvvm.target").
-// XFAIL: *
-
 // CHECK: [1,  3,  5,  7,  9,  11,  13,  15]
 
 func.func private @printMemrefF32(memref<*xf32>)

@@ -4,10 +4,6 @@
 // RUN: %client-program %S/../Inputs/numba/stencil.mlir %s | offload-run - | FileCheck %s
 // RUN: %client-program %S/../Inputs/numba/stencil.mlir %s | offload-run --jit - | FileCheck %s
 
-// Needs issue 19 item 2: the host lowering replaces the module's
-// #nvvm.target (today: "already targets #nvvm.target").
-// XFAIL: *
-
 // CHECK: [0,  1.5,  4.5,  9.5,  16.5,  25.5,  36.5,  49.5]
 
 func.func private @printMemrefF32(memref<*xf32>)

@@ -4,10 +4,6 @@
 // RUN: %client-program %S/../Inputs/numba/vadd.mlir %s | offload-run - | FileCheck %s
 // RUN: %client-program %S/../Inputs/numba/vadd.mlir %s | offload-run --jit - | FileCheck %s
 
-// Needs issue 19 item 2: the host lowering replaces the module's
-// #nvvm.target (today: "already targets #nvvm.target").
-// XFAIL: *
-
 // CHECK: [0,  3,  6,  9,  12,  15,  18,  21]
 
 func.func private @printMemrefF32(memref<*xf32>)

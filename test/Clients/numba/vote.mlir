@@ -4,10 +4,6 @@
 // RUN: %client-program %S/../Inputs/numba/vote.mlir %s | offload-run - | FileCheck %s
 // RUN: %client-program %S/../Inputs/numba/vote.mlir %s | offload-run --jit - | FileCheck %s
 
-// Needs issue 19 item 2: the host lowering replaces the module's
-// #nvvm.target (today: "already targets #nvvm.target").
-// XFAIL: *
-
 // CHECK: [2,  0,  1227133514,  -2147483647]
 
 func.func private @printMemrefI32(memref<*xi32>)

@@ -4,10 +4,6 @@
 // RUN: %client-program %S/../Inputs/numba/warp_broadcast.mlir %s | offload-run - | FileCheck %s
 // RUN: %client-program %S/../Inputs/numba/warp_broadcast.mlir %s | offload-run --jit - | FileCheck %s
 
-// Needs issue 19 item 2: the host lowering replaces the module's
-// #nvvm.target (today: "already targets #nvvm.target").
-// XFAIL: *
-
 // CHECK: [3,  3,  35,  35,  67,  67,  99,  99]
 
 func.func private @printMemrefF32(memref<*xf32>)

@@ -4,10 +4,6 @@
 // RUN: %client-program %S/../Inputs/numba/warp_scan.mlir %s | offload-run - | FileCheck %s
 // RUN: %client-program %S/../Inputs/numba/warp_scan.mlir %s | offload-run --jit - | FileCheck %s
 
-// Needs issue 19 item 2: the host lowering replaces the module's
-// #nvvm.target (today: "already targets #nvvm.target").
-// XFAIL: *
-
 // CHECK: [0,  9,  16,  24,  2,  9,  17,  26,  1,  9,  18,  25,  0,  9,  16,  24]
 
 func.func private @printMemrefI32(memref<*xi32>)

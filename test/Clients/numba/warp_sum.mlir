@@ -4,10 +4,6 @@
 // RUN: %client-program %S/../Inputs/numba/warp_sum.mlir %s | offload-run - | FileCheck %s
 // RUN: %client-program %S/../Inputs/numba/warp_sum.mlir %s | offload-run --jit - | FileCheck %s
 
-// Needs issue 19 item 2: the host lowering replaces the module's
-// #nvvm.target (today: "already targets #nvvm.target").
-// XFAIL: *
-
 // CHECK: [61,  65,  64,  63]
 
 func.func private @printMemrefF32(memref<*xf32>)
