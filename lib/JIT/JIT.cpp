@@ -44,6 +44,7 @@
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -798,6 +799,10 @@ offload_result_t Engine::getKernel(offload_jit_program_handle_t Program,
       } else if (Arg.getType().isIntOrIndexOrFloat()) {
         AddField(Arg.getType());
         MaxAlign = std::max(MaxAlign, getFieldSize(Arg.getType()));
+      } else if (isa<LLVM::LLVMPointerType>(Arg.getType())) {
+        // A pointer of any address space (FlyDSL's !llvm.ptr<1> arguments).
+        AddField(Arg.getType());
+        MaxAlign = 8;
       } else {
         return makeError(OFFLOAD_ERRC_UNSUPPORTED,
                          "kernel '" + Kernel->KernelName +

@@ -200,6 +200,33 @@ def OffloadHostLowerMMA : Pass<"offload-host-lower-mma",
                            "::mlir::vector::VectorDialect"];
 }
 
+def OffloadHostLegalizeVendorOps : Pass<"offload-host-legalize-vendor-ops",
+                                        "::mlir::gpu::GPUModuleOp"> {
+  let summary = "rewrite GPU vendor ops with a meaning on the CPU to gpu ops";
+  let description = [{
+    Rewrites the `nvvm`, `rocdl` and `amdgpu` ops that kernels written for
+    one GPU use and that have a meaning on the host into portable ops, as
+    `offload-host-thread-loops` and `convert-gpu-to-offload-host` do first
+    (lib/Conversion/GPUToOffloadHost/VendorOps.cpp; docs/HostTarget.md has
+    the table): barriers become `gpu.barrier`; special registers (`tid`,
+    `ctaid`, `laneid`, `workitem.id`, ...) the gpu ids; `nvvm.shfl.sync`,
+    `rocdl.readlane`, `ds_bpermute`, `ds_swizzle`, DPP moves and
+    `permlanex16` `gpu.shuffle`s of the host's 32-lane subgroups; votes and
+    ballots `gpu.subgroup_reduce`s. Other vendor ops are left alone (the host
+    lowering diagnoses them).
+
+    ```mlir
+    %r = nvvm.shfl.sync bfly %mask, %v, %c1, %c31 : f32 -> f32
+    // becomes
+    %r, %valid = gpu.shuffle xor %v, %c1, %c32 : f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def OffloadHostThreadLoops : Pass<"offload-host-thread-loops",
                                   "::mlir::gpu::GPUModuleOp"> {
   let summary = "run the threads of each block as loops split at barriers";

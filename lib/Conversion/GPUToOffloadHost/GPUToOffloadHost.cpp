@@ -1066,9 +1066,13 @@ struct ConvertGPUToOffloadHostPass
       return signalPassFailure();
     // Phase 3: upstream lowering to LLVM dialect, on this module only. The
     // passes are created directly: no pass registration needed (the JIT).
+    // As upstream's CPU pipelines: affine ops after the vector lowering,
+    // which makes them for n-D transfers, and again after
+    // expand-strided-metadata, which makes them for views (subviews with
+    // dynamic offsets).
     OpPassManager toCFG(gpu::GPUModuleOp::getOperationName());
-    toCFG.addPass(createLowerAffinePass());
     toCFG.addPass(createConvertVectorToSCFPass());
+    toCFG.addPass(createLowerAffinePass());
     toCFG.addPass(createSCFToControlFlowPass());
     if (failed(runPipeline(toCFG, module)))
       return signalPassFailure();
@@ -1085,6 +1089,7 @@ struct ConvertGPUToOffloadHostPass
       return signalPassFailure();
     OpPassManager pm(gpu::GPUModuleOp::getOperationName());
     pm.addPass(memref::createExpandStridedMetadataPass());
+    pm.addPass(createLowerAffinePass());
     // 64-bit vector indices: masks of transfers at indices of 2^31 and more
     // must not wrap (upstream's default assumes 32 bits).
     ConvertVectorToLLVMPassOptions vectorToLLVM;

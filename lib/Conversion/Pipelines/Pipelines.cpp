@@ -68,7 +68,7 @@ static void addHostEpilogue(OpPassManager &pm) {
   addPipeline(pm, "convert-async-to-llvm,convert-linalg-to-loops,"
                   "convert-vector-to-scf,lower-affine,"
                   "expand-realloc,convert-scf-to-cf,expand-strided-metadata,"
-                  "convert-math-to-libm,"
+                  "lower-affine,convert-math-to-libm,"
                   // Host code: masks at indices of 2^31 and more must not
                   // wrap (upstream's default assumes 32-bit indices).
                   "convert-vector-to-llvm{force-32bit-vector-indices=false},"
@@ -173,8 +173,11 @@ static OpPassManager &addKernelPreparation(OpPassManager &pm,
   // HIP's limit; the AMDGPU backend's default (256) would fail larger blocks.
   prepare.rocdlMaxFlatWorkGroupSize = nvvm ? 0 : 1024;
   kernels.addPass(createOffloadPrepareGPUKernels(prepare));
-  addPipeline(kernels, "strip-debuginfo,lower-affine,convert-vector-to-scf,"
-                       "convert-scf-to-cf,expand-strided-metadata");
+  // Affine ops after the passes that make them (n-D vector transfers, views),
+  // as upstream's CPU pipelines order them.
+  addPipeline(kernels, "strip-debuginfo,convert-vector-to-scf,lower-affine,"
+                       "convert-scf-to-cf,expand-strided-metadata,"
+                       "lower-affine");
   return kernels;
 }
 
