@@ -114,6 +114,30 @@ def OffloadCheckMemoryAccesses : Pass<"offload-check-memory-accesses",
                            "::mlir::func::FuncDialect"];
 }
 
+def OffloadUnrollNDVectorMemoryOps : Pass<"offload-unroll-nd-vector-memory-ops"> {
+  let summary = "unroll n-D vector.load and vector.store into 1-D ones";
+  let description = [{
+    MLIR 22's `convert-vector-to-llvm` lowers `vector.load` and
+    `vector.store` of 1-D vectors only. This pass rewrites those of a
+    statically shaped vector of rank 2 or more into one 1-D load or store per
+    row of the innermost dimension (at most 4096 rows), assembled with
+    `vector.insert` or taken apart with `vector.extract`. The host pipelines
+    run it on host code and kernels.
+
+    ```mlir
+    %v = vector.load %m[%i, %j] : memref<4x8xf32>, vector<2x8xf32>
+    // becomes
+    %r0 = vector.load %m[%i, %j] : memref<4x8xf32>, vector<8xf32>
+    %a = vector.insert %r0, %zero [0] : vector<8xf32> into vector<2x8xf32>
+    %i1 = arith.addi %i, %c1 : index
+    %r1 = vector.load %m[%i1, %j] : memref<4x8xf32>, vector<8xf32>
+    %v = vector.insert %r1, %a [1] : vector<8xf32> into vector<2x8xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def OffloadHostWorkgroupMemory : Pass<"offload-host-workgroup-memory",
                                       "::mlir::gpu::GPUModuleOp"> {
   let summary = "give each running block its own copy of workgroup globals";

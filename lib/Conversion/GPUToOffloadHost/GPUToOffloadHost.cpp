@@ -35,6 +35,7 @@
 #include "OffloadDialect/Conversion/GPUToOffloadHost/GPUToOffloadHost.h"
 #include "OffloadDialect/Conversion/GPUToOffloadHost/MMAToVector.h"
 #include "OffloadDialect/Conversion/GPUToOffloadHost/ThreadLoops.h"
+#include "OffloadDialect/Conversion/GPUToOffloadHost/VectorMemoryOps.h"
 #include "OffloadDialect/Conversion/GPUToOffloadHost/WorkgroupMemory.h"
 #include "OffloadDialect/Conversion/Passes.h"
 
@@ -1051,6 +1052,7 @@ void mlir::offload::populateHostKernelPreparationPatterns(
   populateGpuGlobalIdPatterns(patterns);
   arith::populateArithExpandOpsPatterns(patterns);
   populateHostVendorOpPatterns(patterns);
+  populateUnrollNDVectorMemoryOpsPatterns(patterns);
 }
 
 namespace {

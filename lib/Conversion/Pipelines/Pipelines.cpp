@@ -66,7 +66,10 @@ static void addHostEpilogue(OpPassManager &pm) {
   // memref.realloc (the sparse compiler's growing buffers) expanded, as in
   // upstream's sparsifier pipeline.
   addPipeline(pm, "convert-async-to-llvm,convert-linalg-to-loops,"
-                  "convert-vector-to-scf,lower-affine,"
+                  "convert-vector-to-scf");
+  // n-D vector.load/store, which convert-vector-to-llvm leaves alone.
+  pm.addPass(createOffloadUnrollNDVectorMemoryOps());
+  addPipeline(pm, "lower-affine,"
                   "expand-realloc,convert-scf-to-cf,expand-strided-metadata,"
                   "lower-affine,convert-math-to-libm,"
                   // Host code: masks at indices of 2^31 and more must not
@@ -175,8 +178,10 @@ static OpPassManager &addKernelPreparation(OpPassManager &pm,
   kernels.addPass(createOffloadPrepareGPUKernels(prepare));
   // Affine ops after the passes that make them (n-D vector transfers, views),
   // as upstream's CPU pipelines order them.
-  addPipeline(kernels, "strip-debuginfo,convert-vector-to-scf,lower-affine,"
-                       "convert-scf-to-cf,expand-strided-metadata,"
+  addPipeline(kernels, "strip-debuginfo,convert-vector-to-scf");
+  // n-D vector.load/store, which the GPU conversions leave alone.
+  kernels.addPass(createOffloadUnrollNDVectorMemoryOps());
+  addPipeline(kernels, "lower-affine,convert-scf-to-cf,expand-strided-metadata,"
                        "lower-affine");
   return kernels;
 }
