@@ -82,7 +82,9 @@ typedef void (*offload_host_thread_fn_t)(const void *Args,
 typedef struct offload_host_kernel_descriptor_t {
   uint32_t Version;           ///< OFFLOAD_HOST_KERNEL_ABI_VERSION
   uint32_t Flags;             ///< OFFLOAD_HOST_KERNEL_* bits
-  uint64_t StaticSharedBytes; ///< workgroup memory per block, bytes
+  /// Workgroup memory per block in bytes, exactly what the kernel uses (the
+  /// device's shared memory limit counts it, unrounded).
+  uint64_t StaticSharedBytes;
   uint64_t ArgumentsSize;     ///< size of the packed argument buffer, bytes
   offload_host_block_fn_t RunBlock;
   offload_host_thread_fn_t RunThread;

@@ -888,9 +888,9 @@ std::optional<uint64_t> HostSymbol::getArgumentsSize() const {
 uint64_t HostSymbol::getStaticSharedBytes() const {
   if (getKind() != OFFLOAD_SYMBOL_KIND_KERNEL)
     return 0;
-  // HostLaunch.cpp puts dynamic shared memory after the static part, aligned
-  // to 64 bytes.
-  return alignTo(getDescriptor()->StaticSharedBytes, 64);
+  // Exactly what the kernel uses, as the launch's limit counts it; the
+  // padding before the dynamic part (HostLaunch.cpp) is not the kernel's.
+  return getDescriptor()->StaticSharedBytes;
 }
 
 std::optional<Symbol::ArgumentLayout> HostSymbol::getArgumentLayout() const {
