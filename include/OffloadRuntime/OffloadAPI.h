@@ -28,7 +28,10 @@
 //  - OFFLOAD_ERRC_INVALID_NULL_HANDLE for a null handle argument that is not
 //    optional, and OFFLOAD_ERRC_INVALID_{PLATFORM,DEVICE,QUEUE,EVENT,PROGRAM,
 //    SYMBOL} for a handle that was destroyed or never created (checked against
-//    registries of live handles, without dereferencing the handle);
+//    tables of live handles, without dereferencing the handle). A handle is
+//    never reused while the process lives: the handle of a destroyed object
+//    (also one released by offloadShutDown) never names a later object, so
+//    it gets INVALID_<KIND> every time;
 //  - OFFLOAD_ERRC_INVALID_NULL_POINTER for a null pointer argument that is not
 //    optional;
 //  - OFFLOAD_ERRC_INVALID_ENUMERATION for an enum argument outside its

@@ -151,19 +151,24 @@ Error Runtime::initialize() {
   for (std::unique_ptr<Plugin> &P : Plugins) {
     if (Error E = P->init())
       return E;
-    auto Platform = std::make_unique<offload_platform_impl_t>();
+    Expected<offload_platform_handle_t> Platform =
+        PlatformTable::get().create();
+    if (!Platform)
+      return Platform.takeError();
+    Platforms.push_back(*Platform);
+    PlatformObject &PO = unwrap(*Platform);
     for (size_t I = 0, N = P->getNumDevices(); I < N; ++I) {
-      auto D = std::make_unique<offload_device_impl_t>();
-      D->Platform = Platform.get();
-      D->Impl = &P->getDevice(I);
-      Devices.push_back(D.get());
-      DeviceSet.insert(D.get());
+      Expected<offload_device_handle_t> D =
+          DeviceTable::get().create(DeviceObject{*Platform, &P->getDevice(I)});
+      if (!D)
+        return D.takeError();
+      Devices.push_back(*D);
+      DeviceSet.insert(*D);
       if (!HostDevice && P->getBackend() == OFFLOAD_PLATFORM_BACKEND_HOST)
-        HostDevice = D.get();
-      Platform->Devices.push_back(std::move(D));
+        HostDevice = *D;
+      PO.Devices.push_back(*D);
     }
-    Platform->Plugin = std::move(P);
-    Platforms.push_back(std::move(Platform));
+    PO.ThePlugin = std::move(P);
   }
   if (!HostDevice)
     return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
@@ -174,7 +179,7 @@ Error Runtime::initialize() {
 Error Runtime::release() {
   // Queues first: their destructors wait for work that may still use events,
   // programs and allocations. Errors of that work have no caller left.
-  for (std::unique_ptr<offload_queue_impl_t> &Q : Queues.takeAll()) {
+  for (QueueTable::Owned &Q : Queues.takeAll()) {
     consumeError(Q->Impl->synchronize());
     Q->Impl.reset();
   }
@@ -183,8 +188,10 @@ Error Runtime::release() {
     std::lock_guard<std::mutex> Lock(ImageCacheMutex);
     ImageCache.clear();
   }
-  for (std::unique_ptr<offload_program_impl_t> &P : Programs.takeAll())
+  for (ProgramTable::Owned &P : Programs.takeAll())
     destroyProgram(std::move(P));
+  // Symbols of programs destroyed above are gone; none is left.
+  Symbols.takeAll();
 
   Error Result = Error::success();
   std::map<uintptr_t, AllocationInfo> Remaining;
@@ -194,13 +201,21 @@ Error Runtime::release() {
     bumpAllocationEpoch();
   }
   for (auto &[Address, Info] : Remaining) {
-    Error E =
-        Info.Device->Impl->free(reinterpret_cast<void *>(Address), Info.Kind);
+    Error E = unwrap(Info.Device)
+                  .Impl->free(reinterpret_cast<void *>(Address), Info.Kind);
     Result = joinErrors(std::move(Result), std::move(E));
   }
-  for (std::unique_ptr<offload_platform_impl_t> &P : Platforms)
-    if (P->Plugin)
-      Result = joinErrors(std::move(Result), P->Plugin->deinit());
+  for (offload_platform_handle_t P : Platforms)
+    if (PlatformObject &PO = unwrap(P); PO.ThePlugin)
+      Result = joinErrors(std::move(Result), PO.ThePlugin->deinit());
+  // Devices, then platforms (which own the plugins the devices point into).
+  for (offload_device_handle_t D : Devices)
+    DeviceTable::get().take(D);
+  for (offload_platform_handle_t P : Platforms)
+    PlatformTable::get().take(P);
+  Devices.clear();
+  DeviceSet.clear();
+  HostDevice = nullptr;
   Platforms.clear();
   return Result;
 }
@@ -210,8 +225,8 @@ Error Runtime::release() {
 //===----------------------------------------------------------------------===//
 
 bool Runtime::isLivePlatform(const void *Platform) const {
-  for (const std::unique_ptr<offload_platform_impl_t> &P : Platforms)
-    if (P.get() == Platform)
+  for (offload_platform_handle_t P : Platforms)
+    if (P == Platform)
       return true;
   return false;
 }
@@ -247,14 +262,14 @@ Error Runtime::makeDeviceError(offload_device_handle_t Device,
 Error Runtime::checkQueue(offload_queue_handle_t Queue, StringRef Name) const {
   if (!isValidationEnabled())
     return Error::success();
-  return checkHandle(Queue, Queue && Queues.contains(Queue), Name,
+  return checkHandle(Queue, Queue && Queues.isLive(Queue), Name,
                      OFFLOAD_ERRC_INVALID_QUEUE, "queue");
 }
 
 Error Runtime::checkEvent(offload_event_handle_t Event, StringRef Name) const {
   if (!isValidationEnabled())
     return Error::success();
-  return checkHandle(Event, Event && Events.contains(Event), Name,
+  return checkHandle(Event, Event && Events.isLive(Event), Name,
                      OFFLOAD_ERRC_INVALID_EVENT, "event");
 }
 
@@ -262,7 +277,7 @@ Error Runtime::checkProgram(offload_program_handle_t Program,
                             StringRef Name) const {
   if (!isValidationEnabled())
     return Error::success();
-  return checkHandle(Program, Program && Programs.contains(Program), Name,
+  return checkHandle(Program, Program && Programs.isLive(Program), Name,
                      OFFLOAD_ERRC_INVALID_PROGRAM, "program");
 }
 
@@ -270,7 +285,7 @@ Error Runtime::checkSymbol(offload_symbol_handle_t Symbol,
                            StringRef Name) const {
   if (!isValidationEnabled())
     return Error::success();
-  return checkHandle(Symbol, Symbol && Symbols.contains(Symbol), Name,
+  return checkHandle(Symbol, Symbol && Symbols.isLive(Symbol), Name,
                      OFFLOAD_ERRC_INVALID_SYMBOL, "symbol");
 }
 
@@ -354,7 +369,7 @@ Runtime::findAllocation(const void *Ptr) const {
   return std::make_pair(reinterpret_cast<void *>(Range.Begin), Range.Info);
 }
 
-offload_device_impl_t *Runtime::findAllocationDevice(const void *Ptr) const {
+offload_device_handle_t Runtime::findAllocationDevice(const void *Ptr) const {
   const AllocationRange &Range = lookupAllocation(Ptr);
   return Range.InAllocation ? Range.Info.Device : nullptr;
 }
@@ -371,7 +386,7 @@ Error Runtime::makeBoundsError(const void *Ptr, size_t Size,
                      Offset, SizeName);
 }
 
-Error Runtime::addRegistration(offload_device_impl_t *Device, void *Ptr,
+Error Runtime::addRegistration(offload_device_handle_t Device, void *Ptr,
                                size_t Size) {
   uintptr_t Begin = reinterpret_cast<uintptr_t>(Ptr), End;
   if (__builtin_add_overflow(Begin, Size, &End))
@@ -399,7 +414,7 @@ Error Runtime::addRegistration(offload_device_impl_t *Device, void *Ptr,
   return Error::success();
 }
 
-Expected<size_t> Runtime::takeRegistration(offload_device_impl_t *Device,
+Expected<size_t> Runtime::takeRegistration(offload_device_handle_t Device,
                                            void *Ptr) {
   std::lock_guard<std::mutex> Lock(RegistrationsMutex);
   auto DeviceIt = Registrations.find(Device);
@@ -430,7 +445,7 @@ Expected<size_t> Runtime::takeRegistration(offload_device_impl_t *Device,
                      formatPointer(Ptr));
 }
 
-void Runtime::destroyProgram(std::unique_ptr<offload_program_impl_t> Program) {
+void Runtime::destroyProgram(ProgramTable::Owned Program) {
   {
     std::lock_guard<std::mutex> Lock(Program->SymbolsMutex);
     for (auto &Entry : Program->Symbols)
@@ -440,9 +455,9 @@ void Runtime::destroyProgram(std::unique_ptr<offload_program_impl_t> Program) {
   Program->Impl.reset();
 }
 
-Expected<offload_program_impl_t *> Runtime::getOrLoadImageProgram(
-    offload_device_impl_t *Device, const void *Image,
-    function_ref<Expected<offload_program_impl_t *>()> Load) {
+Expected<offload_program_handle_t> Runtime::getOrLoadImageProgram(
+    offload_device_handle_t Device, const void *Image,
+    function_ref<Expected<offload_program_handle_t>()> Load) {
   // Loading under the lock makes concurrent first uses of one image load it
   // once; loads are rare (once per image and device) so serializing them is
   // cheap.
@@ -451,7 +466,7 @@ Expected<offload_program_impl_t *> Runtime::getOrLoadImageProgram(
   auto It = ImageCache.find(Key);
   if (It != ImageCache.end())
     return It->second;
-  Expected<offload_program_impl_t *> Program = Load();
+  Expected<offload_program_handle_t> Program = Load();
   if (!Program)
     return Program.takeError();
   ImageCache.emplace(Key, *Program);
