@@ -434,7 +434,10 @@ typedef uint32_t offload_memory_register_flags_t;
 
 /// Allocates \p Size bytes (> 0) of kind \p Type for \p Device and writes the
 /// address, aligned to at least 64 bytes, to \p AllocationOut. Allocations of
-/// all devices share one address space. Errors: INVALID_NULL_HANDLE,
+/// all devices share one address space. The host device never hands out an
+/// address twice while the process lives, so a freed allocation's address
+/// stays invalid for offloadMemFree and offloadGetMemInfo; a GPU driver may
+/// reuse the addresses of freed allocations. Errors: INVALID_NULL_HANDLE,
 /// INVALID_DEVICE, INVALID_ENUMERATION (Type), INVALID_SIZE (Size zero),
 /// INVALID_NULL_POINTER (AllocationOut), OUT_OF_RESOURCES (Size above the
 /// device's OFFLOAD_DEVICE_INFO_MAX_MEM_ALLOC_SIZE, checked even without

@@ -156,6 +156,57 @@ TEST_P(StaleHandleTest, ProgramsAndSymbols) {
         offloadGetSymbolInfo(S, OFFLOAD_SYMBOL_INFO_KIND, sizeof(Kind), &Kind));
 }
 
+TEST_P(StaleHandleTest, Allocations) {
+  // The host device never hands out a freed allocation's address again; a
+  // GPU driver's allocator may (as cuMemAlloc does): the runtime does not
+  // choose those addresses.
+  if (!isHost())
+    GTEST_SKIP() << "the device's driver chooses its allocations' addresses";
+  Distinct<void *> Seen;
+  std::vector<void *> Stale;
+  for (int I = 0; I < Cycles; ++I) {
+    // Small and large, sharing pages and with pages of their own.
+    size_t Size = I % 3 == 0 ? 64 : I % 3 == 1 ? 3000 : 20000;
+    void *P = nullptr;
+    ASSERT_SUCCESS(
+        offloadMemAlloc(Device, OFFLOAD_ALLOC_TYPE_DEVICE, Size, &P));
+    Seen.add(P);
+    static_cast<char *>(P)[Size - 1] = 1;
+    size_t Found = 0;
+    if (!Stale.empty()) {
+      ASSERT_ERROR(OFFLOAD_ERRC_NOT_FOUND,
+                   offloadGetMemInfo(Stale.back(), OFFLOAD_MEM_INFO_SIZE,
+                                     sizeof(Found), &Found));
+      ASSERT_ERROR(OFFLOAD_ERRC_INVALID_ARGUMENT, offloadMemFree(Stale.back()));
+    }
+    ASSERT_SUCCESS(
+        offloadGetMemInfo(P, OFFLOAD_MEM_INFO_SIZE, sizeof(Found), &Found));
+    ASSERT_EQ(Found, Size);
+    ASSERT_SUCCESS(offloadMemFree(P));
+    Stale.push_back(P);
+  }
+  for (void *P : Stale)
+    ASSERT_ERROR(OFFLOAD_ERRC_INVALID_ARGUMENT, offloadMemFree(P));
+}
+
+TEST(StaleHandleRuntimeTest, AllocationsAcrossShutDown) {
+  // Not after an offloadShutDown either.
+  Distinct<void *> Seen;
+  for (int I = 0; I < 100; ++I) {
+    ASSERT_SUCCESS(offloadInit());
+    offload_device_handle_t Host = nullptr;
+    ASSERT_SUCCESS(offloadGetHostDevice(&Host));
+    void *P = nullptr, *Kept = nullptr;
+    ASSERT_SUCCESS(offloadMemAlloc(Host, OFFLOAD_ALLOC_TYPE_HOST, 64, &P));
+    ASSERT_SUCCESS(offloadMemAlloc(Host, OFFLOAD_ALLOC_TYPE_HOST, 64, &Kept));
+    Seen.add(P);
+    Seen.add(Kept);
+    ASSERT_SUCCESS(offloadMemFree(P));
+    // Kept is released by the shutdown.
+    ASSERT_SUCCESS(offloadShutDown());
+  }
+}
+
 TEST(StaleHandleRuntimeTest, DevicesAndPlatformsAcrossShutDown) {
   // Devices and platforms live from offloadInit to offloadShutDown: those of
   // an earlier runtime never name the next one's.
