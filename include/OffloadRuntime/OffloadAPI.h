@@ -46,8 +46,12 @@
 // registries, allocation bounds, launch geometry, argument buffer size); the
 // caller then promises valid arguments. Checks that keep the runtime itself
 // free of undefined behaviour (enum ranges, info buffer sizes, a zero fill
-// pattern size, freeing unknown memory) always apply. OFFLOAD_TRACE=1 prints
-// every call to stderr, one line each:
+// pattern size, freeing unknown memory) always apply, and so do those whose
+// answer would otherwise change with the setting (zero sizes of
+// offloadMemAlloc, offloadMemFill and offloadMemRegister, a null
+// offloadMemFree, an empty program image): validation only adds errors for
+// calls the API calls invalid, it never changes an answer. OFFLOAD_TRACE=1
+// prints every call to stderr, one line each:
 //   offloadMemAlloc(Device=0x..., Type=DEVICE, Size=64, AllocationOut=0x...)
 //       -> OFFLOAD_SUCCESS
 // (`-> OFFLOAD_ERRC_<CODE>: <message>` on failure, ` @ <function>
@@ -438,8 +442,9 @@ typedef uint32_t offload_memory_register_flags_t;
 /// address twice while the process lives, so a freed allocation's address
 /// stays invalid for offloadMemFree and offloadGetMemInfo; a GPU driver may
 /// reuse the addresses of freed allocations. Errors: INVALID_NULL_HANDLE,
-/// INVALID_DEVICE, INVALID_ENUMERATION (Type), INVALID_SIZE (Size zero),
-/// INVALID_NULL_POINTER (AllocationOut), OUT_OF_RESOURCES (Size above the
+/// INVALID_DEVICE, INVALID_ENUMERATION (Type), INVALID_SIZE (Size zero,
+/// checked even without validation), INVALID_NULL_POINTER (AllocationOut),
+/// OUT_OF_RESOURCES (Size above the
 /// device's OFFLOAD_DEVICE_INFO_MAX_MEM_ALLOC_SIZE, checked even without
 /// validation, or the allocation failed).
 OFFLOAD_API offload_result_t offloadMemAlloc(offload_device_handle_t Device,
@@ -451,7 +456,8 @@ OFFLOAD_API offload_result_t offloadMemAllocWithCodeLoc(
 
 /// Frees an allocation made by offloadMemAlloc; \p Address must be its start.
 /// Work still enqueued that uses it must have completed. Errors:
-/// INVALID_NULL_POINTER (Address), INVALID_ARGUMENT (not the start of a live
+/// INVALID_NULL_POINTER (Address; checked even without validation),
+/// INVALID_ARGUMENT (not the start of a live
 /// allocation: never allocated, inside one, or already freed; checked even
 /// without validation).
 OFFLOAD_API offload_result_t offloadMemFree(void *Address);
@@ -491,7 +497,10 @@ OFFLOAD_API offload_result_t offloadGetMemInfoSizeWithCodeLoc(
 /// nothing (nothing is enqueued). Errors: INVALID_QUEUE, INVALID_NULL_POINTER
 /// (DstPtr, SrcPtr), INVALID_NULL_HANDLE / INVALID_DEVICE (DstDevice,
 /// SrcDevice), INVALID_SIZE (past the end of an allocation), INVALID_DEVICE
-/// (Queue of a third device).
+/// (Queue of a third device; with validation, a pointer inside an allocation
+/// of offloadMemAlloc named memory of another device than the one that made
+/// it: a HOST or MANAGED allocation may be named the host device's, a DEVICE
+/// allocation only its own device's).
 OFFLOAD_API offload_result_t offloadMemcpy(offload_queue_handle_t Queue,
                                            void *DstPtr,
                                            offload_device_handle_t DstDevice,
@@ -509,7 +518,8 @@ offloadMemcpyWithCodeLoc(offload_queue_handle_t Queue, void *DstPtr,
 /// multiple of PatternSize. Synchronous without \p Queue (optional); with it,
 /// enqueued (Ptr must then be memory the queue's device can write). Errors:
 /// INVALID_QUEUE, INVALID_NULL_POINTER (Ptr, PatternPtr), INVALID_SIZE
-/// (PatternSize or FillSize zero, FillSize not a multiple of PatternSize,
+/// (PatternSize or FillSize zero, both checked even without validation;
+/// FillSize not a multiple of PatternSize,
 /// past the end of an allocation), INVALID_DEVICE (Ptr is an allocation of
 /// another device than Queue's).
 OFFLOAD_API offload_result_t offloadMemFill(offload_queue_handle_t Queue,
@@ -526,8 +536,9 @@ OFFLOAD_API offload_result_t offloadMemFillWithCodeLoc(
 /// (for the host device, \p Ptr itself). \p Flags is reserved and must be 0.
 /// The runtime records registrations per device. Errors: INVALID_NULL_HANDLE,
 /// INVALID_DEVICE, INVALID_NULL_POINTER (Ptr, PinnedPtr), INVALID_SIZE (Size
-/// zero, Ptr + Size wraps around), INVALID_ARGUMENT (Flags not 0, the range
-/// overlaps memory registered with the device).
+/// zero, checked even without validation; Ptr + Size wraps around),
+/// INVALID_ARGUMENT (Flags not 0, the range overlaps memory registered with the
+/// device).
 OFFLOAD_API offload_result_t
 offloadMemRegister(offload_device_handle_t Device, void *Ptr, size_t Size,
                    offload_memory_register_flags_t Flags, void **PinnedPtr);
@@ -699,8 +710,8 @@ OFFLOAD_API offload_result_t offloadGetEventInfoSizeWithCodeLoc(
 /// symbols are reported here; then its global constructors run (ascending
 /// priority; offloadDestroyProgram runs its destructors, descending). Errors:
 /// INVALID_NULL_HANDLE, INVALID_DEVICE, INVALID_NULL_POINTER (ProgData,
-/// Program), INVALID_SIZE (ProgDataSize zero), INVALID_BINARY (with the
-/// loader's message).
+/// Program), INVALID_BINARY (ProgDataSize zero, as in liboffload, checked
+/// even without validation; else with the loader's message).
 OFFLOAD_API offload_result_t
 offloadCreateProgram(offload_device_handle_t Device, const void *ProgData,
                      size_t ProgDataSize, offload_program_handle_t *Program);
@@ -772,7 +783,9 @@ typedef enum offload_symbol_info_t {
 /// INVALID_ENUMERATION (Kind), NOT_FOUND (the message lists the program's
 /// kernels), INVALID_BINARY (a kernel descriptor of another ABI version, or
 /// one whose pointers lead outside the program, whose strings are not
-/// terminated in it or whose static shared memory exceeds the device's).
+/// terminated in it, whose static shared memory exceeds the device's, or
+/// whose ArgumentsSize is above OFFLOAD_HOST_KERNEL_MAX_ARGUMENTS_SIZE or
+/// above what its recorded argument layout needs).
 OFFLOAD_API offload_result_t offloadGetSymbol(offload_program_handle_t Program,
                                               const char *Name,
                                               offload_symbol_kind_t Kind,
@@ -875,8 +888,8 @@ OFFLOAD_API offload_result_t offloadLaunchKernelWithCodeLoc(
 /// bytes) loaded on \p Device, loading the program on first use. Programs are
 /// cached per (device, image address) until offloadShutDown; kernels per
 /// (program, name). Errors: as offloadCreateProgram and offloadGetSymbol;
-/// INVALID_NULL_POINTER (Image, KernelName, Kernel), INVALID_SIZE (ImageSize
-/// zero).
+/// INVALID_NULL_POINTER (Image, KernelName, Kernel), INVALID_BINARY
+/// (ImageSize zero, as for offloadCreateProgram).
 OFFLOAD_API offload_result_t offloadGetKernelFromImage(
     offload_device_handle_t Device, const void *Image, size_t ImageSize,
     const char *KernelName, offload_symbol_handle_t *Kernel);

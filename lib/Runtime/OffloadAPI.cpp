@@ -467,7 +467,8 @@ Error memAlloc(Runtime &RT, offload_device_handle_t Device,
     return E;
   if (Error E = checkNotNull(AllocationOut, "AllocationOut"))
     return E;
-  if (Error E = checkNotZero(Size, "Size"))
+  // Zero bytes is no allocation, whatever the validation setting.
+  if (Error E = requireNotZero(Size, "Size"))
     return E;
   if (Error E = checkEnum(RawType, OFFLOAD_ALLOC_TYPE_MANAGED, "Type"))
     return E;
@@ -490,7 +491,8 @@ Error memAlloc(Runtime &RT, offload_device_handle_t Device,
 }
 
 Error memFree(Runtime &RT, void *Address) {
-  if (Error E = checkNotNull(Address, "Address"))
+  // Null is never an allocation, whatever the validation setting.
+  if (Error E = requireNotNull(Address, "Address"))
     return E;
   Expected<AllocationInfo> Info = RT.takeAllocation(Address);
   if (!Info)
@@ -591,9 +593,16 @@ Error memcpy(Runtime &RT, offload_queue_handle_t Queue, void *DstPtr,
   // (nothing is enqueued).
   if (Size == 0)
     return Error::success();
-  if (isValidationEnabled())
+  if (isValidationEnabled()) {
     if (Error E = RT.checkCopyInAllocationBounds(DstPtr, SrcPtr, Size))
       return E;
+    if (Error E =
+            RT.checkMemoryOfDevice(DstPtr, DstDevice, "DstPtr", "DstDevice"))
+      return E;
+    if (Error E =
+            RT.checkMemoryOfDevice(SrcPtr, SrcDevice, "SrcPtr", "SrcDevice"))
+      return E;
+  }
   if (!Queue)
     return copyNow(RT, DstPtr, DstDevice, SrcPtr, SrcDevice, Size);
   return traced(
@@ -616,7 +625,8 @@ Error memFill(Runtime &RT, offload_queue_handle_t Queue, void *Ptr,
     return createError(OFFLOAD_ERRC_INVALID_SIZE, "PatternSize is zero");
   if (Error E = checkNotNull(PatternPtr, "PatternPtr"))
     return E;
-  if (Error E = checkNotZero(FillSize, "FillSize"))
+  // A fill of zero bytes is refused whatever the validation setting.
+  if (Error E = requireNotZero(FillSize, "FillSize"))
     return E;
   if (isValidationEnabled() && FillSize % PatternSize != 0)
     return createError(OFFLOAD_ERRC_INVALID_SIZE,
@@ -652,7 +662,8 @@ Error memRegister(Runtime &RT, offload_device_handle_t Device, void *Ptr,
     return E;
   if (Error E = checkNotNull(Ptr, "Ptr"))
     return E;
-  if (Error E = checkNotZero(Size, "Size"))
+  // Zero bytes is no range, whatever the validation setting.
+  if (Error E = requireNotZero(Size, "Size"))
     return E;
   if (isValidationEnabled() && Flags != 0)
     return createError(OFFLOAD_ERRC_INVALID_ARGUMENT,
@@ -796,10 +807,16 @@ Error destroyEvent(Runtime &RT, offload_event_handle_t Event) {
 // Programs, symbols and launch
 //===----------------------------------------------------------------------===//
 
-Expected<offload_program_handle_t> loadProgram(Runtime &RT,
-                                               offload_device_handle_t Device,
-                                               const void *ProgData,
-                                               size_t ProgDataSize) {
+/// Loads \p ProgData (\p ProgDataSize bytes, named \p SizeName) on
+/// \p Device.
+Expected<offload_program_handle_t>
+loadProgram(Runtime &RT, offload_device_handle_t Device, const void *ProgData,
+            size_t ProgDataSize, StringRef SizeName) {
+  // liboffload's answer, whatever the validation setting: an empty image is
+  // no binary.
+  if (ProgDataSize == 0)
+    return createError(OFFLOAD_ERRC_INVALID_BINARY,
+                       "{0} is zero: an empty image is not a binary", SizeName);
   Expected<std::unique_ptr<offload::Program>> P =
       unwrap(Device).Impl->loadProgram(
           StringRef(static_cast<const char *>(ProgData), ProgDataSize));
@@ -823,10 +840,8 @@ Error createProgram(Runtime &RT, offload_device_handle_t Device,
     return E;
   if (Error E = checkNotNull(Program, "Program"))
     return E;
-  if (Error E = checkNotZero(ProgDataSize, "ProgDataSize"))
-    return E;
   Expected<offload_program_handle_t> P =
-      loadProgram(RT, Device, ProgData, ProgDataSize);
+      loadProgram(RT, Device, ProgData, ProgDataSize, "ProgDataSize");
   if (!P)
     return P.takeError();
   *Program = *P;
@@ -1011,10 +1026,10 @@ Error getKernelFromImage(Runtime &RT, offload_device_handle_t Device,
     return E;
   if (Error E = checkNotNull(Kernel, "Kernel"))
     return E;
-  if (Error E = checkNotZero(ImageSize, "ImageSize"))
-    return E;
-  Expected<offload_program_handle_t> Program = RT.getOrLoadImageProgram(
-      Device, Image, [&] { return loadProgram(RT, Device, Image, ImageSize); });
+  Expected<offload_program_handle_t> Program =
+      RT.getOrLoadImageProgram(Device, Image, [&] {
+        return loadProgram(RT, Device, Image, ImageSize, "ImageSize");
+      });
   if (!Program)
     return Program.takeError();
   Expected<offload_symbol_handle_t> S =

@@ -374,6 +374,24 @@ offload_device_handle_t Runtime::findAllocationDevice(const void *Ptr) const {
   return Range.InAllocation ? Range.Info.Device : nullptr;
 }
 
+Error Runtime::checkMemoryOfDevice(const void *Ptr,
+                                   offload_device_handle_t Device,
+                                   StringRef Name, StringRef DeviceName) const {
+  const AllocationRange &Range = lookupAllocation(Ptr);
+  if (!Range.InAllocation || isMemoryOf(Range.Info, Device))
+    return Error::success();
+  StringRef Kind = Range.Info.Kind == OFFLOAD_ALLOC_TYPE_DEVICE ? "DEVICE"
+                   : Range.Info.Kind == OFFLOAD_ALLOC_TYPE_HOST ? "HOST"
+                                                                : "MANAGED";
+  return createError(
+      OFFLOAD_ERRC_INVALID_DEVICE,
+      "{0} ({1}) lies in a {2} allocation of device '{3}', which is not "
+      "memory of {4} ('{5}')",
+      Name, formatPointer(Ptr), Kind,
+      unwrap(Range.Info.Device).Impl->getInfo().Name, DeviceName,
+      unwrap(Device).Impl->getInfo().Name);
+}
+
 Error Runtime::makeBoundsError(const void *Ptr, size_t Size,
                                const AllocationRange &Range, StringRef Name,
                                StringRef SizeName) const {

@@ -285,12 +285,30 @@ public:
       if (DstRange && SrcRange)
         break;
     }
-    // Outside allocations any size passes, as in checkInAllocationBounds.
+    // Outside allocations any size passes, as in checkInAllocationBounds;
+    // inside one, it must be memory the host device may name
+    // (checkMemoryOfDevice).
     auto InBounds = [&](const AllocationRange *R, uintptr_t Address) {
-      return R && (!R->InAllocation || Size <= R->End - Address);
+      return R && (!R->InAllocation || (Size <= R->End - Address &&
+                                        isMemoryOf(R->Info, HostDevice)));
     };
     return InBounds(DstRange, Dst) && InBounds(SrcRange, Src);
   }
+  /// Whether an allocation \p Info may be named memory of \p Device in a
+  /// copy: its own device's, or (HOST and MANAGED allocations, which the
+  /// host can access) the host device's.
+  bool isMemoryOf(const AllocationInfo &Info,
+                  offload_device_handle_t Device) const {
+    return Info.Device == Device ||
+           (Device == HostDevice && Info.Kind != OFFLOAD_ALLOC_TYPE_DEVICE);
+  }
+  /// INVALID_DEVICE if \p Ptr lies in an allocation of offloadMemAlloc that
+  /// is not memory of \p Device (isMemoryOf); \p Name and \p DeviceName name
+  /// the arguments.
+  llvm::Error checkMemoryOfDevice(const void *Ptr,
+                                  offload_device_handle_t Device,
+                                  llvm::StringRef Name,
+                                  llvm::StringRef DeviceName) const;
   /// The range of the table around \p Address: a reference into this
   /// thread's cache, valid until its next lookup.
   const AllocationRange &lookupAllocation(const void *Address) const;
