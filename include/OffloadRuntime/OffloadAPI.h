@@ -315,8 +315,11 @@ typedef enum offload_device_info_t {
   OFFLOAD_DEVICE_INFO_MAX_CLOCK_FREQUENCY = 13,
   /// [uint32_t] memory clock rate in MHz (host: the configured speed of the
   /// fastest memory module in the SMBIOS tables, as the firmware states it,
-  /// i.e. MT/s for DDR memory; 0 when the tables are not readable, which
-  /// needs root on most systems)
+  /// i.e. MT/s for DDR memory; read from /sys/firmware/dmi/tables/DMI where
+  /// readable (root), else from udev's database (/run/udev/data/+dmi:id,
+  /// readable by anyone, where systemd 248 or later recorded the tables);
+  /// 0 when neither is there, e.g. in containers and on machines without
+  /// SMBIOS)
   OFFLOAD_DEVICE_INFO_MEMORY_CLOCK_RATE = 14,
   /// [uint32_t] bits of a device address
   OFFLOAD_DEVICE_INFO_ADDRESS_BITS = 15,
@@ -534,11 +537,15 @@ OFFLOAD_API offload_result_t offloadMemFillWithCodeLoc(
 /// Registers (page-locks) \p Size bytes of existing host memory at \p Ptr for
 /// \p Device and writes the pointer the device uses for it to \p PinnedPtr
 /// (for the host device, \p Ptr itself). \p Flags is reserved and must be 0.
-/// The runtime records registrations per device. Errors: INVALID_NULL_HANDLE,
-/// INVALID_DEVICE, INVALID_NULL_POINTER (Ptr, PinnedPtr), INVALID_SIZE (Size
-/// zero, checked even without validation; Ptr + Size wraps around),
-/// INVALID_ARGUMENT (Flags not 0, the range overlaps memory registered with the
-/// device).
+/// The runtime records registrations per device, as liboffload's
+/// pinned-allocation map does: a range inside a registered range (the same
+/// range included) is one more use of that registration, with the device's
+/// pointer at the same offset, and needs its own offloadMemUnregister; only a
+/// range that overlaps registered memory without lying inside it is refused.
+/// Errors: INVALID_NULL_HANDLE, INVALID_DEVICE, INVALID_NULL_POINTER (Ptr,
+/// PinnedPtr), INVALID_SIZE (Size zero, checked even without validation;
+/// Ptr + Size wraps around), INVALID_ARGUMENT (Flags not 0, the range
+/// partially overlaps memory registered with the device).
 OFFLOAD_API offload_result_t
 offloadMemRegister(offload_device_handle_t Device, void *Ptr, size_t Size,
                    offload_memory_register_flags_t Flags, void **PinnedPtr);
@@ -547,11 +554,12 @@ OFFLOAD_API offload_result_t offloadMemRegisterWithCodeLoc(
     offload_memory_register_flags_t Flags, void **PinnedPtr,
     offload_code_location_t *CodeLocation);
 
-/// Undoes offloadMemRegister of \p Ptr (the start of a registered range) for
-/// \p Device. Errors: INVALID_NULL_HANDLE, INVALID_DEVICE,
-/// INVALID_NULL_POINTER (Ptr), INVALID_ARGUMENT (Ptr was not registered with
-/// the device, was already unregistered, or is inside a range but not its
-/// start).
+/// Undoes one offloadMemRegister of a range starting at \p Ptr for
+/// \p Device; the last use of a registration unregisters its memory.
+/// Errors: INVALID_NULL_HANDLE, INVALID_DEVICE, INVALID_NULL_POINTER (Ptr),
+/// INVALID_ARGUMENT (no registration with the device starts at Ptr: never
+/// registered, already unregistered as many times as registered, or inside
+/// a range but not the start of one).
 OFFLOAD_API offload_result_t
 offloadMemUnregister(offload_device_handle_t Device, void *Ptr);
 OFFLOAD_API offload_result_t

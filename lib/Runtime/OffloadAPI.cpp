@@ -670,15 +670,9 @@ Error memRegister(Runtime &RT, offload_device_handle_t Device, void *Ptr,
                        "Flags ({0:x}) is reserved and must be 0", Flags);
   if (Error E = checkNotNull(PinnedPtr, "PinnedPtr"))
     return E;
-  // Reserved first, so that concurrent registrations of overlapping ranges
-  // cannot both pass; released again if the plugin fails.
-  if (Error E = RT.addRegistration(Device, Ptr, Size))
-    return E;
-  Expected<void *> Pinned = unwrap(Device).Impl->registerHostMemory(Ptr, Size);
-  if (!Pinned) {
-    consumeError(RT.takeRegistration(Device, Ptr).takeError());
+  Expected<void *> Pinned = RT.registerHostMemory(Device, Ptr, Size);
+  if (!Pinned)
     return Pinned.takeError();
-  }
   *PinnedPtr = *Pinned;
   return Error::success();
 }
@@ -688,15 +682,7 @@ Error memUnregister(Runtime &RT, offload_device_handle_t Device, void *Ptr) {
     return E;
   if (Error E = checkNotNull(Ptr, "Ptr"))
     return E;
-  Expected<size_t> Size = RT.takeRegistration(Device, Ptr);
-  if (!Size)
-    return Size.takeError();
-  if (Error E = unwrap(Device).Impl->unregisterHostMemory(Ptr)) {
-    // Still registered with the device: keep the record.
-    consumeError(RT.addRegistration(Device, Ptr, *Size));
-    return E;
-  }
-  return Error::success();
+  return RT.unregisterHostMemory(Device, Ptr);
 }
 
 //===----------------------------------------------------------------------===//

@@ -404,58 +404,87 @@ Error Runtime::makeBoundsError(const void *Ptr, size_t Size,
                      Offset, SizeName);
 }
 
-Error Runtime::addRegistration(offload_device_handle_t Device, void *Ptr,
-                               size_t Size) {
+Expected<void *> Runtime::registerHostMemory(offload_device_handle_t Device,
+                                             void *Ptr, size_t Size) {
   uintptr_t Begin = reinterpret_cast<uintptr_t>(Ptr), End;
   if (__builtin_add_overflow(Begin, Size, &End))
     return createError(OFFLOAD_ERRC_INVALID_SIZE,
                        "Ptr ({0}) + Size ({1}) wraps around the address space",
                        formatPointer(Ptr), Size);
   std::lock_guard<std::mutex> Lock(RegistrationsMutex);
-  std::map<uintptr_t, size_t> &Ranges = Registrations[Device];
-  // The first range starting at or after Begin, and the one before it.
-  auto Next = Ranges.lower_bound(Begin);
-  auto Overlapping = Ranges.end();
+  std::map<uintptr_t, Registration> &Ranges = Registrations[Device];
+  // The registration starting at or before Begin, and the next one.
+  auto Next = Ranges.upper_bound(Begin);
+  if (Next != Ranges.begin()) {
+    auto Prev = std::prev(Next);
+    uintptr_t PrevEnd = Prev->first + Prev->second.Size;
+    if (Begin < PrevEnd) {
+      if (End > PrevEnd)
+        return createError(
+            OFFLOAD_ERRC_INVALID_ARGUMENT,
+            "{0} bytes at Ptr ({1}) partially overlap memory already "
+            "registered with the device ({2} bytes at {3}); a range inside "
+            "it, or another range, may be registered",
+            Size, formatPointer(Ptr), Prev->second.Size,
+            formatPointer(reinterpret_cast<const void *>(Prev->first)));
+      // Inside a registration: one more use of it.
+      ++Prev->second.Uses[Begin];
+      return static_cast<char *>(Prev->second.Pinned) + (Begin - Prev->first);
+    }
+  }
   if (Next != Ranges.end() && Next->first < End)
-    Overlapping = Next;
-  else if (Next != Ranges.begin() &&
-           std::prev(Next)->first + std::prev(Next)->second > Begin)
-    Overlapping = std::prev(Next);
-  if (Overlapping != Ranges.end())
     return createError(
         OFFLOAD_ERRC_INVALID_ARGUMENT,
-        "{0} bytes at Ptr ({1}) overlap memory already registered with the "
-        "device ({2} bytes at {3}); unregister it first",
-        Size, formatPointer(Ptr), Overlapping->second,
-        formatPointer(reinterpret_cast<const void *>(Overlapping->first)));
-  Ranges.emplace(Begin, Size);
-  return Error::success();
+        "{0} bytes at Ptr ({1}) partially overlap memory already registered "
+        "with the device ({2} bytes at {3}); a range inside it, or another "
+        "range, may be registered",
+        Size, formatPointer(Ptr), Next->second.Size,
+        formatPointer(reinterpret_cast<const void *>(Next->first)));
+  Expected<void *> Pinned = unwrap(Device).Impl->registerHostMemory(Ptr, Size);
+  if (!Pinned)
+    return Pinned.takeError();
+  Registration &R = Ranges[Begin];
+  R.Size = Size;
+  R.Pinned = *Pinned;
+  R.Uses[Begin] = 1;
+  return *Pinned;
 }
 
-Expected<size_t> Runtime::takeRegistration(offload_device_handle_t Device,
-                                           void *Ptr) {
+Error Runtime::unregisterHostMemory(offload_device_handle_t Device, void *Ptr) {
+  uintptr_t Address = reinterpret_cast<uintptr_t>(Ptr);
   std::lock_guard<std::mutex> Lock(RegistrationsMutex);
   auto DeviceIt = Registrations.find(Device);
-  uintptr_t Address = reinterpret_cast<uintptr_t>(Ptr);
   if (DeviceIt != Registrations.end()) {
-    std::map<uintptr_t, size_t> &Ranges = DeviceIt->second;
-    auto It = Ranges.find(Address);
-    if (It != Ranges.end()) {
-      size_t Size = It->second;
-      Ranges.erase(It);
-      return Size;
-    }
-    // Inside a range: say where it starts.
+    std::map<uintptr_t, Registration> &Ranges = DeviceIt->second;
     auto Next = Ranges.upper_bound(Address);
-    if (Next != Ranges.begin() &&
-        Address - std::prev(Next)->first < std::prev(Next)->second)
-      return createError(
-          OFFLOAD_ERRC_INVALID_ARGUMENT,
-          "Ptr ({0}) lies inside memory registered with the device but is "
-          "not its start ({1} bytes at {2})",
-          formatPointer(Ptr), std::prev(Next)->second,
-          formatPointer(
-              reinterpret_cast<const void *>(std::prev(Next)->first)));
+    if (Next != Ranges.begin()) {
+      auto It = std::prev(Next);
+      Registration &R = It->second;
+      if (Address - It->first < R.Size) {
+        auto Use = R.Uses.find(Address);
+        if (Use == R.Uses.end())
+          return createError(
+              OFFLOAD_ERRC_INVALID_ARGUMENT,
+              "Ptr ({0}) lies inside memory registered with the device but is "
+              "not its start ({1} bytes at {2}), nor the start of a range "
+              "registered inside it",
+              formatPointer(Ptr), R.Size,
+              formatPointer(reinterpret_cast<const void *>(It->first)));
+        if (--Use->second == 0)
+          R.Uses.erase(Use);
+        if (!R.Uses.empty())
+          return Error::success();
+        // The last use: the plugin unregisters the whole range.
+        if (Error E = unwrap(Device).Impl->unregisterHostMemory(
+                reinterpret_cast<void *>(It->first))) {
+          // Still registered with the device: keep the use.
+          R.Uses[Address] = 1;
+          return E;
+        }
+        Ranges.erase(It);
+        return Error::success();
+      }
+    }
   }
   return createError(OFFLOAD_ERRC_INVALID_ARGUMENT,
                      "Ptr ({0}) is not memory registered with the device by "

@@ -313,16 +313,20 @@ public:
   /// thread's cache, valid until its next lookup.
   const AllocationRange &lookupAllocation(const void *Address) const;
 
-  /// Host memory registered with offloadMemRegister, per device. Records
-  /// [Ptr, Ptr + Size) for \p Device; INVALID_ARGUMENT if it overlaps memory
-  /// registered with the device, INVALID_SIZE if it wraps around the address
-  /// space. Checked even without validation (registration is rare).
-  llvm::Error addRegistration(offload_device_handle_t Device, void *Ptr,
-                              size_t Size);
-  /// Removes the registration that starts at \p Ptr and returns its size;
-  /// INVALID_ARGUMENT if there is none.
-  llvm::Expected<size_t> takeRegistration(offload_device_handle_t Device,
-                                          void *Ptr);
+  /// offloadMemRegister of \p Size bytes at \p Ptr for \p Device, as
+  /// liboffload's pinned-allocation map does it: a range inside a
+  /// registration (the same range included) is one more use of it (the
+  /// device's pointer for it is the registration's, offset), a range
+  /// overlapping registrations otherwise is INVALID_ARGUMENT, and a new range
+  /// is registered with the plugin. INVALID_SIZE if it wraps around the
+  /// address space. Checked even without validation (registration is rare;
+  /// the plugin is called under the registrations' lock).
+  llvm::Expected<void *> registerHostMemory(offload_device_handle_t Device,
+                                            void *Ptr, size_t Size);
+  /// offloadMemUnregister: ends one use that starts at \p Ptr; the last use
+  /// of a registration unregisters it with the plugin. INVALID_ARGUMENT if
+  /// no use starts at \p Ptr.
+  llvm::Error unregisterHostMemory(offload_device_handle_t Device, void *Ptr);
 
   /// Releases a program and its symbols (already taken from its table).
   void destroyProgram(ProgramTable::Owned Program);
@@ -373,9 +377,19 @@ private:
   mutable std::mutex AllocationsMutex;
   std::map<uintptr_t, AllocationInfo> Allocations;
 
+  /// A range registered with a plugin and its uses (registrations of it or
+  /// of ranges inside it).
+  struct Registration {
+    size_t Size;
+    /// The plugin's pointer for the range's start.
+    void *Pinned;
+    /// Start -> number of uses that start there (each ends in the range).
+    std::map<uintptr_t, unsigned> Uses;
+  };
   std::mutex RegistrationsMutex;
-  /// Start -> size of each registered range, per device.
-  std::map<offload_device_handle_t, std::map<uintptr_t, size_t>> Registrations;
+  /// Start -> registration, per device.
+  std::map<offload_device_handle_t, std::map<uintptr_t, Registration>>
+      Registrations;
 
   std::mutex ImageCacheMutex;
   std::map<std::pair<offload_device_handle_t, const void *>,
