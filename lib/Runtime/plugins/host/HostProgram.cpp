@@ -806,7 +806,17 @@ HostProgram::getSymbol(StringRef Name, offload_symbol_kind_t Kind) {
                          "kernel '{0}' has {1} arguments but no argument "
                          "layout",
                          Name, Desc->NumArguments);
-    for (uint64_t I = 0; I < Desc->NumArguments; ++I)
+    // The launch copies ArgumentsSize bytes (and reports the size as
+    // PACKED_ARGUMENTS_SIZE): a size no kernel has is a corrupt descriptor.
+    if (Desc->ArgumentsSize > OFFLOAD_HOST_KERNEL_MAX_ARGUMENTS_SIZE)
+      return createError(OFFLOAD_ERRC_INVALID_BINARY,
+                         "kernel '{0}' declares a {1}-byte argument buffer, "
+                         "more than the {2} bytes a host kernel may have "
+                         "(OFFLOAD_HOST_KERNEL_MAX_ARGUMENTS_SIZE)",
+                         Name, Desc->ArgumentsSize,
+                         OFFLOAD_HOST_KERNEL_MAX_ARGUMENTS_SIZE);
+    uint64_t End = 0, Widest = 1;
+    for (uint64_t I = 0; I < Desc->NumArguments; ++I) {
       if (Desc->ArgumentOffsets[I] > Desc->ArgumentsSize ||
           Desc->ArgumentSizes[I] >
               Desc->ArgumentsSize - Desc->ArgumentOffsets[I])
@@ -815,6 +825,21 @@ HostProgram::getSymbol(StringRef Name, offload_symbol_kind_t Kind) {
                            "{3}) lies outside its {4}-byte argument buffer",
                            I, Name, Desc->ArgumentSizes[I],
                            Desc->ArgumentOffsets[I], Desc->ArgumentsSize);
+      End = std::max(End, Desc->ArgumentOffsets[I] + Desc->ArgumentSizes[I]);
+      Widest = std::max(Widest, Desc->ArgumentSizes[I]);
+    }
+    // With a layout, the buffer is a struct of the arguments: its tail
+    // padding is less than its alignment, which is at most the widest
+    // argument's size rounded up to a power of two (16 at least, for i128).
+    uint64_t Padded =
+        alignTo(End, std::max<uint64_t>(16, PowerOf2Ceil(Widest)));
+    if (Desc->NumArguments && Desc->ArgumentsSize > Padded)
+      return createError(OFFLOAD_ERRC_INVALID_BINARY,
+                         "kernel '{0}' declares a {1}-byte argument buffer, "
+                         "but its {2} arguments end at byte {3} (at most {4} "
+                         "bytes with the struct's padding)",
+                         Name, Desc->ArgumentsSize, Desc->NumArguments, End,
+                         Padded);
   }
   return std::make_unique<HostSymbol>(*this, Name.str(), Kind, Address,
                                       SymbolSizes.lookup(SymbolName));
@@ -888,9 +913,9 @@ std::optional<uint64_t> HostSymbol::getArgumentsSize() const {
 uint64_t HostSymbol::getStaticSharedBytes() const {
   if (getKind() != OFFLOAD_SYMBOL_KIND_KERNEL)
     return 0;
-  // HostLaunch.cpp puts dynamic shared memory after the static part, aligned
-  // to 64 bytes.
-  return alignTo(getDescriptor()->StaticSharedBytes, 64);
+  // Exactly what the kernel uses, as the launch's limit counts it; the
+  // padding before the dynamic part (HostLaunch.cpp) is not the kernel's.
+  return getDescriptor()->StaticSharedBytes;
 }
 
 std::optional<Symbol::ArgumentLayout> HostSymbol::getArgumentLayout() const {
