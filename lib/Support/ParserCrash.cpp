@@ -95,8 +95,23 @@ std::string describeSignal(int retCode) {
 }
 } // namespace
 
-std::optional<std::string>
-mlir::offload::runRecoveringCrashes(llvm::function_ref<void()> fn) {
+namespace {
+/// Whether the runRecoveringCrashesUntilStopped region this thread is in
+/// was stopped; null outside one.
+thread_local bool *stoppableRegion = nullptr;
+
+void enableLeakChecks() {
+#ifdef OFFLOAD_HAS_LSAN
+  __lsan_enable();
+#endif
+}
+
+std::optional<std::string> runRecovering(llvm::function_ref<void()> fn,
+                                         bool stoppable) {
+  bool stopped = false;
+  bool *outerRegion = stoppableRegion;
+  if (stoppable)
+    stoppableRegion = &stopped;
   beginRecovery();
 #ifdef OFFLOAD_HAS_LSAN
   // What a crash leaves (the parser's partial IR, its context) is
@@ -108,15 +123,57 @@ mlir::offload::runRecoveringCrashes(llvm::function_ref<void()> fn) {
   const void *prettyStack = llvm::SavePrettyStackState();
   llvm::CrashRecoveryContext recovery;
   bool returned = recovery.RunSafely(fn);
+  if (stoppable)
+    stoppableRegion = outerRegion;
   if (!returned)
     llvm::RestorePrettyStackState(prettyStack);
-#ifdef OFFLOAD_HAS_LSAN
-  __lsan_enable();
-#endif
-  endRecovery();
+  if (!stopped) {
+    enableLeakChecks();
+    endRecovery();
+  }
   if (returned)
     return std::nullopt;
+  if (stopped) {
+    // A crash after the stop that reached this region anyway (recovery was
+    // on again for another thread's check): not the parser's; it goes to
+    // the handlers of the process, and the process dies of it.
+    if (int signal = recovery.RetCode - 128; signal > 0) {
+      std::raise(signal);
+      std::signal(signal, SIG_DFL);
+      std::raise(signal);
+    }
+  }
   return describeSignal(recovery.RetCode);
+}
+} // namespace
+
+std::optional<std::string>
+mlir::offload::runRecoveringCrashes(llvm::function_ref<void()> fn) {
+  return runRecovering(fn, /*stoppable=*/false);
+}
+
+std::optional<std::string>
+mlir::offload::runRecoveringCrashesUntilStopped(llvm::function_ref<void()> fn) {
+  return runRecovering(fn, /*stoppable=*/true);
+}
+
+void mlir::offload::stopRecoveringCrashes() {
+  if (!stoppableRegion || *stoppableRegion)
+    return;
+  *stoppableRegion = true;
+  enableLeakChecks();
+  endRecovery();
+}
+
+std::string mlir::offload::describeParserCrash(llvm::StringRef crash,
+                                               llvm::StringRef source) {
+  std::string message = "the MLIR " + std::to_string(LLVM_VERSION_MAJOR) +
+                        " parser or verifier crashed on the input (" +
+                        crash.str() + ")";
+  if (std::optional<std::string> known = describeKnownParserCrash(source))
+    return message + "; the input has " + *known +
+           ", which upstream MLIR does not handle";
+  return message + ", a bug of upstream MLIR";
 }
 
 std::optional<std::string>
@@ -199,14 +256,5 @@ mlir::offload::findParserCrash(llvm::MemoryBufferRef source,
   }
   if (!crash)
     return std::nullopt;
-  std::string message = "the MLIR " + std::to_string(LLVM_VERSION_MAJOR) +
-                        " parser or verifier crashed on the input (" + *crash +
-                        ")";
-  if (std::optional<std::string> known =
-          describeKnownParserCrash(source.getBuffer()))
-    message +=
-        "; the input has " + *known + ", which upstream MLIR does not handle";
-  else
-    message += ", a bug of upstream MLIR";
-  return message;
+  return describeParserCrash(*crash, source.getBuffer());
 }

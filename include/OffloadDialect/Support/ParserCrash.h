@@ -54,6 +54,23 @@ std::optional<std::string>
 findParserCrash(llvm::MemoryBufferRef source, const DialectRegistry &registry,
                 bool verify = true, bool allowUnregisteredDialects = false);
 
+/// runRecoveringCrashes for tools whose upstream driver parses the input
+/// and then calls back (JitRunnerMain): recovery is on until \p fn calls
+/// stopRecoveringCrashes on this thread, after which a crash is the
+/// process's (its signal handlers run, it dies). Returns the signal of a
+/// crash before the stop.
+std::optional<std::string>
+runRecoveringCrashesUntilStopped(llvm::function_ref<void()> fn);
+
+/// Ends the recovery of the runRecoveringCrashesUntilStopped this thread
+/// runs in, if any.
+void stopRecoveringCrashes();
+
+/// The one-line message for a crash (\p crash: the signal, as
+/// runRecoveringCrashes returns it) of the parser on \p source, naming the
+/// known upstream bug \p source shows, if any.
+std::string describeParserCrash(llvm::StringRef crash, llvm::StringRef source);
+
 /// The known upstream bug \p source shows, if any, as a phrase ("a
 /// `gpu.launch` with a result but without `async`").
 std::optional<std::string> describeKnownParserCrash(llvm::StringRef source);
