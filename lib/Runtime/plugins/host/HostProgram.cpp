@@ -48,6 +48,7 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <map>
 #include <mutex>
 
 using namespace llvm;
@@ -172,7 +173,7 @@ static Error validateELFObject(const object::ELFFile<ELFT> &EF) {
   uint64_t ZeroFillBytes = 0;
   // .eh_frame sections (JITLink finds them by name) and the relocations that
   // apply to them, by section index.
-  DenseMap<size_t, std::vector<EHFrameRelocation>> EHFrames;
+  std::map<size_t, std::vector<EHFrameRelocation>> EHFrames;
   auto CheckEHFrames = [&]() -> Error {
     for (auto &[I, Relocations] : EHFrames) {
       Expected<ArrayRef<uint8_t>> Contents = EF.getSectionContents(Sections[I]);
