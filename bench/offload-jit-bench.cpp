@@ -36,7 +36,9 @@
 // timing; a mismatch is an error.
 //
 // Options (before the Google Benchmark ones): --kernel-dir=DIR (default: the
-// source tree's bench/kernels, or $OFFLOAD_BENCH_KERNEL_DIR).
+// source tree's bench/kernels, or $OFFLOAD_BENCH_KERNEL_DIR); --quick (one
+// iteration of each cold-compile and disk-cache benchmark: with
+// --benchmark_min_time small, a check that everything runs, for CI).
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,6 +95,9 @@ std::string KernelDir = OFFLOAD_BENCH_KERNEL_DIR;
 std::string CacheDir;
 /// Whether kernel and launch times are the launching thread's CPU time.
 bool KernelCpuTime = false;
+/// --quick: one iteration of each cold-compile benchmark (a check that every
+/// benchmark runs and every kernel's results agree, not a measurement).
+bool Quick = false;
 
 /// JIT programs by file, created once.
 offload_jit_program_handle_t program(const std::string &File) {
@@ -197,7 +202,19 @@ void verify(PreparedCase &P) {
   Case.reset();
 }
 
+/// Looks up both symbols of \p P again: a cold-compile benchmark interleaved
+/// before this one clears the JIT's memory cache, which destroys the
+/// programs of the symbols resolved earlier (offloadJITClearMemoryCache).
+/// A hit in the memory cache costs a lookup; after a clear, the compile or
+/// disk load happens here, outside the timed loop.
+void refresh(PreparedCase &P) {
+  KernelCase &Case = *P.Case;
+  P.Generic = resolve(P.Kernel, Case.args(), Case.launchSizes(), false);
+  P.Specialized = resolve(P.Kernel, Case.args(), Case.launchSizes(), true);
+}
+
 void kernelTime(benchmark::State &State, PreparedCase *P, bool Specialized) {
+  refresh(*P);
   offload_symbol_handle_t Symbol = Specialized ? P->Specialized : P->Generic;
   for (auto _ : State)
     launch(Symbol, *P->Case);
@@ -311,10 +328,12 @@ struct Touch {
   }
 };
 
-/// The launch-overhead kernel, in the memory cache (a cold-compile benchmark
-/// interleaved before may have emptied it).
+/// The launch-overhead kernel, in the memory cache, and its symbol looked up
+/// again (a cold-compile benchmark interleaved before may have emptied the
+/// cache, destroying the program of the symbol resolved earlier).
 Touch &touch() {
   static Touch T;
+  T.Symbol = resolve(T.Kernel, T.Args, T.Sizes, true);
   T.jit();
   return T;
 }
@@ -511,6 +530,10 @@ int main(int argc, char **argv) {
     KernelDir = Dir;
   std::string Format = "console";
   for (int I = 1; I < argc; ++I) {
+    if (std::strcmp(argv[I], "--quick") == 0) {
+      Quick = true;
+      continue;
+    }
     if (std::strncmp(argv[I], "--kernel-dir=", 13) == 0) {
       KernelDir = argv[I] + 13;
       continue;
@@ -551,9 +574,8 @@ int main(int argc, char **argv) {
   for (std::unique_ptr<KernelCase> &Case : createKernelCases(Scale::Bench)) {
     PreparedCase P;
     P.Kernel = jitKernel(Case->file(), Case->kernel());
-    P.Generic = resolve(P.Kernel, Case->args(), Case->launchSizes(), false);
-    P.Specialized = resolve(P.Kernel, Case->args(), Case->launchSizes(), true);
     P.Case = std::move(Case);
+    refresh(P);
     Cases.push_back(std::move(P));
   }
   for (PreparedCase &P : Cases)
@@ -572,18 +594,18 @@ int main(int argc, char **argv) {
   }
   benchmark::RegisterBenchmark("BM_ColdCompile/axpy", coldCompileAxpy)
       ->UseManualTime()
-      ->Iterations(10)
+      ->Iterations(Quick ? 1 : 10)
       ->Unit(benchmark::kMillisecond);
   for (PreparedCase &P : Cases)
     benchmark::RegisterBenchmark(
         (std::string("BM_ColdCompile/") + P.Case->name()).c_str(),
         coldCompileKernel, &P)
         ->UseManualTime()
-        ->Iterations(3)
+        ->Iterations(Quick ? 1 : 3)
         ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("BM_DiskCacheHit/axpy", diskCacheHitAxpy)
       ->UseManualTime()
-      ->Iterations(10)
+      ->Iterations(Quick ? 1 : 10)
       ->Unit(benchmark::kMillisecond);
   // 1 x 1 launches run on the calling thread: CPU time is their cost.
   benchmark::RegisterBenchmark("BM_LaunchOverhead/jit_hit", launchJITHit);

@@ -10,6 +10,10 @@
 #   -o  JSON results (default: BUILD_DIR/bench/results/host.json)
 #   -r  repetitions of every benchmark, interleaved at random (default 10)
 #   -t  minimum time of one repetition of a kernel benchmark (default 0.2 s)
+#   -q  quick: one repetition, minimal times, one iteration of each cold
+#       compile; every benchmark runs and every kernel's generic and
+#       specialized results are compared, but the figures mean nothing (CI
+#       runs this: ctest bench-quick-jit)
 #   --  the rest goes to the binary (e.g. --benchmark_filter=stencil)
 #
 # Kernels run on the launching thread (OFFLOAD_HOST_THREADS=1 unless set),
@@ -23,14 +27,16 @@ build=${OFFLOAD_BUILD_DIR:-$src/build}
 out=""
 reps=10
 min_time=0.2
+quick=no
 while [ $# -gt 0 ]; do
   case "$1" in
     -b) build=$2; shift 2 ;;
     -o) out=$2; shift 2 ;;
     -r) reps=$2; shift 2 ;;
     -t) min_time=$2; shift 2 ;;
+    -q) quick=yes; shift ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "run-benchmarks.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -43,6 +49,14 @@ if [ ! -x "$bin" ]; then
 fi
 out=${out:-$build/bench/results/host.json}
 mkdir -p "$(dirname "$out")"
+if [ "$quick" = yes ]; then
+  reps=1
+  min_time=0.001
+  set -- --quick "$@"
+fi
+# The summary needs only the standard library; the project's venv when set up.
+python=$src/.venv/bin/python
+[ -x "$python" ] || python=python3
 
 export OFFLOAD_HOST_THREADS="${OFFLOAD_HOST_THREADS:-1}"
 # The binary's own summary goes to stderr; keep the console output quiet.
@@ -57,7 +71,7 @@ export OFFLOAD_HOST_THREADS="${OFFLOAD_HOST_THREADS:-1}"
   exit 1
 }
 
-python3 - "$out" <<'EOF'
+"$python" - "$out" <<'EOF'
 import json, math, re, sys
 
 with open(sys.argv[1]) as f:

@@ -26,6 +26,11 @@
 #   -k  only these kernels (comma-separated names)
 #   -j  the configurations, space-separated (default "1 all")
 #   -R  do not run the host runtime benchmark afterwards
+#   -q  quick: one repetition, minimal times, problems at 1/64 of their size
+#       (unless -s/-c say otherwise), and the runtime benchmark quick too;
+#       every kernel's results are still checked against native before
+#       timing, but the figures mean nothing (CI runs this: ctest
+#       bench-quick-host)
 #   RESULTS_DIR  where the JSON (host-threads-<config>.json), the console
 #       output and the binary's messages go (default:
 #       BUILD_DIR/bench/results/host-kernels)
@@ -44,19 +49,22 @@ coop_scale=""
 kernels=""
 configs="1 all"
 runtime=yes
+quick=no
+scale_set=no
 out=""
 while [ $# -gt 0 ]; do
   case "$1" in
     -b) build=$2; shift 2 ;;
     -r) reps=$2; shift 2 ;;
     -t) min_time=$2; shift 2 ;;
-    -s) scale=$2; shift 2 ;;
+    -s) scale=$2; scale_set=yes; shift 2 ;;
     -c) coop_scale=$2; shift 2 ;;
     -k) kernels=$2; shift 2 ;;
     -j) configs=$2; shift 2 ;;
     -R) runtime=no; shift ;;
+    -q) quick=yes; shift ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,36p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,41p' "$0"; exit 0 ;;
     -*) echo "run-host-benchmarks.sh: unknown option $1 (see --help)" >&2
         exit 2 ;;
     *) [ -z "$out" ] || { echo "run-host-benchmarks.sh: one results" \
@@ -79,6 +87,11 @@ if [ ! -x "$python" ]; then
 fi
 out=${out:-$build/bench/results/host-kernels}
 mkdir -p "$out"
+if [ "$quick" = yes ]; then
+  reps=1
+  min_time=0.001
+  [ "$scale_set" = yes ] || scale=0.015625
+fi
 
 set -- --host_bench_scale="$scale" ${coop_scale:+--host_bench_cooperative_scale="$coop_scale"} \
   ${kernels:+--host_bench_kernels="$kernels"} "$@"
@@ -183,6 +196,8 @@ EOF
 
 if [ "$runtime" = yes ] && [ -z "$kernels" ]; then
   echo
-  "$src/bench/run-host-runtime-bench.sh" -b "$build" -r "$reps" \
+  quick_flag=""
+  [ "$quick" = yes ] && quick_flag=-q
+  "$src/bench/run-host-runtime-bench.sh" -b "$build" -r "$reps" $quick_flag \
     -o "$out/host-runtime.json"
 fi

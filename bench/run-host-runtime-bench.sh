@@ -10,6 +10,8 @@
 #       build, or $OFFLOAD_BUILD_DIR)
 #   -o  JSON results (default: BUILD_DIR/bench/results/host-runtime.json)
 #   -r  repetitions of every benchmark, interleaved at random (default 5)
+#   -q  quick: one repetition at minimal times (a check that every benchmark
+#       runs and its results agree, for CI; the figures mean nothing)
 #   --  the rest goes to the binary (e.g. --benchmark_filter=Launch)
 #
 # Times are real time: launches use the host device's thread pool (all
@@ -21,13 +23,15 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 build=${OFFLOAD_BUILD_DIR:-$src/build}
 out=""
 reps=5
+min_time=""
 while [ $# -gt 0 ]; do
   case "$1" in
     -b) build=$2; shift 2 ;;
     -o) out=$2; shift 2 ;;
     -r) reps=$2; shift 2 ;;
+    -q) reps=1; min_time=--benchmark_min_time=0.001; shift ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "run-host-runtime-bench.sh: unknown option $1 (see --help)" >&2
        exit 2 ;;
   esac
@@ -43,7 +47,7 @@ fi
 out=${out:-$build/bench/results/host-runtime.json}
 mkdir -p "$(dirname "$out")"
 
-"$bin" --benchmark_repetitions="$reps" \
+"$bin" --benchmark_repetitions="$reps" ${min_time:+"$min_time"} \
   --benchmark_enable_random_interleaving=true \
   --benchmark_out="$out" --benchmark_out_format=json \
   --benchmark_color=false "$@" > "$out.console.txt" 2> "$out.stderr.txt" || {
@@ -52,7 +56,10 @@ mkdir -p "$(dirname "$out")"
   exit 1
 }
 
-python3 - "$out" <<'PY'
+# The summary needs only the standard library; the project's venv when set up.
+python=$src/.venv/bin/python
+[ -x "$python" ] || python=python3
+"$python" - "$out" <<'PY'
 import json, re, sys
 
 with open(sys.argv[1]) as f:

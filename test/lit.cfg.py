@@ -91,6 +91,17 @@ config.substitutions.append(
     )
 )
 
+# `%client-program CAPTURED WRAPPER`: one program of a kernel captured from
+# another compiler (test/Clients/Inputs) and the test's host code.
+config.substitutions.append(
+    (
+        "%client-program",
+        '"%s" %s'
+        % (sys.executable,
+           os.path.join(config.offload_src_root, "test", "Clients", "combine.py")),
+    )
+)
+
 
 def _find_ptxas():
     """ptxas where offload-lower-to-nvvm looks for it (GPUTargets.cpp)."""

@@ -85,6 +85,10 @@ typedef struct offload_host_kernel_descriptor_t {
   uint64_t StaticSharedBytes; ///< workgroup memory per block, bytes
   uint64_t ArgumentsSize;     ///< size of the packed argument buffer, bytes
   offload_host_block_fn_t RunBlock;
+  /// The fiber entry of one thread: set for cooperative kernels that run on
+  /// fibers; null otherwise (thread-loops and non-cooperative kernels run
+  /// through RunBlock, and generated code leaves it out so that the body is
+  /// compiled once, into the block loop).
   offload_host_thread_fn_t RunThread;
   const char *Name; ///< the kernel's name, NUL-terminated
   /// Layout of the packed argument buffer, one entry per lowered argument (a

@@ -298,19 +298,24 @@ size_t DiskCache::clear() {
   return Removed;
 }
 
-void DiskCache::evict() {
-  if (MaxBytes == 0)
-    return;
-  // Temporary files of writers that died are deleted; those of live writers
-  // (recent ones) count towards the bound.
-  uint64_t Total = 0;
+uint64_t DiskCache::removeStaleTemporaries() {
+  uint64_t Live = 0;
   int64_t Now = std::time(nullptr);
   for (const CacheEntryInfo &Temp : listFiles(Directory, true)) {
     if (Now - Temp.LastUseSeconds > kStaleTemporarySeconds &&
         !sys::fs::remove(Temp.Path))
       continue;
-    Total += Temp.FileSize;
+    Live += Temp.FileSize;
   }
+  return Live;
+}
+
+void DiskCache::evict() {
+  // Temporary files of writers that died are deleted; those of live writers
+  // (recent ones) count towards the bound.
+  uint64_t Total = removeStaleTemporaries();
+  if (MaxBytes == 0)
+    return;
   std::vector<CacheEntryInfo> Entries = listFiles(Directory, false);
   sortByLastUse(Entries);
   for (const CacheEntryInfo &Entry : Entries)

@@ -25,7 +25,8 @@
 // The directory is bounded (bytes): after a write, least recently used
 // entries (by modification time, refreshed on every hit) are deleted until
 // the total fits. Temporary files count towards the bound; those older than
-// kStaleTemporarySeconds belong to writers that died and are deleted.
+// kStaleTemporarySeconds belong to writers that died and are deleted, after
+// each write (also without a bound) and when the JIT opens the cache.
 //
 //===----------------------------------------------------------------------===//
 
@@ -102,8 +103,14 @@ public:
   static std::string verifyFile(llvm::StringRef Path);
   /// Deletes every entry (and stale temporary files); returns how many.
   size_t clear();
-  /// Deletes least recently used entries until the total is at most MaxBytes.
+  /// Deletes least recently used entries until the total is at most MaxBytes
+  /// (stale temporary files whatever the bound).
   void evict();
+  /// Deletes the temporary files older than kStaleTemporarySeconds (their
+  /// writers died between write and rename); returns the size of the others
+  /// (live writers'). The JIT calls it when it opens the cache, so that a
+  /// process whose lookups all hit collects them too.
+  uint64_t removeStaleTemporaries();
 
   /// Encodes \p Payload as an entry file's bytes (header, identity, payload).
   static std::vector<char> encode(const EntryIdentity &Id,

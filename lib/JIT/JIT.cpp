@@ -45,6 +45,7 @@
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -553,8 +554,12 @@ Engine::Engine()
               llvm::sys::getHostCPUName().str() + ";" +
               llvm::utohexstr(llvm::xxh3_64bits(FeatureList));
 
-  if (std::optional<std::string> Dir = DiskCache::getDefaultDirectory())
+  if (std::optional<std::string> Dir = DiskCache::getDefaultDirectory()) {
     Disk.emplace(*Dir, DiskCache::getDefaultMaxBytes());
+    // Writes collect them too, but a process whose lookups all hit writes
+    // nothing.
+    Disk->removeStaleTemporaries();
+  }
   Timeline = offloadTraceEnabled();
   if (const char *Print = std::getenv("OFFLOAD_JIT_STATS"); Print &&
       StringRef(Print) == "1")
@@ -801,6 +806,10 @@ offload_result_t Engine::getKernel(offload_jit_program_handle_t Program,
       } else if (Arg.getType().isIntOrIndexOrFloat()) {
         AddField(Arg.getType());
         MaxAlign = std::max(MaxAlign, getFieldSize(Arg.getType()));
+      } else if (isa<LLVM::LLVMPointerType>(Arg.getType())) {
+        // A pointer of any address space (FlyDSL's !llvm.ptr<1> arguments).
+        AddField(Arg.getType());
+        MaxAlign = 8;
       } else {
         return makeError(OFFLOAD_ERRC_UNSUPPORTED,
                          "kernel '" + Kernel->KernelName +

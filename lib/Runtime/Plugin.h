@@ -257,6 +257,8 @@ private:
 
 /// Creates the host plugin (always available).
 std::unique_ptr<Plugin> createHostPlugin();
+/// The most threads OFFLOAD_HOST_THREADS may ask the host plugin for.
+inline constexpr uint64_t kMaxHostThreads = 1024;
 
 } // namespace offload
 

@@ -53,20 +53,24 @@ static Error checkEnvironment() {
   }
   struct Number {
     const char *Name;
-    bool Positive;
+    uint64_t Min, Max;
   };
-  for (Number N : {Number{"OFFLOAD_HOST_THREADS", true},
-                   Number{"OFFLOAD_HOST_FIBER_STACK_SIZE", true},
-                   Number{"OFFLOAD_HOST_SPIN_US", false}}) {
+  for (Number N : {Number{"OFFLOAD_HOST_THREADS", 1, kMaxHostThreads},
+                   Number{"OFFLOAD_HOST_FIBER_STACK_SIZE", 1, UINT64_MAX},
+                   Number{"OFFLOAD_HOST_SPIN_US", 0, UINT64_MAX}}) {
     const char *Value = std::getenv(N.Name);
     if (!Value || StringRef(Value).trim().empty())
       continue;
     uint64_t Parsed;
-    if (StringRef(Value).trim().getAsInteger(0, Parsed) ||
-        (N.Positive && Parsed == 0))
-      return createError(
-          OFFLOAD_ERRC_INVALID_VALUE, "{0}={1}: expected {2}", N.Name, Value,
-          N.Positive ? "a positive integer" : "a non-negative integer");
+    if (StringRef(Value).trim().getAsInteger(0, Parsed) || Parsed < N.Min ||
+        Parsed > N.Max) {
+      std::string Expected =
+          N.Min ? "a positive integer" : "a non-negative integer";
+      if (N.Max != UINT64_MAX)
+        Expected += " up to " + std::to_string(N.Max);
+      return createError(OFFLOAD_ERRC_INVALID_VALUE, "{0}={1}: expected {2}",
+                         N.Name, Value, Expected);
+    }
   }
   return Error::success();
 }

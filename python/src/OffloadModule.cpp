@@ -704,6 +704,7 @@ struct ArgumentInfo {
   std::string Text; ///< the MLIR type, as the JIT printed it
   bool RuntimeConstant = false, Contents = false;
   bool IsMemRef = false;
+  bool IsPointer = false;    ///< !llvm.ptr (any address space): an address
   ScalarType Scalar;         ///< the scalar, or the memref's element type
   std::vector<int64_t> Dims; ///< Dynamic for '?'
   /// Layout: identity (contiguous), strided (Strides/Offset, each possibly
@@ -771,6 +772,10 @@ ArgumentInfo parseArgument(const std::string &Line) {
     return nb::type_error(
         ("cannot pass kernel arguments of type " + Type).c_str());
   };
+  if (Type.rfind("!llvm.ptr", 0) == 0) {
+    Info.IsPointer = true;
+    return Info;
+  }
   if (Type.rfind("memref<", 0) != 0) {
     std::optional<ScalarType> S = parseScalar(Type);
     if (!S)
@@ -892,7 +897,9 @@ Kernel makeKernel(nb::handle ModuleObject, const std::string &Name) {
       End = Text.size();
     ArgumentInfo Info = parseArgument(Text.substr(Begin, End - Begin));
     Begin = End + 1;
-    if (Info.IsMemRef) {
+    if (Info.IsPointer) {
+      Info.FieldOffset = AddField(8);
+    } else if (Info.IsMemRef) {
       Info.FieldOffset = AddField(8);
       for (size_t I = 1, E = 3 + 2 * Info.Dims.size(); I < E; ++I)
         AddField(8);
@@ -1022,6 +1029,41 @@ void packScalar(const Kernel &K, size_t I, const ScalarType &T,
   if (Bits < 64)
     U &= (1ULL << Bits) - 1;
   std::memcpy(Out, &U, T.size()); // little-endian: the low bytes
+}
+
+/// Writes pointer argument \p Object at \p Out: the address of an Array's
+/// data (or, on the host device, a NumPy array's), or an int; records what
+/// must stay alive.
+void packPointer(const Kernel &K, size_t I, nb::handle Object, char *Out,
+                 std::vector<std::shared_ptr<Allocation>> &Memory,
+                 std::vector<nb::object> &Objects) {
+  uint64_t Address = 0;
+  Array *A = nullptr;
+  if (nb::try_cast<Array *>(Object, A) && A) {
+    if (!A->Memory)
+      throw nb::value_error(
+          (describeArgument(K, I) + ": the offload.Array was freed").c_str());
+    if (A->Dev.Handle != K.Dev.Handle)
+      throw nb::value_error((describeArgument(K, I) +
+                             ": the array lives on another device than the "
+                             "kernel's")
+                                .c_str());
+    Address = reinterpret_cast<uintptr_t>(A->Memory->Ptr);
+    Memory.push_back(A->Memory);
+  } else if (nb::isinstance<nb::int_>(Object)) {
+    Address = nb::cast<uint64_t>(Object);
+  } else {
+    nb::ndarray<nb::device::cpu> Host;
+    if (!K.DeviceIsHost || !nb::try_cast(Object, Host, false))
+      throw nb::type_error((describeArgument(K, I) + " takes an offload.Array" +
+                            (K.DeviceIsHost ? ", a writable NumPy array" : "") +
+                            " or an int address, not " +
+                            nb::type_name(Object.type()).c_str())
+                               .c_str());
+    Address = reinterpret_cast<uintptr_t>(Host.data());
+    Objects.push_back(nb::borrow(Object));
+  }
+  std::memcpy(Out, &Address, sizeof(Address));
 }
 
 /// Writes memref argument \p Object (Array or NumPy array) at \p Out, checked
@@ -1239,7 +1281,9 @@ void launch(Kernel &K, nb::args Args, nb::kwargs Kwargs) {
   std::vector<nb::object> Objects;
   for (size_t I = 0; I < K.Arguments.size(); ++I) {
     const ArgumentInfo &Info = K.Arguments[I];
-    if (Info.IsMemRef)
+    if (Info.IsPointer)
+      packPointer(K, I, Args[I], Base + Info.FieldOffset, Memory, Objects);
+    else if (Info.IsMemRef)
       packMemRef(K, I, Args[I], Base + Info.FieldOffset, Memory, Objects);
     else
       packScalar(K, I, Info.Scalar, Args[I], Base + Info.FieldOffset);

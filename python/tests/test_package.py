@@ -12,12 +12,12 @@ import offload
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
 
-def run_python(code, env_extra=None):
+def run_python(code, env_extra=None, timeout=300):
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
     env.update(env_extra or {})
     return subprocess.run([sys.executable, "-c", code], env=env,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=timeout)
 
 
 def test_set_trace_before_init_traces():
@@ -98,3 +98,88 @@ def test_fault_in_a_kernel_names_the_kernel_and_block():
     assert ("offload: fault in host kernel 'oob_spec_" in result.stderr
             and "block (2, 0, 0) of a grid of (4, 1, 1) blocks of (8, 1, 1) "
             "threads" in result.stderr), result.stderr
+
+
+HEAP_CORRUPTING_KERNEL = """
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @overrun(%m: memref<?xf32>) kernel {
+      %t = gpu.thread_id x
+      %b = gpu.block_id x
+      %n = gpu.block_dim x
+      %o = arith.muli %b, %n : index
+      %i = arith.addi %o, %t : index
+      %v = arith.constant 1.0 : f32
+      memref.store %v, %m[%i] : memref<?xf32>
+      gpu.return
+    }
+  }
+}
+"""
+
+
+@pytest.mark.skipif(os.environ.get("OFFLOAD_SANITIZED") == "1",
+                    reason="ASan's allocator puts a redzone after the buffer, "
+                    "which the uninstrumented kernel writes unnoticed")
+def test_heap_corrupting_kernel_ends_the_process():
+    # Issue 20 item 1: 1024 threads store into a 1000-element buffer, past
+    # it into malloc's next chunk; glibc aborts when the buffer is freed.
+    # The process dies of the signal (no handler waits for malloc's lock).
+    result = run_python(
+        "import numpy as np, offload\n"
+        f"k = offload.compile('''{HEAP_CORRUPTING_KERNEL}''').kernel('overrun')\n"
+        "a = offload.host_device().alloc((1000,), np.float32)\n"
+        "b = offload.host_device().alloc((1000,), np.float32)\n"
+        "k(a, grid=8, block=128)\n"
+        "del a, b\n"
+        "x = [np.zeros(100) for _ in range(1000)]\n"
+        "print('survived')\n",
+        {"OFFLOAD_CACHE_DIR": ""}, timeout=60)
+    assert result.returncode < 0, (result.returncode, result.stderr)
+    assert "survived" not in result.stdout
+
+
+GRID_FAULT_KERNEL = """
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @far_read(%m: memref<?xf32>, %out: memref<?xf32>) kernel {
+      %t = gpu.thread_id x
+      %b = gpu.block_id x
+      %n = gpu.block_dim x
+      %o = arith.muli %b, %n : index
+      %i = arith.addi %o, %t : index
+      %far = arith.constant 1099511627776 : index
+      %j = arith.addi %i, %far : index
+      %v = memref.load %m[%j] : memref<?xf32>
+      memref.store %v, %out[%i] : memref<?xf32>
+      gpu.return
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("threads", ["", "8"])
+def test_grid_wide_fault_names_the_kernel_and_a_block(threads):
+    # Issue 20 item 2: every thread of the grid faults; the first names its
+    # kernel and block, the others wait for the process to die. Five runs.
+    code = (
+        "import numpy as np, offload\n"
+        f"k = offload.compile('''{GRID_FAULT_KERNEL}''').kernel('far_read')\n"
+        "m = offload.asarray(np.zeros(4096, dtype=np.float32))\n"
+        "out = offload.asarray(np.zeros(4096, dtype=np.float32))\n"
+        "k(m, out, grid=64, block=64)\n"
+        "print('survived')\n")
+    env = {"OFFLOAD_CACHE_DIR": ""}
+    if threads:
+        env["OFFLOAD_HOST_THREADS"] = threads
+    for _ in range(5):
+        result = run_python(code, env, timeout=60)
+        if os.environ.get("OFFLOAD_SANITIZED") == "1":
+            assert result.returncode == 1, (result.returncode, result.stderr)
+        else:
+            assert result.returncode < 0, (result.returncode, result.stderr)
+        assert result.stderr.count(
+            "offload: fault in host kernel 'far_read_spec_") == 1, result.stderr
+        assert ("of a grid of (64, 1, 1) blocks of (64, 1, 1) threads: SIGSEGV"
+                in result.stderr), result.stderr

@@ -1,7 +1,7 @@
 // gpu.subgroup_mma_compute for every element type the gpu dialect allows, on
 // the host target, against a scalar reference kernel: f32 x f32 -> f32,
 // f64 x f64 -> f64 (exact: small integers), f16 x f16 -> f16 (accumulated in
-// f32, rounded once; small integers, exact), si8 x si8 -> i32 and
+// f32, rounded every two k; small integers, exact), si8 x si8 -> i32 and
 // ui8 x ui8 -> i32 (the same bytes: values of 128 and more are negative for
 // si8, so the two results differ; wrapping i32 arithmetic).
 //

@@ -12,7 +12,8 @@
 //   offload-cache [--dir=DIR] clear     delete every entry
 //
 // DIR defaults to the JIT's: $OFFLOAD_CACHE_DIR, $XDG_CACHE_HOME/offload-jit
-// or ~/.cache/offload-jit.
+// or ~/.cache/offload-jit. A DIR that does not exist or is not a directory,
+// and an empty --dir=, are errors (exit status 1).
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,7 +61,12 @@ int main(int argc, char **argv) {
       "list, check or clear the persistent cache of JIT-compiled kernels\n");
 
   std::string dir = directory;
-  if (dir.empty()) {
+  if (directory.getNumOccurrences()) {
+    if (dir.empty()) {
+      errs() << "offload-cache: --dir names no directory\n";
+      return 1;
+    }
+  } else {
     std::optional<std::string> defaultDir = DiskCache::getDefaultDirectory();
     if (!defaultDir) {
       errs() << "offload-cache: the cache is disabled (OFFLOAD_CACHE_DIR is "
@@ -68,6 +74,22 @@ int main(int argc, char **argv) {
       return 1;
     }
     dir = *defaultDir;
+  }
+  // A cache the JIT never wrote to, or a path that is no directory, is not
+  // an empty cache.
+  sys::fs::file_status status;
+  if (std::error_code ec = sys::fs::status(dir, status)) {
+    if (ec == std::errc::no_such_file_or_directory)
+      errs() << "offload-cache: cache directory '" << dir
+             << "' does not exist\n";
+    else
+      errs() << "offload-cache: cannot read cache directory '" << dir
+             << "': " << ec.message() << "\n";
+    return 1;
+  }
+  if (!sys::fs::is_directory(status)) {
+    errs() << "offload-cache: '" << dir << "' is not a directory\n";
+    return 1;
   }
   DiskCache cache(dir, DiskCache::getDefaultMaxBytes());
 

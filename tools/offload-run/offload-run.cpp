@@ -11,9 +11,14 @@
 // ExecutionEngine. The offload runtime, MLIR's runner utilities
 // (printMemrefF32, ...) and the async runtime are available without naming
 // them, as are the upstream GPU runtime helpers that test programs call
-// (mgpuMemGetDeviceMemRef1d*).
+// (mgpuMemGetDeviceMemRef1d*, the SPIR-V CPU runner's fill*Buffer*). An input
+// that carries its own transform script (`transform.named_sequence
+// @__transform_main`) has it applied first, as upstream's RUN lines do with
+// -transform-interpreter.
 //
 //===----------------------------------------------------------------------===//
+
+#include "CrashReport.h"
 
 #include "OffloadDialect/InitAll.h"
 #include "OffloadDialect/Support/ParserCrash.h"
@@ -21,6 +26,10 @@
 #include "OffloadRuntime/OffloadAPI.h"
 
 #include "OffloadVersion.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
+#include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
+#include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
 #include "mlir/ExecutionEngine/JitRunner.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -33,8 +42,9 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
-#include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/PrettyStackTrace.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/ManagedStatic.h"
+#include "llvm/Support/Signals.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
@@ -108,6 +118,17 @@ static llvm::cl::opt<bool> checkOption(
                    "fails (also OFFLOAD_CHECK=1)"),
     llvm::cl::init(false), llvm::cl::cat(offloadCategory));
 
+static llvm::cl::opt<std::string> transformOption(
+    "transform",
+    llvm::cl::desc("Transform script carried by the input: auto (default) "
+                   "applies `transform.named_sequence @__transform_main` with "
+                   "the transform interpreter when the module holds one, then "
+                   "erases the transform ops, as upstream's "
+                   "-transform-interpreter -test-transform-dialect-erase-"
+                   "schedule; off leaves the input as it is"),
+    llvm::cl::value_desc("auto|off"), llvm::cl::init("auto"),
+    llvm::cl::cat(offloadCategory));
+
 static llvm::cl::opt<bool> printPipelineOption(
     "print-lowered-ir",
     llvm::cl::desc("Print the IR after the offload pipeline, then run it"),
@@ -119,7 +140,7 @@ static llvm::cl::opt<bool> printPipelineOption(
 static unsigned optLevel = 3;
 
 //===----------------------------------------------------------------------===//
-// Upstream GPU runtime helpers called by test programs
+// Upstream runtime helpers called by test programs
 //===----------------------------------------------------------------------===//
 
 // The ROCm integration tests call these to get the device view of registered
@@ -149,19 +170,115 @@ mgpuMemGetDeviceMemRef1dInt32(int32_t *allocated, int32_t *aligned,
   return {allocated, aligned, offset, size, stride};
 }
 
+// The SPIR-V CPU runner's integration tests (mlir/test/Integration/GPU/SPIRV)
+// fill their buffers with these. Upstream provides only the C-interface
+// entry points (`_mlir_ciface_*`, which its runner pipeline calls); a call
+// from our pipeline passes the memref expanded, so both forms are here. Every
+// element of the view is set, at its offset and strides.
+namespace {
+template <typename T, int Rank> struct StridedView {
+  T *allocated;
+  T *aligned;
+  int64_t offset;
+  int64_t sizes[Rank];
+  int64_t strides[Rank];
+};
+} // namespace
+
+template <typename T, int Rank>
+static void fillView(const StridedView<T, Rank> &view, T value) {
+  int64_t count = 1;
+  for (int d = 0; d < Rank; ++d)
+    count *= view.sizes[d];
+  for (int64_t linear = 0; linear < count; ++linear) {
+    int64_t position = view.offset, rest = linear;
+    for (int d = Rank - 1; d >= 0; --d) {
+      position += (rest % view.sizes[d]) * view.strides[d];
+      rest /= view.sizes[d];
+    }
+    view.aligned[position] = value;
+  }
+}
+
+extern "C" void fillI32Buffer(int32_t *allocated, int32_t *aligned,
+                              int64_t offset, int64_t size, int64_t stride,
+                              int32_t value) {
+  fillView<int32_t, 1>({allocated, aligned, offset, {size}, {stride}}, value);
+}
+
+extern "C" void fillF32Buffer1D(float *allocated, float *aligned,
+                                int64_t offset, int64_t size, int64_t stride,
+                                float value) {
+  fillView<float, 1>({allocated, aligned, offset, {size}, {stride}}, value);
+}
+
+extern "C" void fillF32Buffer2D(float *allocated, float *aligned,
+                                int64_t offset, int64_t size0, int64_t size1,
+                                int64_t stride0, int64_t stride1, float value) {
+  fillView<float, 2>(
+      {allocated, aligned, offset, {size0, size1}, {stride0, stride1}}, value);
+}
+
+extern "C" void fillF32Buffer3D(float *allocated, float *aligned,
+                                int64_t offset, int64_t size0, int64_t size1,
+                                int64_t size2, int64_t stride0, int64_t stride1,
+                                int64_t stride2, float value) {
+  fillView<float, 3>({allocated,
+                      aligned,
+                      offset,
+                      {size0, size1, size2},
+                      {stride0, stride1, stride2}},
+                     value);
+}
+
+extern "C" void _mlir_ciface_fillI32Buffer(StridedView<int32_t, 1> *view,
+                                           int32_t value) {
+  fillView(*view, value);
+}
+
+extern "C" void _mlir_ciface_fillF32Buffer1D(StridedView<float, 1> *view,
+                                             float value) {
+  fillView(*view, value);
+}
+
+extern "C" void _mlir_ciface_fillF32Buffer2D(StridedView<float, 2> *view,
+                                             float value) {
+  fillView(*view, value);
+}
+
+extern "C" void _mlir_ciface_fillF32Buffer3D(StridedView<float, 3> *view,
+                                             float value) {
+  fillView(*view, value);
+}
+
 //===----------------------------------------------------------------------===//
 // Lowering
 //===----------------------------------------------------------------------===//
 
 /// Adds the offload pipeline for --device to \p pm, or reports an unknown
 /// device.
-/// OFFLOAD_CHECK=1, as the JIT reads it.
-static bool checkFromEnvironment() {
+/// OFFLOAD_CHECK, as the JIT reads it: unset or empty is false; 1, true, on,
+/// yes and 0, false, off, no (any case); anything else is an error.
+static FailureOr<bool> checkFromEnvironment() {
   const char *value = std::getenv("OFFLOAD_CHECK");
-  return value && llvm::StringRef(value) == "1";
+  llvm::StringRef v = value ? llvm::StringRef(value).trim() : "";
+  if (v.empty())
+    return false;
+  for (llvm::StringRef yes : {"1", "true", "on", "yes"})
+    if (v.equals_insensitive(yes))
+      return true;
+  for (llvm::StringRef no : {"0", "false", "off", "no"})
+    if (v.equals_insensitive(no))
+      return false;
+  llvm::errs() << "offload-run: OFFLOAD_CHECK=" << value
+               << ": expected 1 or 0 (also true/false, on/off, yes/no)\n";
+  return failure();
 }
 
 static LogicalResult buildPipeline(OpPassManager &pm) {
+  FailureOr<bool> checkFromEnv = checkFromEnvironment();
+  if (failed(checkFromEnv))
+    return failure();
   if (deviceOption == "host") {
     offload::HostPipelineOptions options;
     options.optLevel = optLevel;
@@ -171,7 +288,7 @@ static LogicalResult buildPipeline(OpPassManager &pm) {
     options.jit = jitOption;
     options.threadLoops = threadLoopsOption;
     options.replaceGPUTargets = replaceGPUTargetsOption;
-    options.check = checkOption || checkFromEnvironment();
+    options.check = checkOption || *checkFromEnv;
     if (jitOption && !threadLoopsOption) {
       llvm::errs() << "offload-run: --thread-loops=false is not supported "
                       "with --jit; set OFFLOAD_HOST_THREAD_LOOPS=0 to make "
@@ -229,29 +346,25 @@ static LogicalResult buildPipeline(OpPassManager &pm) {
 }
 
 namespace {
-/// Names the pass that is running in LLVM's crash report (the stack trace
-/// printed on a signal): one pretty-stack-trace entry per running pass, per
-/// thread, as passes nest.
+/// Names the pass that is running in the crash report (CrashReport.h): one
+/// entry per running pass, per thread, as passes nest.
 struct PassCrashContext : public PassInstrumentation {
   void runBeforePass(Pass *pass, Operation *op) override {
     std::string text;
     llvm::raw_string_ostream os(text);
     os << "running pass '" << pass->getArgument() << "' on '" << op->getName()
        << "' at " << op->getLoc() << "\n";
-    getStack().push_back(std::make_unique<Entry>(std::move(text)));
+    getStack().push_back(
+        std::make_unique<offloadrun::CrashReportEntry>(std::move(text)));
   }
   void runAfterPass(Pass *, Operation *) override { pop(); }
   void runAfterPassFailed(Pass *, Operation *) override { pop(); }
 
 private:
-  struct Entry : llvm::PrettyStackTraceEntry {
-    explicit Entry(std::string text) : text(std::move(text)) {}
-    void print(llvm::raw_ostream &os) const override { os << text; }
-    std::string text;
-  };
-  static std::vector<std::unique_ptr<llvm::PrettyStackTraceEntry>> &getStack() {
+  static std::vector<std::unique_ptr<offloadrun::CrashReportEntry>> &
+  getStack() {
     static thread_local std::vector<
-        std::unique_ptr<llvm::PrettyStackTraceEntry>>
+        std::unique_ptr<offloadrun::CrashReportEntry>>
         stack;
     return stack;
   }
@@ -262,10 +375,62 @@ private:
 };
 } // namespace
 
+/// Applies the input's own transform script (--transform=auto): the first
+/// `transform.named_sequence @__transform_main` of \p module is run with the
+/// whole module as its payload, then every transform op and the modules that
+/// held only them are erased, so the pipeline sees the transformed program.
+static LogicalResult applyTransformScript(Operation *module) {
+  if (transformOption == "off")
+    return success();
+  if (transformOption != "auto") {
+    llvm::errs() << "offload-run: unknown --transform value '"
+                 << transformOption << "'; expected auto or off\n";
+    return failure();
+  }
+  transform::NamedSequenceOp entry;
+  module->walk([&](transform::NamedSequenceOp op) {
+    if (op.getSymName() !=
+        transform::TransformDialect::kTransformEntryPointSymbolName)
+      return WalkResult::advance();
+    entry = op;
+    return WalkResult::interrupt();
+  });
+  if (!entry)
+    return success();
+  if (failed(transform::applyTransformNamedSequence(
+          module, entry, ModuleOp(), transform::TransformOptions())))
+    return failure();
+  // Erase the schedule: transform ops outside other transform ops, then the
+  // modules left empty that only carried them.
+  SmallVector<Operation *> toErase;
+  module->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<transform::TransformDialect>(op->getDialect())) {
+      toErase.push_back(op);
+      return WalkResult::skip();
+    }
+    return WalkResult::advance();
+  });
+  for (Operation *op : toErase)
+    op->erase();
+  StringRef attrName = transform::TransformDialect::kWithNamedSequenceAttrName;
+  SmallVector<ModuleOp> emptied;
+  module->walk([&](ModuleOp nested) {
+    if (nested != module && nested->hasAttr(attrName) &&
+        nested.getBody()->empty())
+      emptied.push_back(nested);
+  });
+  for (ModuleOp nested : emptied)
+    nested->erase();
+  module->removeAttr(attrName);
+  return success();
+}
+
 static LogicalResult lowerForDevice(Operation *module,
                                     JitRunnerOptions &options) {
   // The input parsed: from here on a crash is offload-run's (main).
   mlir::offload::stopRecoveringCrashes();
+  if (failed(applyTransformScript(module)))
+    return failure();
   PassManager pm(module->getContext(), module->getName().getStringRef());
   pm.addInstrumentation(std::make_unique<PassCrashContext>());
   if (failed(buildPipeline(pm)))
@@ -333,12 +498,19 @@ static std::string readInputForMessage(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-  // A crash prints LLVM's stack trace, the command line and what was running
-  // (the pass; for a fault inside a host kernel, the runtime adds the kernel
-  // and block).
-  llvm::InitLLVM initLLVM(argc, argv);
-  llvm::setBugReportMsg("offload-run crashed. Please report it with the "
-                        "input and the stack dump below.\n");
+  // What llvm::InitLLVM does but for LLVM's stack printer, which allocates
+  // in the signal handler: a program that corrupted the heap and died in
+  // malloc hung there. A crash prints the bug-report line, the command line,
+  // the running pass and the raw stack (CrashReport.h; for a fault inside a
+  // host kernel, the runtime names the kernel and block first).
+  llvm::sys::SetOneShotPipeSignalFunction(
+      llvm::sys::DefaultOneShotPipeSignalHandler);
+  llvm::install_out_of_memory_new_handler();
+  llvm::llvm_shutdown_obj shutdown;
+  offloadrun::installCrashReport(
+      argc, argv,
+      "offload-run crashed. Please report it with the "
+      "input and the stack dump below.\n");
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   mlir::registerAllPasses();

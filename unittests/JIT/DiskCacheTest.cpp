@@ -236,3 +236,44 @@ TEST_F(DiskCacheTest, TemporaryFilesCountAndStaleOnesAreDeleted) {
   // The live temporary counted: only one entry fits beside it.
   EXPECT_EQ(Cache.list().size(), 1u);
 }
+
+/// A temporary file of \p Bytes bytes named for \p Key, last modified at
+/// \p MTime (seconds since the epoch).
+static std::string makeTemporary(const std::string &Dir, const std::string &Key,
+                                 size_t Bytes, int64_t MTime) {
+  std::string Path = Dir + "/" + Key + ".ofj.tmp.1.2.3";
+  {
+    std::ofstream F(Path, std::ios::binary);
+    F << std::string(Bytes, 't');
+  }
+  int FD;
+  EXPECT_FALSE(llvm::sys::fs::openFileForWrite(
+      Path, FD, llvm::sys::fs::CD_OpenExisting, llvm::sys::fs::OF_Append));
+  EXPECT_FALSE(llvm::sys::fs::setLastAccessAndModificationTime(
+      FD, llvm::sys::toTimePoint(MTime)));
+  llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  return Path;
+}
+
+TEST_F(DiskCacheTest, StaleTemporaryFilesAreDeletedWithoutABound) {
+  // Issue 20 item 7: an unbounded cache (OFFLOAD_CACHE_MAX_BYTES=0) kept
+  // them forever.
+  std::string Stale = makeTemporary(Dir, "old", 10, std::time(nullptr) - 3600);
+  std::string Live = makeTemporary(Dir, "new", 10, std::time(nullptr));
+  DiskCache Cache(Dir, 0);
+  ASSERT_FALSE(bool(Cache.write(id("a"), bytes("code"))));
+  EXPECT_FALSE(llvm::sys::fs::exists(Stale));
+  EXPECT_TRUE(llvm::sys::fs::exists(Live));
+}
+
+TEST_F(DiskCacheTest, RemoveStaleTemporariesNeedsNoWrite) {
+  // Issue 20 item 7: a process whose lookups all hit never wrote, so never
+  // collected them; the JIT calls this when it opens the cache.
+  std::string Stale = makeTemporary(
+      Dir, "old", 10, std::time(nullptr) - kStaleTemporarySeconds - 60);
+  std::string Live = makeTemporary(Dir, "new", 7, std::time(nullptr));
+  DiskCache Cache(Dir, 1 << 20);
+  EXPECT_EQ(Cache.removeStaleTemporaries(), 7u);
+  EXPECT_FALSE(llvm::sys::fs::exists(Stale));
+  EXPECT_TRUE(llvm::sys::fs::exists(Live));
+}

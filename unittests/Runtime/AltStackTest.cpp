@@ -5,14 +5,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A program, not a GoogleTest: the runtime registers its fault reporter with
-// LLVM once per process, when a thread first runs a block, so the check
-// needs a process of its own. The thread that runs the first block (the
-// launching thread, with OFFLOAD_HOST_THREADS=1) has a small alternate signal
-// stack of its own; after the launch it must still be that one. LLVM's
-// first signal-handler registration replaces a smaller one with a malloc'ed
-// stack, which broke ASan builds: ASan unmaps the alternate stack it finds
-// when a thread exits (HostFault.cpp).
+// A program, not a GoogleTest: the runtime installs its fault reporter once
+// per process, when a thread first runs a block, so the check needs a
+// process of its own. The thread that runs the first block (the launching
+// thread, with OFFLOAD_HOST_THREADS=1) has a small alternate signal stack of
+// its own; after the launch it must still be that one. The reporter used to
+// be registered with LLVM, whose first signal-handler registration replaces
+// a smaller stack with a malloc'ed one, which broke ASan builds: ASan unmaps
+// the alternate stack it finds when a thread exits (HostFault.cpp).
 //
 //===----------------------------------------------------------------------===//
 

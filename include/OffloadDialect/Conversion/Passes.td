@@ -114,6 +114,30 @@ def OffloadCheckMemoryAccesses : Pass<"offload-check-memory-accesses",
                            "::mlir::func::FuncDialect"];
 }
 
+def OffloadUnrollNDVectorMemoryOps : Pass<"offload-unroll-nd-vector-memory-ops"> {
+  let summary = "unroll n-D vector.load and vector.store into 1-D ones";
+  let description = [{
+    MLIR 22's `convert-vector-to-llvm` lowers `vector.load` and
+    `vector.store` of 1-D vectors only. This pass rewrites those of a
+    statically shaped vector of rank 2 or more into one 1-D load or store per
+    row of the innermost dimension (at most 4096 rows), assembled with
+    `vector.insert` or taken apart with `vector.extract`. The host pipelines
+    run it on host code and kernels.
+
+    ```mlir
+    %v = vector.load %m[%i, %j] : memref<4x8xf32>, vector<2x8xf32>
+    // becomes
+    %r0 = vector.load %m[%i, %j] : memref<4x8xf32>, vector<8xf32>
+    %a = vector.insert %r0, %zero [0] : vector<8xf32> into vector<2x8xf32>
+    %i1 = arith.addi %i, %c1 : index
+    %r1 = vector.load %m[%i1, %j] : memref<4x8xf32>, vector<8xf32>
+    %v = vector.insert %r1, %a [1] : vector<8xf32> into vector<2x8xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def OffloadHostWorkgroupMemory : Pass<"offload-host-workgroup-memory",
                                       "::mlir::gpu::GPUModuleOp"> {
   let summary = "give each running block its own copy of workgroup globals";
@@ -200,6 +224,33 @@ def OffloadHostLowerMMA : Pass<"offload-host-lower-mma",
                            "::mlir::vector::VectorDialect"];
 }
 
+def OffloadHostLegalizeVendorOps : Pass<"offload-host-legalize-vendor-ops",
+                                        "::mlir::gpu::GPUModuleOp"> {
+  let summary = "rewrite GPU vendor ops with a meaning on the CPU to gpu ops";
+  let description = [{
+    Rewrites the `nvvm`, `rocdl` and `amdgpu` ops that kernels written for
+    one GPU use and that have a meaning on the host into portable ops, as
+    `offload-host-thread-loops` and `convert-gpu-to-offload-host` do first
+    (lib/Conversion/GPUToOffloadHost/VendorOps.cpp; docs/HostTarget.md has
+    the table): barriers become `gpu.barrier`; special registers (`tid`,
+    `ctaid`, `laneid`, `workitem.id`, ...) the gpu ids; `nvvm.shfl.sync`,
+    `rocdl.readlane`, `ds_bpermute`, `ds_swizzle`, DPP moves and
+    `permlanex16` `gpu.shuffle`s of the host's 32-lane subgroups; votes and
+    ballots `gpu.subgroup_reduce`s. Other vendor ops are left alone (the host
+    lowering diagnoses them).
+
+    ```mlir
+    %r = nvvm.shfl.sync bfly %mask, %v, %c1, %c31 : f32 -> f32
+    // becomes
+    %r, %valid = gpu.shuffle xor %v, %c1, %c32 : f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def OffloadHostThreadLoops : Pass<"offload-host-thread-loops",
                                   "::mlir::gpu::GPUModuleOp"> {
   let summary = "run the threads of each block as loops split at barriers";
@@ -277,7 +328,9 @@ def ConvertGPUToOffloadHost : Pass<"convert-gpu-to-offload-host",
                            "::mlir::cf::ControlFlowDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::ub::UBDialect"];
 }
 
 #endif // OFFLOAD_CONVERSION_PASSES_TD

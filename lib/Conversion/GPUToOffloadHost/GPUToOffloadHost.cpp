@@ -35,6 +35,7 @@
 #include "OffloadDialect/Conversion/GPUToOffloadHost/GPUToOffloadHost.h"
 #include "OffloadDialect/Conversion/GPUToOffloadHost/MMAToVector.h"
 #include "OffloadDialect/Conversion/GPUToOffloadHost/ThreadLoops.h"
+#include "OffloadDialect/Conversion/GPUToOffloadHost/VectorMemoryOps.h"
 #include "OffloadDialect/Conversion/GPUToOffloadHost/WorkgroupMemory.h"
 #include "OffloadDialect/Conversion/Passes.h"
 
@@ -1002,8 +1003,12 @@ static LogicalResult emitEntryPoints(gpu::GPUModuleOp module,
                                   builder.getI64IntegerAttr(argsSize)),
          3);
   insert(LLVM::AddressOfOp::create(builder, loc, blockFn), 4);
-  // A thread-loops kernel cannot run one thread alone.
-  insert(info.threadLoops
+  // The thread entry is for fibers only: a thread-loops kernel cannot run one
+  // thread alone, and the runtime runs a non-cooperative kernel through its
+  // block entry. Without a reference from the descriptor, LLVM inlines the
+  // thread entry into the block loop and deletes it, so the kernel's body is
+  // optimized and compiled once, not twice.
+  insert(info.threadLoops || !info.cooperative
              ? LLVM::ZeroOp::create(builder, loc, ptrType).getResult()
              : LLVM::AddressOfOp::create(builder, loc, threadFn).getResult(),
          5);
@@ -1047,6 +1052,7 @@ void mlir::offload::populateHostKernelPreparationPatterns(
   populateGpuGlobalIdPatterns(patterns);
   arith::populateArithExpandOpsPatterns(patterns);
   populateHostVendorOpPatterns(patterns);
+  populateUnrollNDVectorMemoryOpsPatterns(patterns);
 }
 
 namespace {
@@ -1062,9 +1068,13 @@ struct ConvertGPUToOffloadHostPass
       return signalPassFailure();
     // Phase 3: upstream lowering to LLVM dialect, on this module only. The
     // passes are created directly: no pass registration needed (the JIT).
+    // As upstream's CPU pipelines: affine ops after the vector lowering,
+    // which makes them for n-D transfers, and again after
+    // expand-strided-metadata, which makes them for views (subviews with
+    // dynamic offsets).
     OpPassManager toCFG(gpu::GPUModuleOp::getOperationName());
-    toCFG.addPass(createLowerAffinePass());
     toCFG.addPass(createConvertVectorToSCFPass());
+    toCFG.addPass(createLowerAffinePass());
     toCFG.addPass(createSCFToControlFlowPass());
     if (failed(runPipeline(toCFG, module)))
       return signalPassFailure();
@@ -1081,6 +1091,7 @@ struct ConvertGPUToOffloadHostPass
       return signalPassFailure();
     OpPassManager pm(gpu::GPUModuleOp::getOperationName());
     pm.addPass(memref::createExpandStridedMetadataPass());
+    pm.addPass(createLowerAffinePass());
     // 64-bit vector indices: masks of transfers at indices of 2^31 and more
     // must not wrap (upstream's default assumes 32 bits).
     ConvertVectorToLLVMPassOptions vectorToLLVM;

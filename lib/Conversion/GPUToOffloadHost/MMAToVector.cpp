@@ -418,9 +418,17 @@ static Value extendTo(OpBuilder &b, Location loc, Value value, Type from,
   return arith::ExtSIOp::create(b, loc, type, value);
 }
 
+/// How many k of the product an f16 accumulator takes in f32 before it is
+/// rounded to f16: the products of a pair of k are added exactly, as the
+/// matrix units of AMD GPUs do for WMMA with an f16 accumulator (upstream's
+/// ROCm WMMA integration tests check these roundings; for NVIDIA's tensor
+/// cores the exact values of upstream's CUDA tests are the same either way).
+static constexpr int64_t kF16AccumulatorKStep = 2;
+
 /// `gpu.subgroup_mma_compute`: C + A * B as K outer products of the columns
-/// of A with the rows of B, accumulated in f32 for f16 accumulators, in i32
-/// (wrapping, from sign- or zero-extended i8) for integers.
+/// of A with the rows of B, accumulated in f32 for f16 accumulators (rounded
+/// to f16 every kF16AccumulatorKStep k), in i32 (wrapping, from sign- or
+/// zero-extended i8) for integers.
 struct ComputeLowering : public OpConversionPattern<gpu::SubgroupMmaComputeOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -453,9 +461,16 @@ struct ComputeLowering : public OpConversionPattern<gpu::SubgroupMmaComputeOp> {
             acc = vector::OuterProductOp::create(b, loc, acc.getType(), column,
                                                  row, acc,
                                                  vector::CombiningKind::ADD);
-          }
-          if (computeElement != cElement)
+            // An f16 accumulator is rounded to f16 after each k step of the
+            // matrix units, which keep it in f16 between steps.
+            bool stepEnd = (i + 1) % kF16AccumulatorKStep == 0 || i + 1 == k;
+            if (computeElement == cElement || !stepEnd)
+              continue;
             acc = arith::TruncFOp::create(b, loc, resultType, acc);
+            if (i + 1 != k)
+              acc = arith::ExtFOp::create(
+                  b, loc, resultType.clone(computeElement), acc);
+          }
           return acc;
         });
     rewriter.replaceOp(op, result);

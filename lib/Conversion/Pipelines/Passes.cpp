@@ -15,6 +15,7 @@
 #include "OffloadDialect/Conversion/Pipelines/GPUTargets.h"
 #include "OffloadDialect/Conversion/Pipelines/Pipelines.h"
 #include "OffloadDialect/IR/OffloadDialect.h"
+#include "OffloadDialect/Target/Host/HostTarget.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -55,9 +56,23 @@ struct OffloadCheckGPUTargetPass
     request.optLevel = optLevel;
     request.codeObjectVersion = codeObjectVersion;
 
+    if (target == "host") {
+      if (optLevel > 3) {
+        emitError(module.getLoc())
+            << "invalid host target: O must be in [0, 3], got "
+            << optLevel.getValue();
+        return signalPassFailure();
+      }
+      if (llvm::Error error = checkHostTarget(/*triple=*/"", chip, features)) {
+        emitError(module.getLoc())
+            << "invalid host target: " << llvm::toString(std::move(error));
+        return signalPassFailure();
+      }
+      return;
+    }
     if (target != "nvvm" && target != "rocdl") {
       emitError(module.getLoc()) << "unknown GPU target '" << target.getValue()
-                                 << "' (expected nvvm or rocdl)";
+                                 << "' (expected nvvm, rocdl or host)";
       return signalPassFailure();
     }
     bool nvvm = target == "nvvm";

@@ -29,18 +29,25 @@ def OffloadCheckGPUTarget : Pass<"offload-check-gpu-target", "ModuleOp"> {
     a PTX ISA version older than the chip needs, a format without its tool)
     is an error on the module, and the pipeline stops before any upstream
     pass could abort the process. Defaults that depend on the machine are
-    reported in one remark. The IR is not changed.
+    reported in one remark. The IR is not changed. With `target=host` (the
+    first step of `offload-lower-to-host`), the optimization level, chip and
+    features of `#offload.host` are checked against LLVM's host backend.
+    Errors are on the module's location, without the module printed after
+    them.
     ```mlir
     // offload-opt '-offload-check-gpu-target=target=nvvm chip=sm_90 features=+ptx60'
     // error: invalid NVVM target: chip sm_90 needs PTX ISA 7.8 or newer, but
     //        the features ask for +ptx60
+    // offload-opt '-offload-check-gpu-target=target=host chip=bogus'
+    // error: invalid host target: unknown chip 'bogus' for x86_64-pc-linux-gnu
+    //        (llc -mcpu=help lists the valid ones)
     ```
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"nvvm\"",
-           "nvvm or rocdl">,
+           "nvvm, rocdl or host">,
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
-           "target GPU (empty: sm_90 or gfx90a)">,
+           "target GPU (empty: sm_90 or gfx90a; the host CPU for host)">,
     Option<"features", "features", "std::string", /*default=*/"\"\"",
            "LLVM target features">,
     Option<"format", "format", "std::string", /*default=*/"\"\"",

@@ -66,9 +66,12 @@ static void addHostEpilogue(OpPassManager &pm) {
   // memref.realloc (the sparse compiler's growing buffers) expanded, as in
   // upstream's sparsifier pipeline.
   addPipeline(pm, "convert-async-to-llvm,convert-linalg-to-loops,"
-                  "convert-vector-to-scf,lower-affine,"
+                  "convert-vector-to-scf");
+  // n-D vector.load/store, which convert-vector-to-llvm leaves alone.
+  pm.addPass(createOffloadUnrollNDVectorMemoryOps());
+  addPipeline(pm, "lower-affine,"
                   "expand-realloc,convert-scf-to-cf,expand-strided-metadata,"
-                  "convert-math-to-libm,"
+                  "lower-affine,convert-math-to-libm,"
                   // Host code: masks at indices of 2^31 and more must not
                   // wrap (upstream's default assumes 32-bit indices).
                   "convert-vector-to-llvm{force-32bit-vector-indices=false},"
@@ -93,6 +96,15 @@ void mlir::offload::buildHostKernelPipeline(
 
 void mlir::offload::buildLowerToHostPipeline(
     OpPassManager &pm, const HostPipelineOptions &options) {
+  // An impossible target request stops the pipeline before anything runs,
+  // with one error (serialization would fail after all the other passes,
+  // with the whole module printed after upstream's error).
+  OffloadCheckGPUTargetOptions check;
+  check.target = "host";
+  check.chip = options.chip;
+  check.features = options.features;
+  check.optLevel = options.optLevel;
+  pm.addPass(createOffloadCheckGPUTarget(check));
   addHostPrologue(pm, "host", options.deviceIndex);
   // The host target: optimization level, CPU and features of the kernels.
   OffloadAttachHostTargetOptions target;
@@ -164,8 +176,13 @@ static OpPassManager &addKernelPreparation(OpPassManager &pm,
   // HIP's limit; the AMDGPU backend's default (256) would fail larger blocks.
   prepare.rocdlMaxFlatWorkGroupSize = nvvm ? 0 : 1024;
   kernels.addPass(createOffloadPrepareGPUKernels(prepare));
-  addPipeline(kernels, "strip-debuginfo,lower-affine,convert-vector-to-scf,"
-                       "convert-scf-to-cf,expand-strided-metadata");
+  // Affine ops after the passes that make them (n-D vector transfers, views),
+  // as upstream's CPU pipelines order them.
+  addPipeline(kernels, "strip-debuginfo,convert-vector-to-scf");
+  // n-D vector.load/store, which the GPU conversions leave alone.
+  kernels.addPass(createOffloadUnrollNDVectorMemoryOps());
+  addPipeline(kernels, "lower-affine,convert-scf-to-cf,expand-strided-metadata,"
+                       "lower-affine");
   return kernels;
 }
 

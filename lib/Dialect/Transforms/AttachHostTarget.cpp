@@ -27,8 +27,10 @@ struct AttachHostTargetPass
   using Base::Base;
 
   void runOnOperation() override {
+    // Errors on the module's location, without the module printed after
+    // them.
     if (optLevel > 3) {
-      getOperation().emitError()
+      emitError(getOperation().getLoc())
           << "offload-attach-host-target: O must be in [0, 3], got "
           << static_cast<unsigned>(optLevel);
       return signalPassFailure();
@@ -36,7 +38,7 @@ struct AttachHostTargetPass
     llvm::Regex matcher(moduleMatcher);
     std::string regexError;
     if (!moduleMatcher.empty() && !matcher.isValid(regexError)) {
-      getOperation().emitError()
+      emitError(getOperation().getLoc())
           << "offload-attach-host-target: invalid module regex '"
           << moduleMatcher << "': " << regexError;
       return signalPassFailure();

@@ -120,44 +120,53 @@ HostSerializer::moduleToObject(llvm::Module &llvmModule) {
   return object;
 }
 
-/// Emits a diagnostic on \p module unless LLVM knows \p chip and every
-/// feature of \p features ("+name" or "-name", comma separated) for
-/// \p triple. LLVM only warns about unknown processors and then may abort in
-/// code generation, so this is checked first.
-static LogicalResult checkChipAndFeatures(Operation &module, StringRef triple,
-                                          StringRef chip, StringRef features) {
+llvm::Error mlir::offload::checkHostTarget(StringRef triple, StringRef chip,
+                                           StringRef features) {
+  initializeNativeTarget();
+  std::string tripleName =
+      triple.empty() ? llvm::sys::getProcessTriple() : triple.str();
   std::string error;
   const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(llvm::Triple(triple), error);
+      llvm::TargetRegistry::lookupTarget(llvm::Triple(tripleName), error);
   if (!target)
-    return mlir::emitError(module.getLoc()) << "#offload.host: no LLVM target for triple '"
-                              << triple << "': " << error;
+    return llvm::createStringError("no LLVM target for triple '" + tripleName +
+                                   "': " + error);
   std::unique_ptr<llvm::MCSubtargetInfo> info(
-      target->createMCSubtargetInfo(llvm::Triple(triple), "", ""));
+      target->createMCSubtargetInfo(llvm::Triple(tripleName), "", ""));
   if (!info)
-    return mlir::emitError(module.getLoc())
-           << "#offload.host: cannot describe the subtargets of '" << triple
-           << "'";
+    return llvm::createStringError("cannot describe the subtargets of '" +
+                                   tripleName + "'");
   if (!chip.empty() && !info->isCPUStringValid(chip))
-    return mlir::emitError(module.getLoc()) << "#offload.host: unknown chip '" << chip
-                              << "' for " << triple
-                              << " (llc -mcpu=help lists the valid ones)";
+    return llvm::createStringError("unknown chip '" + chip + "' for " +
+                                   tripleName +
+                                   " (llc -mcpu=help lists the valid ones)");
   SmallVector<StringRef> items;
   features.split(items, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   for (StringRef item : items) {
     StringRef name = item.trim();
     if (!name.consume_front("+") && !name.consume_front("-"))
-      return mlir::emitError(module.getLoc())
-             << "#offload.host: feature '" << item
-             << "' must start with '+' or '-'";
+      return llvm::createStringError("feature '" + item +
+                                     "' must start with '+' or '-'");
     if (!llvm::any_of(info->getAllProcessorFeatures(),
                       [&](const llvm::SubtargetFeatureKV &feature) {
                         return name == feature.Key;
                       }))
-      return mlir::emitError(module.getLoc()) << "#offload.host: unknown feature '" << name
-                                << "' for " << triple
-                                << " (llc -mattr=help lists the valid ones)";
+      return llvm::createStringError(
+          "unknown feature '" + name + "' for " + tripleName +
+          " (llc -mattr=help lists the valid ones)");
   }
+  return llvm::Error::success();
+}
+
+/// Emits a diagnostic on \p module unless LLVM knows \p chip and every
+/// feature of \p features for \p triple. LLVM only warns about unknown
+/// processors and then may abort in code generation, so this is checked
+/// first.
+static LogicalResult checkChipAndFeatures(Operation &module, StringRef triple,
+                                          StringRef chip, StringRef features) {
+  if (llvm::Error error = checkHostTarget(triple, chip, features))
+    return mlir::emitError(module.getLoc())
+           << "#offload.host: " << llvm::toString(std::move(error));
   return success();
 }
 

@@ -72,3 +72,18 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// nvgpu.mma.sync runs on the host (NVGPUOps.cpp); its structured-sparse form
+// does not, and is named as NVIDIA-only.
+gpu.module @kernels {
+  gpu.func @sparse(%a: vector<4x2xf16>, %b: vector<4x2xf16>, %c: vector<2x2xf16>, %meta: vector<2xi16>, %d: memref<2x2xf16>) kernel {
+    // expected-error @+1 {{'nvgpu.mma.sp.sync' op is not supported by the host target: convert-gpu-to-offload-host cannot lower it to the LLVM dialect (it is specific to NVIDIA GPUs: offload-lower-to-nvvm compiles it)}}
+    %r = nvgpu.mma.sp.sync (%a, %b, %c) metadata (%meta) {mmaShape = [16, 8, 32]} : (vector<4x2xf16>, vector<4x2xf16>, vector<2x2xf16>) -> vector<2x2xf16>
+    %c0 = arith.constant 0 : index
+    %r0 = vector.extract %r[0] : vector<2xf16> from vector<2x2xf16>
+    vector.store %r0, %d[%c0, %c0] : memref<2x2xf16>, vector<2xf16>
+    gpu.return
+  }
+}

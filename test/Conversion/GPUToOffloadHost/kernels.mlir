@@ -25,6 +25,10 @@ gpu.module @plain {
   // CHECK:   llvm.mlir.constant(0 : i32) : i32
   // CHECK:   llvm.mlir.constant(0 : i64) : i64
   // CHECK:   llvm.mlir.constant(80 : i64) : i64
+  // No thread entry: a non-cooperative kernel runs through its block entry,
+  // and LLVM then inlines and deletes the thread entry.
+  // CHECK:   %[[NO_THREAD:.*]] = llvm.mlir.zero : !llvm.ptr
+  // CHECK:   llvm.insertvalue %[[NO_THREAD]], %{{.*}}[5]
   // CooperativeReason is null; no block or grid size is required.
   // CHECK:   %[[NO_REASON:.*]] = llvm.mlir.zero : !llvm.ptr
   // CHECK:   llvm.insertvalue %[[NO_REASON]], %{{.*}}[10]

@@ -68,7 +68,7 @@ module {}
 module {}
 
 //--- target.mlir
-// expected-error @below {{unknown GPU target 'spirv' (expected nvvm or rocdl)}}
+// expected-error @below {{unknown GPU target 'spirv' (expected nvvm, rocdl or host)}}
 module {}
 
 //--- plain.mlir

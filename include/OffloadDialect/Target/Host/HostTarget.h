@@ -16,6 +16,9 @@
 #ifndef OFFLOADDIALECT_TARGET_HOST_HOSTTARGET_H
 #define OFFLOADDIALECT_TARGET_HOST_HOSTTARGET_H
 
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
 namespace mlir {
 class DialectRegistry;
 class MLIRContext;
@@ -25,6 +28,12 @@ namespace offload {
 void registerHostTargetInterfaceExternalModels(DialectRegistry &registry);
 /// Same, directly on a context.
 void registerHostTargetInterfaceExternalModels(MLIRContext &context);
+
+/// An error unless LLVM knows \p chip (empty: any) and every feature of
+/// \p features ("+name" or "-name", comma separated) for \p triple (empty:
+/// the process's), as `#offload.host` checks them before code generation.
+llvm::Error checkHostTarget(llvm::StringRef triple, llvm::StringRef chip,
+                            llvm::StringRef features);
 
 } // namespace offload
 } // namespace mlir

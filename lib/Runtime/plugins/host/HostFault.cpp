@@ -7,15 +7,17 @@
 
 #include "HostFault.h"
 
-#include "llvm/Support/Signals.h"
-#include "llvm/Support/raw_ostream.h"
+#include "OffloadSupport/FatalSignals.h"
 
 #include <cstdio>
+#include <iterator>
 #include <mutex>
 
+#include <pthread.h>
 #include <signal.h>
 
 using namespace offload::host;
+using namespace offload::signals;
 
 namespace {
 /// The launch this thread runs blocks of: its kernel's name and context.
@@ -26,40 +28,47 @@ struct CurrentLaunch {
 };
 thread_local CurrentLaunch Current;
 
-/// Runs on the faulting thread, inside the signal handler.
-void reportFault(void *) {
-  const offload_host_kernel_context_t *Ctx = Current.Ctx;
-  if (!Ctx)
+/// The faulting thread's CurrentLaunch, for the signal handler: a
+/// thread_local of a library that is dlopen'ed (the Python module) is
+/// allocated with malloc on a thread's first access, which a signal handler
+/// must not do, and a thread that never ran a block has not accessed it. The
+/// key holds the address of the thread's Current once it has.
+pthread_key_t CurrentKey;
+
+constexpr int FaultSignals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE};
+FatalSignalHandler Handler;
+
+/// Runs on the faulting thread, inside the signal handler: only
+/// async-signal-safe calls (FatalSignals.h).
+void onFault(int Sig, siginfo_t *Info, void *) {
+  if (!Handler.claim(Sig, Info))
     return;
-  llvm::errs() << "offload: fault in host kernel '" << Current.Name
-               << "', block (" << Ctx->BlockId[0] << ", " << Ctx->BlockId[1]
-               << ", " << Ctx->BlockId[2] << ") of a grid of ("
-               << Ctx->GridDim[0] << ", " << Ctx->GridDim[1] << ", "
-               << Ctx->GridDim[2] << ") blocks of (" << Ctx->BlockDim[0] << ", "
-               << Ctx->BlockDim[1] << ", " << Ctx->BlockDim[2] << ") threads\n";
-  llvm::errs().flush();
+  const auto *Launch =
+      static_cast<const CurrentLaunch *>(pthread_getspecific(CurrentKey));
+  if (const offload_host_kernel_context_t *Ctx =
+          Launch ? Launch->Ctx : nullptr) {
+    SignalSafeText Line;
+    Line << "offload: fault in host kernel '";
+    Line.append(Launch->Name.data(), Launch->Name.size());
+    Line << "', block (" << Ctx->BlockId[0] << ", " << Ctx->BlockId[1] << ", "
+         << Ctx->BlockId[2] << ") of a grid of (" << Ctx->GridDim[0] << ", "
+         << Ctx->GridDim[1] << ", " << Ctx->GridDim[2] << ") blocks of ("
+         << Ctx->BlockDim[0] << ", " << Ctx->BlockDim[1] << ", "
+         << Ctx->BlockDim[2] << ") threads: " << describeSignal(Sig) << "\n";
+    Line.flush(STDERR_FILENO);
+  }
+  Handler.forward(Sig, Info);
 }
 } // namespace
 
-/// Adds reportFault to LLVM's signal handlers. LLVM's first registration
-/// also gives the calling thread (here any thread that runs a block, often a
-/// pool worker) an alternate signal stack of its own when the thread's is
-/// smaller than LLVM wants, replacing it. The thread's alternate stack
-/// belongs to whoever installed it, who frees it when the thread exits: ASan
-/// installs one per thread and unmaps the one it then finds ("failed to
-/// deallocate", CHECK failure at thread exit, on LLVM's malloc'ed stack).
-/// So a stack the thread already had is put back.
+/// Installs onFault in front of the handlers of the process (offload-run's
+/// crash report, a sanitizer's, the default action). Unlike LLVM's signal
+/// handling, this neither allocates in the handler nor gives the thread an
+/// alternate signal stack of its own (which replaced ASan's, and ASan then
+/// failed to unmap it at thread exit).
 static void registerFaultHandler() {
-  stack_t Before = {};
-  bool HadStack = sigaltstack(nullptr, &Before) == 0 &&
-                  !(Before.ss_flags & SS_DISABLE) && Before.ss_sp;
-  llvm::sys::AddSignalHandler(reportFault, nullptr);
-  stack_t After = {};
-  if (HadStack && sigaltstack(nullptr, &After) == 0 &&
-      After.ss_sp != Before.ss_sp && !(After.ss_flags & SS_ONSTACK)) {
-    Before.ss_flags = 0;
-    (void)sigaltstack(&Before, nullptr);
-  }
+  pthread_key_create(&CurrentKey, nullptr);
+  Handler.install(FaultSignals, std::size(FaultSignals), onFault);
 }
 
 FaultScope::FaultScope(llvm::StringRef Name,
@@ -67,6 +76,8 @@ FaultScope::FaultScope(llvm::StringRef Name,
                        DeviceFailures &Failures) {
   static std::once_flag Registered;
   std::call_once(Registered, registerFaultHandler);
+  if (pthread_getspecific(CurrentKey) != &Current)
+    pthread_setspecific(CurrentKey, &Current);
   Outer = {Current.Name, Current.Ctx, Current.Failures};
   Current = {Name, &Ctx, &Failures};
 }

@@ -11,13 +11,15 @@
 // kernel and thread of a bad access:
 //
 //   offload: fault in host kernel 'saxpy', block (3, 0, 0) of a grid of
-//   (8, 1, 1) blocks of (128, 1, 1) threads
+//   (8, 1, 1) blocks of (128, 1, 1) threads: SIGSEGV (segmentation fault)
 //
 // A thread records the launch it runs blocks of (FaultScope); the handler,
-// registered with LLVM's signal handling on the first launch
-// (llvm::sys::AddSignalHandler, which keeps and re-raises to the handlers
-// installed before), reads the block id of that launch's context. LLVM's
-// stack dump follows when the process installed it (offload-run does).
+// installed in front of the process's handlers on the first launch
+// (offload::signals::FatalSignalHandler), reads the block id of that
+// launch's context, writes the line with write(2) and forwards the signal to
+// the handler installed before (offload-run's crash report, a sanitizer's,
+// or the default action). When many threads fault at once, the first one
+// reports and the others wait for the process to die.
 //
 //===----------------------------------------------------------------------===//
 

@@ -156,7 +156,7 @@ static std::optional<uint64_t> getEnvUnsigned(const char *Name) {
 Error HostPlugin::init() {
   Config = HostConfig();
   if (std::optional<uint64_t> N = getEnvUnsigned("OFFLOAD_HOST_THREADS"))
-    Config.NumThreads = unsigned(std::min<uint64_t>(*N, 1024));
+    Config.NumThreads = unsigned(std::min<uint64_t>(*N, kMaxHostThreads));
   if (std::optional<uint64_t> N =
           getEnvUnsigned("OFFLOAD_HOST_FIBER_STACK_SIZE"))
     Config.FiberStackSize = std::max<uint64_t>(*N, 16 * 1024);

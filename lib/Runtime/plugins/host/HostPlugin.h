@@ -50,8 +50,8 @@ class InitializerCollector;
 /// Settings of the host plugin, read from the environment at init.
 struct HostConfig {
   /// Threads that run the blocks of a launch: the launching thread and
-  /// NumThreads - 1 pool workers (OFFLOAD_HOST_THREADS, default: the
-  /// hardware threads).
+  /// NumThreads - 1 pool workers (OFFLOAD_HOST_THREADS, 1 to
+  /// kMaxHostThreads, default: the hardware threads).
   unsigned NumThreads = 0;
   /// How long an idle pool worker or queue thread, or a thread waiting for
   /// one, spins before it sleeps, in microseconds (OFFLOAD_HOST_SPIN_US,

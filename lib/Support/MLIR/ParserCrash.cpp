@@ -66,9 +66,10 @@ void endRecovery() {
   if (--activeChecks != 0)
     return;
   // Disable puts back the handlers from before Enable: not when another
-  // handler was installed over ours meanwhile (LLVM's, when a thread first
-  // registered its signal handlers), which would be lost. That one calls
-  // ours when it is done, which passes the signal on.
+  // handler was installed over ours meanwhile (the host plugin's fault
+  // reporter, when a thread first runs a block; LLVM's), which would be
+  // lost. That one passes a signal on to ours, which passes it on to the
+  // handlers from before.
   if (installedHandlers && getSegvHandler() == installedHandler)
     llvm::CrashRecoveryContext::Disable();
   installedHandlers = false;

@@ -1,0 +1,16 @@
+module attributes {gpu.container_module} {
+  gpu.module @eudsl_kernels [#nvvm.target] {
+    gpu.func @vadd(%arg0: memref<256xf32>, %arg1: memref<256xf32>, %arg2: memref<256xf32>) kernel {
+      %block_id_x = gpu.block_id x
+      %block_dim_x = gpu.block_dim x
+      %0 = arith.muli %block_id_x, %block_dim_x : index
+      %thread_id_x = gpu.thread_id x
+      %1 = arith.addi %0, %thread_id_x : index
+      %2 = memref.load %arg0[%1] : memref<256xf32>
+      %3 = memref.load %arg1[%1] : memref<256xf32>
+      %4 = arith.addf %2, %3 : f32
+      memref.store %4, %arg2[%1] : memref<256xf32>
+      gpu.return
+    }
+  }
+}

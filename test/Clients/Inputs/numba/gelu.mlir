@@ -1,0 +1,61 @@
+module {
+  gpu.module @numba_cuda_mlir_gpu_module [#nvvm.target<O = 3, chip = "sm_90", features = "+ptx90">] attributes {numba_cuda_mlir.link_target} {
+    llvm.mlir.global common @__numba_cuda_mlir_error_code(0 : i32) {addr_space = 0 : i32} : i32
+    gpu.func @_Z4gelu5ArrayIfLi1E1A7mutable7alignedE5ArrayIfLi1E1A7mutable7alignedE(%arg0: memref<?xf32, strided<[?], offset: ?>>, %arg1: memref<?xf32, strided<[?], offset: ?>>) kernel attributes {llvm.emit_c_interface, numba_cuda_mlir.arg_attrs = [{}, {}], numba_cuda_mlir.orig_arg_types = [memref<?xf32, strided<[?], offset: ?>>, memref<?xf32, strided<[?], offset: ?>>]} {
+      %c1_i64 = arith.constant 1 : i64
+      %thread_id_x = gpu.thread_id x
+      %block_dim_x = gpu.block_dim x
+      %block_id_x = gpu.block_id x
+      %0 = arith.muli %block_id_x, %block_dim_x : index
+      %1 = arith.addi %0, %thread_id_x : index
+      %2 = arith.index_cast %1 : index to i32
+      %c0 = arith.constant 0 : index
+      %dim = memref.dim %arg0, %c0 : memref<?xf32, strided<[?], offset: ?>>
+      %c1 = arith.constant 1 : index
+      %3 = arith.muli %c1, %dim : index
+      %4 = arith.extsi %2 : i32 to i64
+      %5 = arith.index_cast %3 : index to i64
+      %6 = arith.cmpi slt, %4, %5 : i64
+      cf.cond_br %6, ^bb1, ^bb2
+    ^bb1:  // pred: ^bb0
+      %7 = arith.index_cast %2 : i32 to index
+      %c0_0 = arith.constant 0 : index
+      %8 = arith.cmpi slt, %7, %c0_0 : index
+      %c0_1 = arith.constant 0 : index
+      %dim_2 = memref.dim %arg0, %c0_1 : memref<?xf32, strided<[?], offset: ?>>
+      %9 = arith.addi %7, %dim_2 : index
+      %10 = arith.select %8, %9, %7 : index
+      %11 = memref.load %arg0[%10] : memref<?xf32, strided<[?], offset: ?>>
+      %cst = arith.constant 5.000000e-01 : f64
+      %12 = arith.extf %11 : f32 to f64
+      %13 = arith.mulf %cst, %12 : f64
+      %cst_3 = arith.constant 1.000000e+00 : f64
+      %cst_4 = arith.constant 0.79788456080000003 : f64
+      %cst_5 = arith.constant 4.471500e-02 : f64
+      %14 = arith.extf %11 : f32 to f64
+      %15 = arith.mulf %cst_5, %14 : f64
+      %16 = arith.extf %11 : f32 to f64
+      %17 = arith.mulf %15, %16 : f64
+      %18 = arith.extf %11 : f32 to f64
+      %19 = arith.mulf %17, %18 : f64
+      %20 = arith.extf %11 : f32 to f64
+      %21 = arith.addf %20, %19 : f64
+      %22 = arith.mulf %cst_4, %21 : f64
+      %23 = math.tanh %22 : f64
+      %24 = arith.addf %cst_3, %23 : f64
+      %25 = arith.mulf %13, %24 : f64
+      %26 = arith.index_cast %2 : i32 to index
+      %c0_6 = arith.constant 0 : index
+      %27 = arith.cmpi slt, %26, %c0_6 : index
+      %c0_7 = arith.constant 0 : index
+      %dim_8 = memref.dim %arg1, %c0_7 : memref<?xf32, strided<[?], offset: ?>>
+      %28 = arith.addi %26, %dim_8 : index
+      %29 = arith.select %27, %28, %26 : index
+      %30 = arith.truncf %25 : f64 to f32
+      memref.store %30, %arg1[%29] : memref<?xf32, strided<[?], offset: ?>>
+      gpu.return
+    ^bb2:  // pred: ^bb0
+      gpu.return
+    }
+  }
+}

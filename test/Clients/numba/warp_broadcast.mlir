@@ -1,0 +1,37 @@
+// A broadcast of lane 3 with shfl.sync idx: the kernel numba-cuda-mlir 0.6.0 (`cuda.compile_mlir(fn, sig, device=False)`) emits,
+// Inputs/numba/warp_broadcast.mlir, launched by the host code below.
+
+// RUN: %client-program %S/../Inputs/numba/warp_broadcast.mlir %s | offload-run - | FileCheck %s
+// RUN: %client-program %S/../Inputs/numba/warp_broadcast.mlir %s | offload-run --jit - | FileCheck %s
+
+// CHECK: [3,  3,  35,  35,  67,  67,  99,  99]
+
+func.func private @printMemrefF32(memref<*xf32>)
+func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %x = gpu.alloc host_shared () : memref<128xf32>
+  %out = gpu.alloc host_shared () : memref<128xf32>
+  scf.for %i = %c0 to %c128 step %c1 {
+    %ii = arith.index_cast %i : index to i32
+    %v = arith.uitofp %ii : i32 to f32
+    memref.store %v, %x[%i] : memref<128xf32>
+  }
+  scf.for %i = %c0 to %c128 step %c1 {
+    %ii = arith.index_cast %i : index to i32
+    %v = arith.constant 0.0 : f32
+    memref.store %v, %out[%i] : memref<128xf32>
+  }
+  %x_s = memref.cast %x : memref<128xf32> to memref<?xf32, strided<[?], offset: ?>>
+  %out_s = memref.cast %out : memref<128xf32> to memref<?xf32, strided<[?], offset: ?>>
+  gpu.launch_func @numba_cuda_mlir_gpu_module::@_Z14warp_broadcast5ArrayIfLi1E1A7mutable7alignedE5ArrayIfLi1E1A7mutable7alignedE
+      blocks in (%c2, %c1, %c1) threads in (%c64, %c1, %c1)
+      args(%x_s : memref<?xf32, strided<[?], offset: ?>>, %out_s : memref<?xf32, strided<[?], offset: ?>>)
+  %out_head = memref.subview %out[0] [8] [16] : memref<128xf32> to memref<8xf32, strided<[16]>>
+  %out_u = memref.cast %out_head : memref<8xf32, strided<[16]>> to memref<*xf32>
+  call @printMemrefF32(%out_u) : (memref<*xf32>) -> ()
+  return
+}
