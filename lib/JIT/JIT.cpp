@@ -36,9 +36,10 @@
 #include "DiskCache.h"
 #include "Key.h"
 
-#include "OffloadDialect/Conversion/Pipelines/Pipelines.h"
 #include "OffloadDialect/Conversion/Passes.h"
+#include "OffloadDialect/Conversion/Pipelines/Pipelines.h"
 #include "OffloadDialect/InitAll.h"
+#include "OffloadDialect/Support/ParserCrash.h"
 #include "OffloadDialect/Transforms/Specialize.h"
 #include "OffloadRuntime/HostKernelABI.h"
 
@@ -680,6 +681,12 @@ offload_result_t Engine::createProgram(offload_device_handle_t Device,
       reinterpret_cast<const uint8_t *>(Program->Bytes.data()), Size));
   Program->ModuleHash =
       llvm::utohexstr(Hash.high64, true, 16) + llvm::utohexstr(Hash.low64, true, 16);
+  // Inputs that crash upstream MLIR's parser or verifier are refused before
+  // the engine's context sees them (ParserCrash.h).
+  if (std::optional<std::string> Crash = mlir::offload::findParserCrash(
+          llvm::MemoryBufferRef(Program->Bytes, "jit-module"), Registry))
+    return makeError(OFFLOAD_ERRC_INVALID_BINARY,
+                     "cannot parse the MLIR module: " + *Crash);
   {
     std::lock_guard<std::mutex> Lock(MlirMutex);
     std::string Diagnostics;

@@ -29,6 +29,8 @@
 
 #include "HostPlugin.h"
 
+#include "HostEHFrame.h"
+
 #include "../../Error.h"
 #include "../../Runtime.h"
 
@@ -46,6 +48,7 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <map>
 #include <mutex>
 
 using namespace llvm;
@@ -146,7 +149,9 @@ static constexpr uint64_t MaxZeroFillBytes = uint64_t(1) << 30;
 /// and contents inside the file, sane alignments and sizes, zero-filled
 /// sections allocated, string and symbol tables in bounds, symbols inside
 /// their sections, relocations inside their target sections with valid
-/// (non-null) symbols, group members that exist. ELFFile's accessors check that tables lie inside the file.
+/// (non-null) symbols, group members that exist, .eh_frame records
+/// (checkEHFrame). ELFFile's accessors check that tables lie inside the
+/// file.
 template <typename ELFT>
 static Error validateELFObject(const object::ELFFile<ELFT> &EF) {
   using Elf_Shdr = typename ELFT::Shdr;
@@ -166,6 +171,23 @@ static Error validateELFObject(const object::ELFFile<ELFT> &EF) {
   uint16_t Machine = EF.getHeader().e_machine;
   const Elf_Shdr *SymTab = nullptr;
   uint64_t ZeroFillBytes = 0;
+  // .eh_frame sections (JITLink finds them by name) and the relocations that
+  // apply to them, by section index.
+  std::map<size_t, std::vector<EHFrameRelocation>> EHFrames;
+  auto CheckEHFrames = [&]() -> Error {
+    for (auto &[I, Relocations] : EHFrames) {
+      Expected<ArrayRef<uint8_t>> Contents = EF.getSectionContents(Sections[I]);
+      if (!Contents)
+        return Wrap(Contents.takeError(), "section " + Twine(I));
+      if (Error E = checkEHFrame(toStringRef(*Contents),
+                                 ELFT::Endianness == llvm::endianness::little,
+                                 ELFT::Is64Bits ? 8 : 4, Relocations))
+        return wrapError(std::move(E), OFFLOAD_ERRC_INVALID_BINARY,
+                         "malformed ELF object: section " + Twine(I) +
+                             " (.eh_frame)");
+    }
+    return Error::success();
+  };
 
   // Sections.
   for (size_t I = 0; I < Sections.size(); ++I) {
@@ -176,6 +198,11 @@ static Error validateELFObject(const object::ELFFile<ELFT> &EF) {
     std::string What = ("section " + Twine(I) + " (" + *Name + ")").str();
     if (Sec.sh_type == ELF::SHT_NULL)
       continue;
+    if (*Name == ".eh_frame") {
+      if (Sec.sh_type == ELF::SHT_NOBITS || !(Sec.sh_flags & ELF::SHF_ALLOC))
+        return Invalid(What + " is zero-filled or not allocated");
+      EHFrames[I];
+    }
     if (Sec.sh_addralign > MaxSectionAlignment ||
         (Sec.sh_addralign && !isPowerOf2_64(Sec.sh_addralign)))
       return Invalid(What + " has alignment " + Twine(Sec.sh_addralign));
@@ -204,7 +231,7 @@ static Error validateELFObject(const object::ELFFile<ELFT> &EF) {
       return Invalid("extended section indices are not supported");
   }
   if (!SymTab)
-    return Error::success();
+    return CheckEHFrames();
 
   // Symbols.
   Expected<typename ELFT::SymRange> Symbols = EF.symbols(SymTab);
@@ -264,8 +291,9 @@ static Error validateELFObject(const object::ELFFile<ELFT> &EF) {
     const Elf_Shdr &Target = Sections[Sec.sh_info];
     if (Target.sh_type == ELF::SHT_NOBITS)
       return Invalid(What + " applies to a zero-filled section");
+    auto EHFrame = EHFrames.find(Sec.sh_info);
     auto Check = [&](uint64_t Offset, uint32_t Type, uint32_t SymIndex,
-                     size_t R) -> Error {
+                     size_t R, std::optional<int64_t> Addend) -> Error {
       uint64_t Width = getRelocationWidth(Machine, Type);
       if (Offset > Target.sh_size || Width > Target.sh_size - Offset)
         return Invalid(What + ": relocation " + Twine(R) + " writes " +
@@ -279,6 +307,23 @@ static Error validateELFObject(const object::ELFFile<ELFT> &EF) {
       if (SymIndex == 0 && Width)
         return Invalid(What + ": relocation " + Twine(R) +
                        " uses the null symbol (index 0)");
+      if (EHFrame != EHFrames.end()) {
+        EHFrameRelocation Reloc;
+        Reloc.Offset = Offset;
+        Reloc.Width = Width;
+        const typename ELFT::Sym &Sym = (*Symbols)[SymIndex];
+        uint16_t Index = Sym.st_shndx;
+        if (Index != ELF::SHN_UNDEF && Index < Sections.size()) {
+          const Elf_Shdr &In = Sections[Index];
+          Reloc.Defined = true;
+          Reloc.IsCode = (In.sh_flags & ELF::SHF_ALLOC) &&
+                         (In.sh_flags & ELF::SHF_EXECINSTR);
+          Reloc.SectionSize = In.sh_size;
+          if (Addend)
+            Reloc.TargetOffset = Sym.st_value + uint64_t(*Addend);
+        }
+        EHFrame->second.push_back(Reloc);
+      }
       return Error::success();
     };
     if (Sec.sh_type == ELF::SHT_RELA) {
@@ -288,7 +333,7 @@ static Error validateELFObject(const object::ELFFile<ELFT> &EF) {
       for (size_t R = 0; R < Relas->size(); ++R) {
         const typename ELFT::Rela &Rel = (*Relas)[R];
         if (Error E = Check(Rel.r_offset, Rel.getType(false),
-                            Rel.getSymbol(false), R))
+                            Rel.getSymbol(false), R, int64_t(Rel.r_addend)))
           return E;
       }
     } else {
@@ -298,12 +343,12 @@ static Error validateELFObject(const object::ELFFile<ELFT> &EF) {
       for (size_t R = 0; R < Rels->size(); ++R) {
         const typename ELFT::Rel &Rel = (*Rels)[R];
         if (Error E = Check(Rel.r_offset, Rel.getType(false),
-                            Rel.getSymbol(false), R))
+                            Rel.getSymbol(false), R, std::nullopt))
           return E;
       }
     }
   }
-  return Error::success();
+  return CheckEHFrames();
 }
 
 /// validateELFObject for the ELF class and byte order of \p Obj.
