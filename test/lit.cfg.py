@@ -130,7 +130,7 @@ if _ptxas and _ptxas_cuda_major(_ptxas) >= 12:
 
 # `rocm-toolkit`: the ROCm layout the build made (scripts/rocm-toolkit.sh) has
 # ld.lld and the AMD device libraries, so HSACO links.
-_rocm = os.path.join(config.offload_obj_root, "rocm-toolkit")
+_rocm = os.path.join(config.offload_obj_root, "share", "offload", "rocm-toolkit")
 if os.access(os.path.join(_rocm, "llvm", "bin", "ld.lld"), os.X_OK) and os.path.isfile(
     os.path.join(_rocm, "amdgcn", "bitcode", "ockl.bc")
 ):
