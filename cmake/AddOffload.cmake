@@ -31,10 +31,24 @@ function(add_offload_mlir_library name)
   if(ARG_MLIR_LIBS)
     mlir_target_link_libraries(${name} PUBLIC ${ARG_MLIR_LIBS})
   endif()
-  target_include_directories(${name} INTERFACE
-    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
-    $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>)
+  offload_add_interface_include_directories(${name} MLIR)
   offload_install_targets(${name} EXPORT_NAMES ${ARG_EXPORT_NAME})
+endfunction()
+
+# offload_add_interface_include_directories(target [MLIR]): the project's
+# headers (source and generated) for the target's users in the build tree
+# (an add_subdirectory() build), and with MLIR, MLIR's and LLVM's too. The
+# installed targets get the install tree's include/ (offload_install_targets)
+# and MLIR's and LLVM's from OffloadConfig.cmake.
+function(offload_add_interface_include_directories target)
+  set(dirs ${PROJECT_SOURCE_DIR}/include ${PROJECT_BINARY_DIR}/include)
+  if(ARGN STREQUAL "MLIR")
+    list(APPEND dirs ${MLIR_INCLUDE_DIRS} ${LLVM_INCLUDE_DIRS})
+  endif()
+  list(REMOVE_DUPLICATES dirs)
+  foreach(dir ${dirs})
+    target_include_directories(${target} INTERFACE $<BUILD_INTERFACE:${dir}>)
+  endforeach()
 endfunction()
 
 # offload_set_install_rpath(target...): the run path of an installed binary:
