@@ -27,13 +27,14 @@ MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Offload, offload);
 
 /// Registers the `#offload.host` target's interface models (gpu.module
 /// targets that compile for the host CPU) with \p registry.
-MLIR_CAPI_EXPORTED void
-mlirOffloadRegisterHostTargetInterfaceExternalModels(MlirDialectRegistry registry);
+MLIR_CAPI_EXPORTED void mlirOffloadRegisterHostTargetInterfaceExternalModels(
+    MlirDialectRegistry registry);
 
 /// Inserts the offload dialect and registers the `#offload.host` target's
 /// interface models: what a context needs, next to the upstream dialects of
 /// its input (mlirRegisterAllDialects), to run the offload pipelines.
-MLIR_CAPI_EXPORTED void mlirOffloadRegisterDialects(MlirDialectRegistry registry);
+MLIR_CAPI_EXPORTED void
+mlirOffloadRegisterDialects(MlirDialectRegistry registry);
 
 #ifdef __cplusplus
 }
