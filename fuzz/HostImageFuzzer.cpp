@@ -13,18 +13,12 @@
 // found is read. The documented invariant checked: offloadIsValidBinary is
 // true exactly when offloadCreateProgram succeeds.
 //
-// Out of scope, both kept away with a comment where it is done:
-//  - JITLink's .eh_frame parser (Debian's LLVM 22): some corrupt .eh_frame
-//    contents make it report an llvm::Error whose payload is not an error,
-//    or leave the link graph broken, which crashes in the session's error
-//    reporter or in jitlink::prune; stock `llvm-jitlink -noexec` crashes on the
-//    same objects. The fuzzer renames .eh_frame sections (to .eh_fram_) before
-//    the runtime sees the image, so that JITLink links them as plain data.
-//  - an image whose code would run. offloadCreateProgram runs the
-// image's global constructors (and offloadDestroyProgram its destructors);
-// the code of a fuzzed image is arbitrary, so images with initializer or
-// finalizer sections only go through offloadIsValidBinary, which runs no
-// code. Kernels are not launched.
+// Out of scope: an image whose code would run. offloadCreateProgram runs
+// the image's global constructors (and offloadDestroyProgram its
+// destructors); the code of a fuzzed image is arbitrary, so images with
+// initializer or finalizer sections only go through offloadIsValidBinary,
+// which runs no code. Kernels are not launched. (.eh_frame sections, which
+// crashed JITLink, reach the runtime since its loader checks them.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -81,31 +75,6 @@ bool mayRunCode(StringRef Image) {
         return true;
   }
   return false;
-}
-
-/// Renames every `.eh_frame` section of \p Image (in place) to `.eh_fram_`:
-/// JITLink parses .eh_frame sections by name, and its parser crashes on
-/// some corrupt ones (upstream, see the file comment).
-void hideEHFrames(std::string &Image) {
-  Expected<std::unique_ptr<object::ObjectFile>> Obj =
-      object::ObjectFile::createObjectFile(
-          MemoryBufferRef(Image, "fuzz-image"));
-  if (!Obj) {
-    consumeError(Obj.takeError());
-    return;
-  }
-  for (const object::SectionRef &Sec : (*Obj)->sections()) {
-    Expected<StringRef> Name = Sec.getName();
-    if (!Name) {
-      consumeError(Name.takeError());
-      continue;
-    }
-    if (*Name != ".eh_frame")
-      continue;
-    size_t Offset = Name->data() - Image.data();
-    if (Offset < Image.size() && Name->size() <= Image.size() - Offset)
-      Image[Offset + Name->size() - 1] = '_';
-  }
 }
 
 /// Defined global symbols of the image: (name, is a kernel descriptor).
@@ -170,9 +139,7 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   if (Size == 0)
     return -1; // INVALID_SIZE, not interesting
-  std::string Copy(reinterpret_cast<const char *>(Data), Size);
-  hideEHFrames(Copy);
-  StringRef Image(Copy);
+  StringRef Image(reinterpret_cast<const char *>(Data), Size);
   bool Valid = false;
   if (offload_result_t R =
           offloadIsValidBinary(HostDevice, Image.data(), Size, &Valid))

@@ -46,14 +46,23 @@ while [ $# -gt 0 ]; do
       shift ;;
   esac
 done
+# Builds without OFFLOAD_FUZZERS have the targets too, as replayers of saved
+# inputs (fuzz/ReplayMain.cpp): they can write seeds, not fuzz.
+is_fuzzer_build() { grep -q '^OFFLOAD_FUZZERS:BOOL=ON$' "$1/CMakeCache.txt" 2>/dev/null; }
 if [ -z "$build" ]; then
   for b in "$root/build-fuzz" "$root/build-asan"; do
-    [ -x "$b/bin/offload-fuzz-seeds" ] && { build=$b; break; }
+    [ -x "$b/bin/offload-fuzz-seeds" ] && is_fuzzer_build "$b" && { build=$b; break; }
   done
 fi
 if [ -z "$build" ] || [ ! -x "$build/bin/offload-fuzz-seeds" ]; then
   echo "fuzz: no fuzzers built${build:+ in $build}; configure with" \
        "-DOFFLOAD_FUZZERS=ON and build the offload-fuzzers target" >&2
+  exit 2
+fi
+if [ "$seeds_only" = 0 ] && ! is_fuzzer_build "$build"; then
+  echo "fuzz: $build is not a fuzzer build (OFFLOAD_FUZZERS=OFF): its" \
+       "offload-fuzz-* only replay inputs ($build/bin/offload-fuzz-TARGET" \
+       "PATH...; ctest -L fuzz-replay)" >&2
   exit 2
 fi
 [ ${#fuzzers[@]} -gt 0 ] || fuzzers=("${all[@]}")

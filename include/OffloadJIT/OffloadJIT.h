@@ -52,7 +52,9 @@ typedef struct offload_jit_kernel_impl_t *offload_jit_kernel_handle_t;
 /// bytecode or text of a builtin.module containing gpu.modules). Nothing is
 /// compiled yet. Errors: INVALID_NULL_HANDLE, INVALID_NULL_POINTER,
 /// INVALID_SIZE, INVALID_BINARY (not parseable; the message holds the parser's
-/// diagnostic), UNSUPPORTED (a device whose platform the JIT cannot target).
+/// diagnostic, or names the crash of an input that crashes upstream MLIR's
+/// parser or verifier, which the caller's process survives: docs/JIT.md),
+/// UNSUPPORTED (a device whose platform the JIT cannot target).
 OFFLOAD_API offload_result_t
 offloadCreateProgramFromMLIR(offload_device_handle_t Device, const void *Module,
                              size_t Size, offload_jit_program_handle_t *Program);

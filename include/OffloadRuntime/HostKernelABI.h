@@ -48,6 +48,12 @@ extern "C" {
 /// Prefix of kernel descriptor symbols in a host object.
 #define OFFLOAD_HOST_KERNEL_SYMBOL_PREFIX "__offload_kernel."
 
+/// The largest packed argument buffer a kernel may declare (ArgumentsSize),
+/// in bytes: the runtime copies and pads the buffer of every queued launch,
+/// and refuses a descriptor above this (or above what its argument layout
+/// needs) as a corrupt binary.
+#define OFFLOAD_HOST_KERNEL_MAX_ARGUMENTS_SIZE (1u << 20)
+
 /// Descriptor flag: the kernel synchronizes threads of a block (barriers,
 /// shuffles, subgroup or block reductions) and must run on fibers.
 #define OFFLOAD_HOST_KERNEL_COOPERATIVE 1u
@@ -82,8 +88,13 @@ typedef void (*offload_host_thread_fn_t)(const void *Args,
 typedef struct offload_host_kernel_descriptor_t {
   uint32_t Version;           ///< OFFLOAD_HOST_KERNEL_ABI_VERSION
   uint32_t Flags;             ///< OFFLOAD_HOST_KERNEL_* bits
-  uint64_t StaticSharedBytes; ///< workgroup memory per block, bytes
-  uint64_t ArgumentsSize;     ///< size of the packed argument buffer, bytes
+  /// Workgroup memory per block in bytes, exactly what the kernel uses (the
+  /// device's shared memory limit counts it, unrounded).
+  uint64_t StaticSharedBytes;
+  /// Size of the packed argument buffer in bytes: at most
+  /// OFFLOAD_HOST_KERNEL_MAX_ARGUMENTS_SIZE and, with a recorded layout, the
+  /// end of the last argument rounded up to the buffer's alignment.
+  uint64_t ArgumentsSize;
   offload_host_block_fn_t RunBlock;
   /// The fiber entry of one thread: set for cooperative kernels that run on
   /// fibers; null otherwise (thread-loops and non-cooperative kernels run

@@ -28,7 +28,10 @@
 //  - OFFLOAD_ERRC_INVALID_NULL_HANDLE for a null handle argument that is not
 //    optional, and OFFLOAD_ERRC_INVALID_{PLATFORM,DEVICE,QUEUE,EVENT,PROGRAM,
 //    SYMBOL} for a handle that was destroyed or never created (checked against
-//    registries of live handles, without dereferencing the handle);
+//    tables of live handles, without dereferencing the handle). A handle is
+//    never reused while the process lives: the handle of a destroyed object
+//    (also one released by offloadShutDown) never names a later object, so
+//    it gets INVALID_<KIND> every time;
 //  - OFFLOAD_ERRC_INVALID_NULL_POINTER for a null pointer argument that is not
 //    optional;
 //  - OFFLOAD_ERRC_INVALID_ENUMERATION for an enum argument outside its
@@ -43,8 +46,12 @@
 // registries, allocation bounds, launch geometry, argument buffer size); the
 // caller then promises valid arguments. Checks that keep the runtime itself
 // free of undefined behaviour (enum ranges, info buffer sizes, a zero fill
-// pattern size, freeing unknown memory) always apply. OFFLOAD_TRACE=1 prints
-// every call to stderr, one line each:
+// pattern size, freeing unknown memory) always apply, and so do those whose
+// answer would otherwise change with the setting (zero sizes of
+// offloadMemAlloc, offloadMemFill and offloadMemRegister, a null
+// offloadMemFree, an empty program image): validation only adds errors for
+// calls the API calls invalid, it never changes an answer. OFFLOAD_TRACE=1
+// prints every call to stderr, one line each:
 //   offloadMemAlloc(Device=0x..., Type=DEVICE, Size=64, AllocationOut=0x...)
 //       -> OFFLOAD_SUCCESS
 // (`-> OFFLOAD_ERRC_<CODE>: <message>` on failure, ` @ <function>
@@ -308,8 +315,11 @@ typedef enum offload_device_info_t {
   OFFLOAD_DEVICE_INFO_MAX_CLOCK_FREQUENCY = 13,
   /// [uint32_t] memory clock rate in MHz (host: the configured speed of the
   /// fastest memory module in the SMBIOS tables, as the firmware states it,
-  /// i.e. MT/s for DDR memory; 0 when the tables are not readable, which
-  /// needs root on most systems)
+  /// i.e. MT/s for DDR memory; read from /sys/firmware/dmi/tables/DMI where
+  /// readable (root), else from udev's database (/run/udev/data/+dmi:id,
+  /// readable by anyone, where systemd 248 or later recorded the tables);
+  /// 0 when neither is there, e.g. in containers and on machines without
+  /// SMBIOS)
   OFFLOAD_DEVICE_INFO_MEMORY_CLOCK_RATE = 14,
   /// [uint32_t] bits of a device address
   OFFLOAD_DEVICE_INFO_ADDRESS_BITS = 15,
@@ -431,9 +441,13 @@ typedef uint32_t offload_memory_register_flags_t;
 
 /// Allocates \p Size bytes (> 0) of kind \p Type for \p Device and writes the
 /// address, aligned to at least 64 bytes, to \p AllocationOut. Allocations of
-/// all devices share one address space. Errors: INVALID_NULL_HANDLE,
-/// INVALID_DEVICE, INVALID_ENUMERATION (Type), INVALID_SIZE (Size zero),
-/// INVALID_NULL_POINTER (AllocationOut), OUT_OF_RESOURCES (Size above the
+/// all devices share one address space. The host device never hands out an
+/// address twice while the process lives, so a freed allocation's address
+/// stays invalid for offloadMemFree and offloadGetMemInfo; a GPU driver may
+/// reuse the addresses of freed allocations. Errors: INVALID_NULL_HANDLE,
+/// INVALID_DEVICE, INVALID_ENUMERATION (Type), INVALID_SIZE (Size zero,
+/// checked even without validation), INVALID_NULL_POINTER (AllocationOut),
+/// OUT_OF_RESOURCES (Size above the
 /// device's OFFLOAD_DEVICE_INFO_MAX_MEM_ALLOC_SIZE, checked even without
 /// validation, or the allocation failed).
 OFFLOAD_API offload_result_t offloadMemAlloc(offload_device_handle_t Device,
@@ -445,7 +459,8 @@ OFFLOAD_API offload_result_t offloadMemAllocWithCodeLoc(
 
 /// Frees an allocation made by offloadMemAlloc; \p Address must be its start.
 /// Work still enqueued that uses it must have completed. Errors:
-/// INVALID_NULL_POINTER (Address), INVALID_ARGUMENT (not the start of a live
+/// INVALID_NULL_POINTER (Address; checked even without validation),
+/// INVALID_ARGUMENT (not the start of a live
 /// allocation: never allocated, inside one, or already freed; checked even
 /// without validation).
 OFFLOAD_API offload_result_t offloadMemFree(void *Address);
@@ -485,7 +500,10 @@ OFFLOAD_API offload_result_t offloadGetMemInfoSizeWithCodeLoc(
 /// nothing (nothing is enqueued). Errors: INVALID_QUEUE, INVALID_NULL_POINTER
 /// (DstPtr, SrcPtr), INVALID_NULL_HANDLE / INVALID_DEVICE (DstDevice,
 /// SrcDevice), INVALID_SIZE (past the end of an allocation), INVALID_DEVICE
-/// (Queue of a third device).
+/// (Queue of a third device; with validation, a pointer inside an allocation
+/// of offloadMemAlloc named memory of another device than the one that made
+/// it: a HOST or MANAGED allocation may be named the host device's, a DEVICE
+/// allocation only its own device's).
 OFFLOAD_API offload_result_t offloadMemcpy(offload_queue_handle_t Queue,
                                            void *DstPtr,
                                            offload_device_handle_t DstDevice,
@@ -503,7 +521,8 @@ offloadMemcpyWithCodeLoc(offload_queue_handle_t Queue, void *DstPtr,
 /// multiple of PatternSize. Synchronous without \p Queue (optional); with it,
 /// enqueued (Ptr must then be memory the queue's device can write). Errors:
 /// INVALID_QUEUE, INVALID_NULL_POINTER (Ptr, PatternPtr), INVALID_SIZE
-/// (PatternSize or FillSize zero, FillSize not a multiple of PatternSize,
+/// (PatternSize or FillSize zero, both checked even without validation;
+/// FillSize not a multiple of PatternSize,
 /// past the end of an allocation), INVALID_DEVICE (Ptr is an allocation of
 /// another device than Queue's).
 OFFLOAD_API offload_result_t offloadMemFill(offload_queue_handle_t Queue,
@@ -518,10 +537,15 @@ OFFLOAD_API offload_result_t offloadMemFillWithCodeLoc(
 /// Registers (page-locks) \p Size bytes of existing host memory at \p Ptr for
 /// \p Device and writes the pointer the device uses for it to \p PinnedPtr
 /// (for the host device, \p Ptr itself). \p Flags is reserved and must be 0.
-/// The runtime records registrations per device. Errors: INVALID_NULL_HANDLE,
-/// INVALID_DEVICE, INVALID_NULL_POINTER (Ptr, PinnedPtr), INVALID_SIZE (Size
-/// zero, Ptr + Size wraps around), INVALID_ARGUMENT (Flags not 0, the range
-/// overlaps memory registered with the device).
+/// The runtime records registrations per device, as liboffload's
+/// pinned-allocation map does: a range inside a registered range (the same
+/// range included) is one more use of that registration, with the device's
+/// pointer at the same offset, and needs its own offloadMemUnregister; only a
+/// range that overlaps registered memory without lying inside it is refused.
+/// Errors: INVALID_NULL_HANDLE, INVALID_DEVICE, INVALID_NULL_POINTER (Ptr,
+/// PinnedPtr), INVALID_SIZE (Size zero, checked even without validation;
+/// Ptr + Size wraps around), INVALID_ARGUMENT (Flags not 0, the range
+/// partially overlaps memory registered with the device).
 OFFLOAD_API offload_result_t
 offloadMemRegister(offload_device_handle_t Device, void *Ptr, size_t Size,
                    offload_memory_register_flags_t Flags, void **PinnedPtr);
@@ -530,11 +554,12 @@ OFFLOAD_API offload_result_t offloadMemRegisterWithCodeLoc(
     offload_memory_register_flags_t Flags, void **PinnedPtr,
     offload_code_location_t *CodeLocation);
 
-/// Undoes offloadMemRegister of \p Ptr (the start of a registered range) for
-/// \p Device. Errors: INVALID_NULL_HANDLE, INVALID_DEVICE,
-/// INVALID_NULL_POINTER (Ptr), INVALID_ARGUMENT (Ptr was not registered with
-/// the device, was already unregistered, or is inside a range but not its
-/// start).
+/// Undoes one offloadMemRegister of a range starting at \p Ptr for
+/// \p Device; the last use of a registration unregisters its memory.
+/// Errors: INVALID_NULL_HANDLE, INVALID_DEVICE, INVALID_NULL_POINTER (Ptr),
+/// INVALID_ARGUMENT (no registration with the device starts at Ptr: never
+/// registered, already unregistered as many times as registered, or inside
+/// a range but not the start of one).
 OFFLOAD_API offload_result_t
 offloadMemUnregister(offload_device_handle_t Device, void *Ptr);
 OFFLOAD_API offload_result_t
@@ -693,8 +718,8 @@ OFFLOAD_API offload_result_t offloadGetEventInfoSizeWithCodeLoc(
 /// symbols are reported here; then its global constructors run (ascending
 /// priority; offloadDestroyProgram runs its destructors, descending). Errors:
 /// INVALID_NULL_HANDLE, INVALID_DEVICE, INVALID_NULL_POINTER (ProgData,
-/// Program), INVALID_SIZE (ProgDataSize zero), INVALID_BINARY (with the
-/// loader's message).
+/// Program), INVALID_BINARY (ProgDataSize zero, as in liboffload, checked
+/// even without validation; else with the loader's message).
 OFFLOAD_API offload_result_t
 offloadCreateProgram(offload_device_handle_t Device, const void *ProgData,
                      size_t ProgDataSize, offload_program_handle_t *Program);
@@ -766,7 +791,9 @@ typedef enum offload_symbol_info_t {
 /// INVALID_ENUMERATION (Kind), NOT_FOUND (the message lists the program's
 /// kernels), INVALID_BINARY (a kernel descriptor of another ABI version, or
 /// one whose pointers lead outside the program, whose strings are not
-/// terminated in it or whose static shared memory exceeds the device's).
+/// terminated in it, whose static shared memory exceeds the device's, or
+/// whose ArgumentsSize is above OFFLOAD_HOST_KERNEL_MAX_ARGUMENTS_SIZE or
+/// above what its recorded argument layout needs).
 OFFLOAD_API offload_result_t offloadGetSymbol(offload_program_handle_t Program,
                                               const char *Name,
                                               offload_symbol_kind_t Kind,
@@ -869,8 +896,8 @@ OFFLOAD_API offload_result_t offloadLaunchKernelWithCodeLoc(
 /// bytes) loaded on \p Device, loading the program on first use. Programs are
 /// cached per (device, image address) until offloadShutDown; kernels per
 /// (program, name). Errors: as offloadCreateProgram and offloadGetSymbol;
-/// INVALID_NULL_POINTER (Image, KernelName, Kernel), INVALID_SIZE (ImageSize
-/// zero).
+/// INVALID_NULL_POINTER (Image, KernelName, Kernel), INVALID_BINARY
+/// (ImageSize zero, as for offloadCreateProgram).
 OFFLOAD_API offload_result_t offloadGetKernelFromImage(
     offload_device_handle_t Device, const void *Image, size_t ImageSize,
     const char *KernelName, offload_symbol_handle_t *Kernel);

@@ -36,9 +36,10 @@
 #include "DiskCache.h"
 #include "Key.h"
 
-#include "OffloadDialect/Conversion/Pipelines/Pipelines.h"
 #include "OffloadDialect/Conversion/Passes.h"
+#include "OffloadDialect/Conversion/Pipelines/Pipelines.h"
 #include "OffloadDialect/InitAll.h"
+#include "OffloadDialect/Support/ParserCrash.h"
 #include "OffloadDialect/Transforms/Specialize.h"
 #include "OffloadRuntime/HostKernelABI.h"
 
@@ -453,11 +454,12 @@ private:
     return {Key, Kernel.ModuleName + "::" + Kernel.KernelName, Kernel.Program->TargetKey};
   }
   /// Specializes and lowers; \p Micros is the time spent compiling, not
-  /// waiting for a context.
+  /// waiting for a context; \p Phases says where it went (for the trace).
   llvm::Expected<std::vector<char>> compile(offload_jit_program_impl_t &Program,
                                             offload_jit_kernel_impl_t &Kernel,
                                             const LaunchRequest &Request,
-                                            uint64_t &Micros);
+                                            uint64_t &Micros,
+                                            std::string &Phases);
 
   Config Options;
   std::atomic<bool> Enabled{true};
@@ -679,6 +681,12 @@ offload_result_t Engine::createProgram(offload_device_handle_t Device,
       reinterpret_cast<const uint8_t *>(Program->Bytes.data()), Size));
   Program->ModuleHash =
       llvm::utohexstr(Hash.high64, true, 16) + llvm::utohexstr(Hash.low64, true, 16);
+  // Inputs that crash upstream MLIR's parser or verifier are refused before
+  // the engine's context sees them (ParserCrash.h).
+  if (std::optional<std::string> Crash = mlir::offload::findParserCrash(
+          llvm::MemoryBufferRef(Program->Bytes, "jit-module"), Registry))
+    return makeError(OFFLOAD_ERRC_INVALID_BINARY,
+                     "cannot parse the MLIR module: " + *Crash);
   {
     std::lock_guard<std::mutex> Lock(MlirMutex);
     std::string Diagnostics;
@@ -946,15 +954,31 @@ static Attribute getValueAttribute(const Argument &Arg, Type Ty,
 llvm::Expected<std::vector<char>>
 Engine::compile(offload_jit_program_impl_t &Program,
                 offload_jit_kernel_impl_t &Kernel, const LaunchRequest &Request,
-                uint64_t &Micros) {
+                uint64_t &Micros, std::string &Phases) {
   auto [ContextIndex, Ctx] = acquireCompileContext(&Program);
   llvm::scope_exit Release(
       [&, Index = ContextIndex] { releaseCompileContext(Index); });
-  auto Start = std::chrono::steady_clock::now();
+  using Clock = std::chrono::steady_clock;
+  auto Start = Clock::now();
+  // Where the time goes, phase by phase: the end of each phase reached.
+  SmallVector<std::pair<const char *, Clock::time_point>, 8> Marks;
+  auto Mark = [&](const char *Phase) { Marks.push_back({Phase, Clock::now()}); };
   llvm::scope_exit Stop([&] {
-    Micros = std::chrono::duration_cast<std::chrono::microseconds>(
-                 std::chrono::steady_clock::now() - Start)
-                 .count();
+    auto End = Clock::now();
+    Micros =
+        std::chrono::duration_cast<std::chrono::microseconds>(End - Start)
+            .count();
+    llvm::raw_string_ostream OS(Phases);
+    auto Previous = Start;
+    for (auto [Phase, At] : Marks) {
+      OS << (Previous == Start ? "" : ", ") << Phase << " "
+         << std::chrono::duration_cast<std::chrono::microseconds>(At -
+                                                                   Previous)
+                .count();
+      Previous = At;
+    }
+    if (!Marks.empty())
+      OS << " us";
   });
   std::string Diagnostics;
   llvm::raw_string_ostream OS(Diagnostics);
@@ -988,6 +1012,7 @@ Engine::compile(offload_jit_program_impl_t &Program,
     Program.Parsed[ContextIndex] = std::move(Parsed);
   }
   OwningOpRef<ModuleOp> Module = Source.clone();
+  Mark("parse");
   auto GpuModule = Module->lookupSymbol<gpu::GPUModuleOp>(Kernel.ModuleName);
   gpu::GPUFuncOp Target =
       GpuModule ? GpuModule.lookupSymbol<gpu::GPUFuncOp>(Kernel.KernelName)
@@ -1023,6 +1048,7 @@ Engine::compile(offload_jit_program_impl_t &Program,
     if (&Op != GpuModule.getOperation())
       Op.erase();
   std::string TargetName = Target.getName().str();
+  Mark("specialize");
 
   if (!Options.DumpDir.empty()) {
     llvm::sys::fs::create_directories(Options.DumpDir);
@@ -1072,11 +1098,20 @@ Engine::compile(offload_jit_program_impl_t &Program,
   mlir::offload::buildHostKernelPipeline(PM, KernelOptions);
   if (failed(PM.run(*Module)))
     return Fail("lowering for the host failed");
+  Mark("lower");
   auto Interface = cast<gpu::TargetAttrInterface>(HostTarget);
+  auto Translated = [&](llvm::Module &) { Mark("translate"); };
+  auto Optimized = [&](llvm::Module &) { Mark("optimize"); };
+  gpu::TargetOptions SerializeOptions(
+      /*toolkitPath=*/{}, /*librariesToLink=*/{}, /*cmdOptions=*/{},
+      /*elfSection=*/{}, gpu::TargetOptions::getDefaultCompilationTarget(),
+      /*getSymbolTableCallback=*/{}, Translated, /*linkedLlvmIRCallback=*/{},
+      Optimized);
   std::optional<SmallVector<char, 0>> Object =
-      Interface.serializeToObject(GpuModule, gpu::TargetOptions());
+      Interface.serializeToObject(GpuModule, SerializeOptions);
   if (!Object)
     return Fail("code generation failed");
+  Mark("codegen");
   return MakePayload(*Object);
 }
 
@@ -1133,8 +1168,9 @@ void Engine::compileEntry(CacheEntry &Entry, const std::string &Key,
 
   uint64_t TraceStart = Timeline ? offloadTraceNow() : 0;
   uint64_t Micros = 0;
+  std::string Phases;
   llvm::Expected<std::vector<char>> Compiled =
-      compile(*Program, Kernel, Request, Micros);
+      compile(*Program, Kernel, Request, Micros, Phases);
   Counters.CompileMicroseconds += Micros;
   ++Counters.Compiles;
   if (Timeline)
@@ -1149,7 +1185,7 @@ void Engine::compileEntry(CacheEntry &Entry, const std::string &Key,
   } else {
     Payload = std::move(*Compiled);
     trace("compiled " + Kernel.KernelName + " key=" + Key + " in " +
-          llvm::Twine(Micros) + " us");
+          llvm::Twine(Micros) + " us (" + Phases + ")");
     // A slow compile is worth a word even without tracing.
     if (!Options.Trace && Micros > 1000000)
       llvm::errs() << "offload-jit: compiling kernel '" << Kernel.KernelName

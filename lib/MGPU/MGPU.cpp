@@ -918,8 +918,9 @@ static void registerHostMemory(const char *Fn, void *Ptr, uint64_t SizeBytes) {
   offload_result_t Result =
       offloadMemRegisterWithCodeLoc(Device, Ptr, static_cast<size_t>(SizeBytes),
                                     /*Flags=*/0, &DevicePtr, &Where);
-  // The runtime refuses ranges that overlap a registration (liboffload 22),
-  // as CUDA does; programs written for upstream's wrappers, which report
+  // The runtime counts a range inside a registration as a use of it, but
+  // refuses ranges that partially overlap one (liboffload's pinned
+  // allocations); programs written for upstream's wrappers, which report
   // and go on, register overlapping views of one buffer. On the host device
   // host memory is the device's without registration: keep the view.
   bool InRuntime = true;

@@ -118,12 +118,13 @@ getDeviceInfoBytes(offload_device_handle_t Device,
   if (Error E =
           checkEnum(PropName, OFFLOAD_DEVICE_INFO_ARCHITECTURE, "PropName"))
     return std::move(E);
-  const DeviceInfo &Info = Device->Impl->getInfo();
+  const DeviceInfo &Info = unwrap(Device).Impl->getInfo();
   switch (PropName.get()) {
   case OFFLOAD_DEVICE_INFO_TYPE:
     return infoValue(Info.Type);
   case OFFLOAD_DEVICE_INFO_PLATFORM:
-    return infoValue(static_cast<offload_platform_handle_t>(Device->Platform));
+    return infoValue(
+        static_cast<offload_platform_handle_t>(unwrap(Device).Platform));
   case OFFLOAD_DEVICE_INFO_NAME:
     return infoString(Info.Name);
   case OFFLOAD_DEVICE_INFO_PRODUCT_NAME:
@@ -199,7 +200,7 @@ getPlatformInfoBytes(offload_platform_handle_t Platform,
                      RawEnum<offload_platform_info_t> PropName) {
   if (Error E = checkEnum(PropName, OFFLOAD_PLATFORM_INFO_STATUS, "PropName"))
     return std::move(E);
-  const Plugin &P = *Platform->Plugin;
+  const Plugin &P = *unwrap(Platform).ThePlugin;
   switch (PropName.get()) {
   case OFFLOAD_PLATFORM_INFO_NAME:
     return infoString(P.getName());
@@ -212,7 +213,7 @@ getPlatformInfoBytes(offload_platform_handle_t Platform,
   case OFFLOAD_PLATFORM_INFO_STATUS: {
     std::string Reason = P.getUnavailableReason();
     if (Reason.empty())
-      Reason = std::to_string(Platform->Devices.size()) + " device(s)";
+      Reason = std::to_string(unwrap(Platform).Devices.size()) + " device(s)";
     return infoString(Reason);
   }
   }
@@ -267,12 +268,13 @@ Error getQueueInfo(Runtime &RT, offload_queue_handle_t Queue,
       return std::move(E);
     switch (PropName.get()) {
     case OFFLOAD_QUEUE_INFO_DEVICE:
-      return infoValue(static_cast<offload_device_handle_t>(Queue->Device));
+      return infoValue(
+          static_cast<offload_device_handle_t>(unwrap(Queue).Device));
     case OFFLOAD_QUEUE_INFO_EMPTY: {
       // The size query does not need the state.
       if (Out.IsSizeQuery)
         return infoValue(false);
-      Expected<bool> Empty = Queue->Impl->isEmpty();
+      Expected<bool> Empty = unwrap(Queue).Impl->isEmpty();
       if (!Empty)
         return Empty.takeError();
       return infoValue(*Empty);
@@ -292,9 +294,10 @@ Error getEventInfo(Runtime &RT, offload_event_handle_t Event,
       return std::move(E);
     switch (PropName.get()) {
     case OFFLOAD_EVENT_INFO_QUEUE:
-      return infoValue(static_cast<offload_queue_handle_t>(Event->Queue));
+      return infoValue(
+          static_cast<offload_queue_handle_t>(unwrap(Event).Queue));
     case OFFLOAD_EVENT_INFO_IS_COMPLETE:
-      return infoValue(Event->Impl->isComplete());
+      return infoValue(unwrap(Event).Impl->isComplete());
     }
     llvm_unreachable("checked by checkEnum");
   });
@@ -311,7 +314,7 @@ getSymbolInfoBytes(offload_symbol_handle_t Symbol,
   if (Error E =
           checkEnum(PropName, OFFLOAD_SYMBOL_INFO_ARGUMENT_SIZES, "PropName"))
     return std::move(E);
-  const offload::Symbol &Sym = *Symbol->Impl;
+  const offload::Symbol &Sym = *unwrap(Symbol).Impl;
   auto Require = [&](offload_symbol_kind_t Kind, StringRef Prop) -> Error {
     if (Sym.getKind() == Kind)
       return Error::success();
@@ -403,8 +406,8 @@ Error iteratePlatforms(Runtime &RT, offload_platform_iterate_cb_t Callback,
                        void *UserData) {
   if (Error E = checkNotNull(Callback, "Callback"))
     return E;
-  for (const std::unique_ptr<offload_platform_impl_t> &P : RT.getPlatforms())
-    if (!Callback(P.get(), UserData))
+  for (offload_platform_handle_t P : RT.getPlatforms())
+    if (!Callback(P, UserData))
       break;
   return Error::success();
 }
@@ -420,7 +423,7 @@ Error getDevice(Runtime &RT, RawEnum<offload_platform_backend_t> RawBackend,
   uint32_t Seen = 0;
   for (offload_device_handle_t D : RT.getDevices()) {
     if (Backend != OFFLOAD_PLATFORM_BACKEND_UNKNOWN &&
-        D->Platform->Plugin->getBackend() != Backend)
+        unwrap(unwrap(D).Platform).ThePlugin->getBackend() != Backend)
       continue;
     if (Seen++ == Index) {
       *Device = D;
@@ -430,14 +433,15 @@ Error getDevice(Runtime &RT, RawEnum<offload_platform_backend_t> RawBackend,
   // No device of that platform at all: say why (the plugin's status: its
   // library is missing, a stub, or sees no GPU).
   if (Seen == 0 && Backend != OFFLOAD_PLATFORM_BACKEND_UNKNOWN)
-    for (const std::unique_ptr<offload_platform_impl_t> &P : RT.getPlatforms())
-      if (P->Plugin->getBackend() == Backend) {
-        std::string Reason = P->Plugin->getUnavailableReason();
+    for (offload_platform_handle_t P : RT.getPlatforms())
+      if (const Plugin &TheP = *unwrap(P).ThePlugin;
+          TheP.getBackend() == Backend) {
+        std::string Reason = TheP.getUnavailableReason();
         if (!Reason.empty())
           return createError(OFFLOAD_ERRC_NOT_FOUND,
                              "no device with Index {0}: the {1} platform has "
                              "no devices: {2}",
-                             Index, P->Plugin->getName(), Reason);
+                             Index, TheP.getName(), Reason);
       }
   return createError(OFFLOAD_ERRC_NOT_FOUND,
                      "no device with Index {0}: {1} device(s) of that "
@@ -463,21 +467,22 @@ Error memAlloc(Runtime &RT, offload_device_handle_t Device,
     return E;
   if (Error E = checkNotNull(AllocationOut, "AllocationOut"))
     return E;
-  if (Error E = checkNotZero(Size, "Size"))
+  // Zero bytes is no allocation, whatever the validation setting.
+  if (Error E = requireNotZero(Size, "Size"))
     return E;
   if (Error E = checkEnum(RawType, OFFLOAD_ALLOC_TYPE_MANAGED, "Type"))
     return E;
   offload_alloc_type_t Type = RawType.get();
   // Checked even without validation: plugins round sizes up, and a size
   // near SIZE_MAX would wrap to a small block.
-  uint64_t MaxSize = Device->Impl->getInfo().MaxMemAllocSize;
+  uint64_t MaxSize = unwrap(Device).Impl->getInfo().MaxMemAllocSize;
   if (MaxSize && Size > MaxSize)
     return createError(OFFLOAD_ERRC_OUT_OF_RESOURCES,
                        "Size ({0} bytes) exceeds the largest allocation the "
                        "device allows ({1} bytes, "
                        "OFFLOAD_DEVICE_INFO_MAX_MEM_ALLOC_SIZE)",
                        Size, MaxSize);
-  Expected<void *> Ptr = Device->Impl->allocate(Size, Type);
+  Expected<void *> Ptr = unwrap(Device).Impl->allocate(Size, Type);
   if (!Ptr)
     return Ptr.takeError();
   RT.addAllocation(*Ptr, {Device, Size, Type});
@@ -486,12 +491,13 @@ Error memAlloc(Runtime &RT, offload_device_handle_t Device,
 }
 
 Error memFree(Runtime &RT, void *Address) {
-  if (Error E = checkNotNull(Address, "Address"))
+  // Null is never an allocation, whatever the validation setting.
+  if (Error E = requireNotNull(Address, "Address"))
     return E;
   Expected<AllocationInfo> Info = RT.takeAllocation(Address);
   if (!Info)
     return Info.takeError();
-  return Info->Device->Impl->free(Address, Info->Kind);
+  return unwrap(Info->Device).Impl->free(Address, Info->Kind);
 }
 
 /// Checks an optional queue argument: null, or a live queue.
@@ -500,7 +506,7 @@ Error checkOptionalQueue(Runtime &RT, offload_queue_handle_t Queue) {
 }
 
 offload::Queue *getImpl(offload_queue_handle_t Queue) {
-  return Queue ? Queue->Impl.get() : nullptr;
+  return Queue ? unwrap(Queue).Impl.get() : nullptr;
 }
 
 /// Runs \p Operation, a copy, fill or launch on \p Queue (null: synchronous),
@@ -530,7 +536,7 @@ traced(const Twine &NameTwine, StringRef Category, offload_queue_handle_t Queue,
     uint64_t Track, Start = 0;
   };
   auto *M = new Marker{Trace, Name, Category.str(), Details(), Track};
-  if (Error E = Queue->Impl->enqueueHostFunction(
+  if (Error E = unwrap(Queue).Impl->enqueueHostFunction(
           [](void *P) {
             auto *M = static_cast<Marker *>(P);
             M->Start = M->Trace->now();
@@ -540,7 +546,7 @@ traced(const Twine &NameTwine, StringRef Category, offload_queue_handle_t Queue,
     return E;
   }
   Error E = Operation();
-  if (Error End = Queue->Impl->enqueueHostFunction(
+  if (Error End = unwrap(Queue).Impl->enqueueHostFunction(
           [](void *P) {
             std::unique_ptr<Marker> M(static_cast<Marker *>(P));
             M->Trace->record(M->Name, M->Category, M->Track, M->Start,
@@ -560,7 +566,9 @@ Error copyNow(Runtime &RT, void *DstPtr, offload_device_handle_t DstDevice,
   return traced(
       "memcpy", "copy", nullptr,
       [&] { return std::to_string(Size) + " bytes"; },
-      [&] { return Executor->Impl->memcpy(nullptr, DstPtr, SrcPtr, Size); });
+      [&] {
+        return unwrap(Executor).Impl->memcpy(nullptr, DstPtr, SrcPtr, Size);
+      });
 }
 
 Error memcpy(Runtime &RT, offload_queue_handle_t Queue, void *DstPtr,
@@ -576,8 +584,8 @@ Error memcpy(Runtime &RT, offload_queue_handle_t Queue, void *DstPtr,
     return E;
   if (Error E = RT.checkDevice(SrcDevice, "SrcDevice"))
     return E;
-  if (isValidationEnabled() && Queue && Queue->Device != DstDevice &&
-      Queue->Device != SrcDevice)
+  if (isValidationEnabled() && Queue && unwrap(Queue).Device != DstDevice &&
+      unwrap(Queue).Device != SrcDevice)
     return createError(OFFLOAD_ERRC_INVALID_DEVICE,
                        "Queue belongs to a device that is neither DstDevice "
                        "nor SrcDevice");
@@ -585,16 +593,23 @@ Error memcpy(Runtime &RT, offload_queue_handle_t Queue, void *DstPtr,
   // (nothing is enqueued).
   if (Size == 0)
     return Error::success();
-  if (isValidationEnabled())
+  if (isValidationEnabled()) {
     if (Error E = RT.checkCopyInAllocationBounds(DstPtr, SrcPtr, Size))
       return E;
+    if (Error E =
+            RT.checkMemoryOfDevice(DstPtr, DstDevice, "DstPtr", "DstDevice"))
+      return E;
+    if (Error E =
+            RT.checkMemoryOfDevice(SrcPtr, SrcDevice, "SrcPtr", "SrcDevice"))
+      return E;
+  }
   if (!Queue)
     return copyNow(RT, DstPtr, DstDevice, SrcPtr, SrcDevice, Size);
   return traced(
       "memcpy", "copy", Queue, [&] { return std::to_string(Size) + " bytes"; },
       [&] {
-        return Queue->Device->Impl->memcpy(getImpl(Queue), DstPtr, SrcPtr,
-                                           Size);
+        return unwrap(unwrap(Queue).Device)
+            .Impl->memcpy(getImpl(Queue), DstPtr, SrcPtr, Size);
       });
 }
 
@@ -610,7 +625,8 @@ Error memFill(Runtime &RT, offload_queue_handle_t Queue, void *Ptr,
     return createError(OFFLOAD_ERRC_INVALID_SIZE, "PatternSize is zero");
   if (Error E = checkNotNull(PatternPtr, "PatternPtr"))
     return E;
-  if (Error E = checkNotZero(FillSize, "FillSize"))
+  // A fill of zero bytes is refused whatever the validation setting.
+  if (Error E = requireNotZero(FillSize, "FillSize"))
     return E;
   if (isValidationEnabled() && FillSize % PatternSize != 0)
     return createError(OFFLOAD_ERRC_INVALID_SIZE,
@@ -620,12 +636,12 @@ Error memFill(Runtime &RT, offload_queue_handle_t Queue, void *Ptr,
   if (isValidationEnabled()) {
     if (Error E = RT.checkInAllocationBounds(Ptr, FillSize, "Ptr", "FillSize"))
       return E;
-    if (Queue && Owner && Owner != Queue->Device)
+    if (Queue && Owner && Owner != unwrap(Queue).Device)
       return createError(OFFLOAD_ERRC_INVALID_DEVICE,
                          "Ptr is an allocation of another device than "
                          "Queue's");
   }
-  offload_device_handle_t Device = Queue ? Queue->Device : Owner;
+  offload_device_handle_t Device = Queue ? unwrap(Queue).Device : Owner;
   if (!Device)
     Device = RT.getHostDevice();
   ArrayRef<uint8_t> Pattern(static_cast<const uint8_t *>(PatternPtr),
@@ -634,7 +650,8 @@ Error memFill(Runtime &RT, offload_queue_handle_t Queue, void *Ptr,
       "memfill", "copy", Queue,
       [&] { return std::to_string(FillSize) + " bytes"; },
       [&] {
-        return Device->Impl->fill(getImpl(Queue), Ptr, Pattern, FillSize);
+        return unwrap(Device).Impl->fill(getImpl(Queue), Ptr, Pattern,
+                                         FillSize);
       });
 }
 
@@ -645,22 +662,17 @@ Error memRegister(Runtime &RT, offload_device_handle_t Device, void *Ptr,
     return E;
   if (Error E = checkNotNull(Ptr, "Ptr"))
     return E;
-  if (Error E = checkNotZero(Size, "Size"))
+  // Zero bytes is no range, whatever the validation setting.
+  if (Error E = requireNotZero(Size, "Size"))
     return E;
   if (isValidationEnabled() && Flags != 0)
     return createError(OFFLOAD_ERRC_INVALID_ARGUMENT,
                        "Flags ({0:x}) is reserved and must be 0", Flags);
   if (Error E = checkNotNull(PinnedPtr, "PinnedPtr"))
     return E;
-  // Reserved first, so that concurrent registrations of overlapping ranges
-  // cannot both pass; released again if the plugin fails.
-  if (Error E = RT.addRegistration(Device, Ptr, Size))
-    return E;
-  Expected<void *> Pinned = Device->Impl->registerHostMemory(Ptr, Size);
-  if (!Pinned) {
-    consumeError(RT.takeRegistration(Device, Ptr).takeError());
+  Expected<void *> Pinned = RT.registerHostMemory(Device, Ptr, Size);
+  if (!Pinned)
     return Pinned.takeError();
-  }
   *PinnedPtr = *Pinned;
   return Error::success();
 }
@@ -670,15 +682,7 @@ Error memUnregister(Runtime &RT, offload_device_handle_t Device, void *Ptr) {
     return E;
   if (Error E = checkNotNull(Ptr, "Ptr"))
     return E;
-  Expected<size_t> Size = RT.takeRegistration(Device, Ptr);
-  if (!Size)
-    return Size.takeError();
-  if (Error E = Device->Impl->unregisterHostMemory(Ptr)) {
-    // Still registered with the device: keep the record.
-    consumeError(RT.addRegistration(Device, Ptr, *Size));
-    return E;
-  }
-  return Error::success();
+  return RT.unregisterHostMemory(Device, Ptr);
 }
 
 //===----------------------------------------------------------------------===//
@@ -691,18 +695,22 @@ Error createQueue(Runtime &RT, offload_device_handle_t Device,
     return E;
   if (Error E = checkNotNull(Queue, "Queue"))
     return E;
-  Expected<std::unique_ptr<offload::Queue>> Q = Device->Impl->createQueue();
+  Expected<std::unique_ptr<offload::Queue>> Q =
+      unwrap(Device).Impl->createQueue();
   if (!Q)
     return Q.takeError();
-  *Queue = RT.Queues.add(std::unique_ptr<offload_queue_impl_t>(
-      new offload_queue_impl_t{Device, std::move(*Q)}));
+  Expected<offload_queue_handle_t> Handle =
+      RT.Queues.create(QueueObject{Device, std::move(*Q)});
+  if (!Handle)
+    return Handle.takeError();
+  *Queue = *Handle;
   return Error::success();
 }
 
 Error syncQueue(Runtime &RT, offload_queue_handle_t Queue) {
   if (Error E = RT.checkQueue(Queue))
     return E;
-  return Queue->Impl->synchronize();
+  return unwrap(Queue).Impl->synchronize();
 }
 
 Error waitEvents(Runtime &RT, offload_queue_handle_t Queue,
@@ -717,15 +725,15 @@ Error waitEvents(Runtime &RT, offload_queue_handle_t Queue,
   for (size_t I = 0; I < NumEvents; ++I) {
     if (Error E = RT.checkEvent(Events[I], ("Events[" + Twine(I) + "]").str()))
       return E;
-    Waited.push_back(Events[I]->Impl);
+    Waited.push_back(unwrap(Events[I]).Impl);
   }
-  return Queue->Impl->waitEvents(Waited);
+  return unwrap(Queue).Impl->waitEvents(Waited);
 }
 
 Error destroyQueue(Runtime &RT, offload_queue_handle_t Queue) {
   if (Error E = RT.checkQueue(Queue))
     return E;
-  std::unique_ptr<offload_queue_impl_t> Q = RT.Queues.take(Queue);
+  QueueTable::Owned Q = RT.Queues.take(Queue);
   if (!Q)
     return createError(OFFLOAD_ERRC_INVALID_QUEUE,
                        "Queue ({0}) is not a live queue: it was destroyed or "
@@ -743,7 +751,7 @@ Error launchHostFunction(Runtime &RT, offload_queue_handle_t Queue,
     return E;
   if (Error E = checkNotNull(Callback, "Callback"))
     return E;
-  return Queue->Impl->enqueueHostFunction(Callback, UserData);
+  return unwrap(Queue).Impl->enqueueHostFunction(Callback, UserData);
 }
 
 Error createEvent(Runtime &RT, offload_queue_handle_t Queue,
@@ -752,18 +760,22 @@ Error createEvent(Runtime &RT, offload_queue_handle_t Queue,
     return E;
   if (Error E = checkNotNull(Event, "Event"))
     return E;
-  Expected<std::shared_ptr<offload::Event>> Ev = Queue->Impl->recordEvent();
+  Expected<std::shared_ptr<offload::Event>> Ev =
+      unwrap(Queue).Impl->recordEvent();
   if (!Ev)
     return Ev.takeError();
-  *Event = RT.Events.add(std::unique_ptr<offload_event_impl_t>(
-      new offload_event_impl_t{Queue->Device, Queue, std::move(*Ev)}));
+  Expected<offload_event_handle_t> Handle = RT.Events.create(
+      EventObject{unwrap(Queue).Device, Queue, std::move(*Ev)});
+  if (!Handle)
+    return Handle.takeError();
+  *Event = *Handle;
   return Error::success();
 }
 
 Error syncEvent(Runtime &RT, offload_event_handle_t Event) {
   if (Error E = RT.checkEvent(Event))
     return E;
-  return Event->Impl->synchronize();
+  return unwrap(Event).Impl->synchronize();
 }
 
 Error destroyEvent(Runtime &RT, offload_event_handle_t Event) {
@@ -781,18 +793,28 @@ Error destroyEvent(Runtime &RT, offload_event_handle_t Event) {
 // Programs, symbols and launch
 //===----------------------------------------------------------------------===//
 
-Expected<offload_program_handle_t> loadProgram(Runtime &RT,
-                                               offload_device_handle_t Device,
-                                               const void *ProgData,
-                                               size_t ProgDataSize) {
-  Expected<std::unique_ptr<offload::Program>> P = Device->Impl->loadProgram(
-      StringRef(static_cast<const char *>(ProgData), ProgDataSize));
+/// Loads \p ProgData (\p ProgDataSize bytes, named \p SizeName) on
+/// \p Device.
+Expected<offload_program_handle_t>
+loadProgram(Runtime &RT, offload_device_handle_t Device, const void *ProgData,
+            size_t ProgDataSize, StringRef SizeName) {
+  // liboffload's answer, whatever the validation setting: an empty image is
+  // no binary.
+  if (ProgDataSize == 0)
+    return createError(OFFLOAD_ERRC_INVALID_BINARY,
+                       "{0} is zero: an empty image is not a binary", SizeName);
+  Expected<std::unique_ptr<offload::Program>> P =
+      unwrap(Device).Impl->loadProgram(
+          StringRef(static_cast<const char *>(ProgData), ProgDataSize));
   if (!P)
     return P.takeError();
-  auto Handle = std::make_unique<offload_program_impl_t>();
-  Handle->Device = Device;
-  Handle->Impl = std::move(*P);
-  return RT.Programs.add(std::move(Handle));
+  Expected<offload_program_handle_t> Handle = RT.Programs.create();
+  if (!Handle)
+    return Handle.takeError();
+  ProgramObject &Object = unwrap(*Handle);
+  Object.Device = Device;
+  Object.Impl = std::move(*P);
+  return *Handle;
 }
 
 Error createProgram(Runtime &RT, offload_device_handle_t Device,
@@ -804,10 +826,8 @@ Error createProgram(Runtime &RT, offload_device_handle_t Device,
     return E;
   if (Error E = checkNotNull(Program, "Program"))
     return E;
-  if (Error E = checkNotZero(ProgDataSize, "ProgDataSize"))
-    return E;
   Expected<offload_program_handle_t> P =
-      loadProgram(RT, Device, ProgData, ProgDataSize);
+      loadProgram(RT, Device, ProgData, ProgDataSize, "ProgDataSize");
   if (!P)
     return P.takeError();
   *Program = *P;
@@ -823,7 +843,7 @@ Error isValidBinary(Runtime &RT, offload_device_handle_t Device,
   if (Error E = checkNotNull(Valid, "Valid"))
     return E;
   *Valid = ProgDataSize != 0 &&
-           Device->Impl->isValidBinary(
+           unwrap(Device).Impl->isValidBinary(
                StringRef(static_cast<const char *>(ProgData), ProgDataSize));
   return Error::success();
 }
@@ -831,7 +851,7 @@ Error isValidBinary(Runtime &RT, offload_device_handle_t Device,
 Error destroyProgram(Runtime &RT, offload_program_handle_t Program) {
   if (Error E = RT.checkProgram(Program))
     return E;
-  std::unique_ptr<offload_program_impl_t> P = RT.Programs.take(Program);
+  ProgramTable::Owned P = RT.Programs.take(Program);
   if (!P)
     return createError(OFFLOAD_ERRC_INVALID_PROGRAM,
                        "Program ({0}) is not a live program: it was destroyed "
@@ -847,20 +867,22 @@ Expected<offload_symbol_handle_t> lookupSymbol(Runtime &RT,
                                                offload_program_handle_t Program,
                                                StringRef Name,
                                                offload_symbol_kind_t Kind) {
-  std::lock_guard<std::mutex> Lock(Program->SymbolsMutex);
+  ProgramObject &Object = unwrap(Program);
+  std::lock_guard<std::mutex> Lock(Object.SymbolsMutex);
   auto Key = std::make_pair(int(Kind), Name.str());
-  auto It = Program->Symbols.find(Key);
-  if (It != Program->Symbols.end())
+  auto It = Object.Symbols.find(Key);
+  if (It != Object.Symbols.end())
     return It->second;
   Expected<std::unique_ptr<offload::Symbol>> S =
-      Program->Impl->getSymbol(Name, Kind);
+      Object.Impl->getSymbol(Name, Kind);
   if (!S)
     return S.takeError();
-  offload_symbol_handle_t Handle =
-      RT.Symbols.add(std::unique_ptr<offload_symbol_impl_t>(
-          new offload_symbol_impl_t{Program, std::move(*S)}));
-  Program->Symbols.emplace(std::move(Key), Handle);
-  return Handle;
+  Expected<offload_symbol_handle_t> Handle =
+      RT.Symbols.create(SymbolObject{Program, std::move(*S)});
+  if (!Handle)
+    return Handle.takeError();
+  Object.Symbols.emplace(std::move(Key), *Handle);
+  return *Handle;
 }
 
 Error getSymbol(Runtime &RT, offload_program_handle_t Program, const char *Name,
@@ -887,12 +909,12 @@ Error checkKernel(offload_symbol_handle_t Kernel,
                   offload_device_handle_t Device) {
   if (!isValidationEnabled())
     return Error::success();
-  const offload::Symbol &Sym = *Kernel->Impl;
+  const offload::Symbol &Sym = *unwrap(Kernel).Impl;
   if (Sym.getKind() != OFFLOAD_SYMBOL_KIND_KERNEL)
     return createError(OFFLOAD_ERRC_SYMBOL_KIND,
                        "Kernel ('{0}') is a global variable, not a kernel",
                        Sym.getName());
-  if (Kernel->Program->Device != Device)
+  if (unwrap(unwrap(Kernel).Program).Device != Device)
     return createError(OFFLOAD_ERRC_INVALID_DEVICE,
                        "Kernel ('{0}') was loaded on another device than "
                        "Device",
@@ -911,8 +933,8 @@ Error calculateOptimalOccupancy(Runtime &RT, offload_device_handle_t Device,
     return E;
   if (Error E = checkKernel(Kernel, Device))
     return E;
-  Expected<uint64_t> Size =
-      Device->Impl->getOptimalGroupSize(*Kernel->Impl, SharedMemory);
+  Expected<uint64_t> Size = unwrap(Device).Impl->getOptimalGroupSize(
+      *unwrap(Kernel).Impl, SharedMemory);
   if (!Size)
     return Size.takeError();
   *GroupSize = static_cast<size_t>(*Size);
@@ -932,19 +954,19 @@ Error launchKernel(Runtime &RT, offload_queue_handle_t Queue,
     return E;
   if (Error E = checkNotNull(LaunchSizeArgs, "LaunchSizeArgs"))
     return E;
-  offload::Symbol &Sym = *Kernel->Impl;
+  offload::Symbol &Sym = *unwrap(Kernel).Impl;
   if (isValidationEnabled()) {
     if (ArgumentsSize && !ArgumentsData)
       return createError(OFFLOAD_ERRC_INVALID_ARGUMENT,
                          "ArgumentsData is null but ArgumentsSize is {0}",
                          ArgumentsSize);
-    if (Queue && Queue->Device != Device)
+    if (Queue && unwrap(Queue).Device != Device)
       return createError(OFFLOAD_ERRC_INVALID_DEVICE,
                          "Queue belongs to another device than Device");
     if (Error E = checkKernel(Kernel, Device))
       return E;
-    if (Error E = checkLaunchSize(*LaunchSizeArgs, Device->Impl->getInfo(),
-                                  Sym.getName()))
+    if (Error E = checkLaunchSize(
+            *LaunchSizeArgs, unwrap(Device).Impl->getInfo(), Sym.getName()))
       return E;
     std::optional<uint64_t> Expected = Sym.getArgumentsSize();
     std::optional<uint64_t> Min = Sym.getMinArgumentsSize();
@@ -973,8 +995,8 @@ Error launchKernel(Runtime &RT, offload_queue_handle_t Queue,
             .str();
       },
       [&] {
-        return Device->Impl->launchKernel(getImpl(Queue), Sym, Args,
-                                          *LaunchSizeArgs);
+        return unwrap(Device).Impl->launchKernel(getImpl(Queue), Sym, Args,
+                                                 *LaunchSizeArgs);
       });
 }
 
@@ -990,10 +1012,10 @@ Error getKernelFromImage(Runtime &RT, offload_device_handle_t Device,
     return E;
   if (Error E = checkNotNull(Kernel, "Kernel"))
     return E;
-  if (Error E = checkNotZero(ImageSize, "ImageSize"))
-    return E;
-  Expected<offload_program_handle_t> Program = RT.getOrLoadImageProgram(
-      Device, Image, [&] { return loadProgram(RT, Device, Image, ImageSize); });
+  Expected<offload_program_handle_t> Program =
+      RT.getOrLoadImageProgram(Device, Image, [&] {
+        return loadProgram(RT, Device, Image, ImageSize, "ImageSize");
+      });
   if (!Program)
     return Program.takeError();
   Expected<offload_symbol_handle_t> S =

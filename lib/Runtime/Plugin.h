@@ -241,8 +241,10 @@ public:
            "'";
   }
 
-  /// Static shared memory per block of a kernel, in bytes, as the launch
-  /// lays it out (dynamic shared memory follows it).
+  /// Static shared memory per block of a kernel, in bytes: what the kernel
+  /// uses and the device's limit counts (WORK_GROUP_LOCAL_MEM_SIZE bounds it
+  /// plus the launch's dynamic shared memory), without any padding the plugin
+  /// adds to align the dynamic part.
   virtual uint64_t getStaticSharedBytes() const { return 0; }
 
   /// Address and size in bytes of a global variable.

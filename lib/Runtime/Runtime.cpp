@@ -155,19 +155,24 @@ Error Runtime::initialize() {
   for (std::unique_ptr<Plugin> &P : Plugins) {
     if (Error E = P->init())
       return E;
-    auto Platform = std::make_unique<offload_platform_impl_t>();
+    Expected<offload_platform_handle_t> Platform =
+        PlatformTable::get().create();
+    if (!Platform)
+      return Platform.takeError();
+    Platforms.push_back(*Platform);
+    PlatformObject &PO = unwrap(*Platform);
     for (size_t I = 0, N = P->getNumDevices(); I < N; ++I) {
-      auto D = std::make_unique<offload_device_impl_t>();
-      D->Platform = Platform.get();
-      D->Impl = &P->getDevice(I);
-      Devices.push_back(D.get());
-      DeviceSet.insert(D.get());
+      Expected<offload_device_handle_t> D =
+          DeviceTable::get().create(DeviceObject{*Platform, &P->getDevice(I)});
+      if (!D)
+        return D.takeError();
+      Devices.push_back(*D);
+      DeviceSet.insert(*D);
       if (!HostDevice && P->getBackend() == OFFLOAD_PLATFORM_BACKEND_HOST)
-        HostDevice = D.get();
-      Platform->Devices.push_back(std::move(D));
+        HostDevice = *D;
+      PO.Devices.push_back(*D);
     }
-    Platform->Plugin = std::move(P);
-    Platforms.push_back(std::move(Platform));
+    PO.ThePlugin = std::move(P);
   }
   if (!HostDevice)
     return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
@@ -178,7 +183,7 @@ Error Runtime::initialize() {
 Error Runtime::release() {
   // Queues first: their destructors wait for work that may still use events,
   // programs and allocations. Errors of that work have no caller left.
-  for (std::unique_ptr<offload_queue_impl_t> &Q : Queues.takeAll()) {
+  for (QueueTable::Owned &Q : Queues.takeAll()) {
     consumeError(Q->Impl->synchronize());
     Q->Impl.reset();
   }
@@ -187,8 +192,10 @@ Error Runtime::release() {
     std::lock_guard<std::mutex> Lock(ImageCacheMutex);
     ImageCache.clear();
   }
-  for (std::unique_ptr<offload_program_impl_t> &P : Programs.takeAll())
+  for (ProgramTable::Owned &P : Programs.takeAll())
     destroyProgram(std::move(P));
+  // Symbols of programs destroyed above are gone; none is left.
+  Symbols.takeAll();
 
   Error Result = Error::success();
   std::map<uintptr_t, AllocationInfo> Remaining;
@@ -198,13 +205,21 @@ Error Runtime::release() {
     bumpAllocationEpoch();
   }
   for (auto &[Address, Info] : Remaining) {
-    Error E =
-        Info.Device->Impl->free(reinterpret_cast<void *>(Address), Info.Kind);
+    Error E = unwrap(Info.Device)
+                  .Impl->free(reinterpret_cast<void *>(Address), Info.Kind);
     Result = joinErrors(std::move(Result), std::move(E));
   }
-  for (std::unique_ptr<offload_platform_impl_t> &P : Platforms)
-    if (P->Plugin)
-      Result = joinErrors(std::move(Result), P->Plugin->deinit());
+  for (offload_platform_handle_t P : Platforms)
+    if (PlatformObject &PO = unwrap(P); PO.ThePlugin)
+      Result = joinErrors(std::move(Result), PO.ThePlugin->deinit());
+  // Devices, then platforms (which own the plugins the devices point into).
+  for (offload_device_handle_t D : Devices)
+    DeviceTable::get().take(D);
+  for (offload_platform_handle_t P : Platforms)
+    PlatformTable::get().take(P);
+  Devices.clear();
+  DeviceSet.clear();
+  HostDevice = nullptr;
   Platforms.clear();
   return Result;
 }
@@ -214,8 +229,8 @@ Error Runtime::release() {
 //===----------------------------------------------------------------------===//
 
 bool Runtime::isLivePlatform(const void *Platform) const {
-  for (const std::unique_ptr<offload_platform_impl_t> &P : Platforms)
-    if (P.get() == Platform)
+  for (offload_platform_handle_t P : Platforms)
+    if (P == Platform)
       return true;
   return false;
 }
@@ -251,14 +266,14 @@ Error Runtime::makeDeviceError(offload_device_handle_t Device,
 Error Runtime::checkQueue(offload_queue_handle_t Queue, StringRef Name) const {
   if (!isValidationEnabled())
     return Error::success();
-  return checkHandle(Queue, Queue && Queues.contains(Queue), Name,
+  return checkHandle(Queue, Queue && Queues.isLive(Queue), Name,
                      OFFLOAD_ERRC_INVALID_QUEUE, "queue");
 }
 
 Error Runtime::checkEvent(offload_event_handle_t Event, StringRef Name) const {
   if (!isValidationEnabled())
     return Error::success();
-  return checkHandle(Event, Event && Events.contains(Event), Name,
+  return checkHandle(Event, Event && Events.isLive(Event), Name,
                      OFFLOAD_ERRC_INVALID_EVENT, "event");
 }
 
@@ -266,7 +281,7 @@ Error Runtime::checkProgram(offload_program_handle_t Program,
                             StringRef Name) const {
   if (!isValidationEnabled())
     return Error::success();
-  return checkHandle(Program, Program && Programs.contains(Program), Name,
+  return checkHandle(Program, Program && Programs.isLive(Program), Name,
                      OFFLOAD_ERRC_INVALID_PROGRAM, "program");
 }
 
@@ -274,7 +289,7 @@ Error Runtime::checkSymbol(offload_symbol_handle_t Symbol,
                            StringRef Name) const {
   if (!isValidationEnabled())
     return Error::success();
-  return checkHandle(Symbol, Symbol && Symbols.contains(Symbol), Name,
+  return checkHandle(Symbol, Symbol && Symbols.isLive(Symbol), Name,
                      OFFLOAD_ERRC_INVALID_SYMBOL, "symbol");
 }
 
@@ -358,9 +373,27 @@ Runtime::findAllocation(const void *Ptr) const {
   return std::make_pair(reinterpret_cast<void *>(Range.Begin), Range.Info);
 }
 
-offload_device_impl_t *Runtime::findAllocationDevice(const void *Ptr) const {
+offload_device_handle_t Runtime::findAllocationDevice(const void *Ptr) const {
   const AllocationRange &Range = lookupAllocation(Ptr);
   return Range.InAllocation ? Range.Info.Device : nullptr;
+}
+
+Error Runtime::checkMemoryOfDevice(const void *Ptr,
+                                   offload_device_handle_t Device,
+                                   StringRef Name, StringRef DeviceName) const {
+  const AllocationRange &Range = lookupAllocation(Ptr);
+  if (!Range.InAllocation || isMemoryOf(Range.Info, Device))
+    return Error::success();
+  StringRef Kind = Range.Info.Kind == OFFLOAD_ALLOC_TYPE_DEVICE ? "DEVICE"
+                   : Range.Info.Kind == OFFLOAD_ALLOC_TYPE_HOST ? "HOST"
+                                                                : "MANAGED";
+  return createError(
+      OFFLOAD_ERRC_INVALID_DEVICE,
+      "{0} ({1}) lies in a {2} allocation of device '{3}', which is not "
+      "memory of {4} ('{5}')",
+      Name, formatPointer(Ptr), Kind,
+      unwrap(Range.Info.Device).Impl->getInfo().Name, DeviceName,
+      unwrap(Device).Impl->getInfo().Name);
 }
 
 Error Runtime::makeBoundsError(const void *Ptr, size_t Size,
@@ -375,58 +408,87 @@ Error Runtime::makeBoundsError(const void *Ptr, size_t Size,
                      Offset, SizeName);
 }
 
-Error Runtime::addRegistration(offload_device_impl_t *Device, void *Ptr,
-                               size_t Size) {
+Expected<void *> Runtime::registerHostMemory(offload_device_handle_t Device,
+                                             void *Ptr, size_t Size) {
   uintptr_t Begin = reinterpret_cast<uintptr_t>(Ptr), End;
   if (__builtin_add_overflow(Begin, Size, &End))
     return createError(OFFLOAD_ERRC_INVALID_SIZE,
                        "Ptr ({0}) + Size ({1}) wraps around the address space",
                        formatPointer(Ptr), Size);
   std::lock_guard<std::mutex> Lock(RegistrationsMutex);
-  std::map<uintptr_t, size_t> &Ranges = Registrations[Device];
-  // The first range starting at or after Begin, and the one before it.
-  auto Next = Ranges.lower_bound(Begin);
-  auto Overlapping = Ranges.end();
+  std::map<uintptr_t, Registration> &Ranges = Registrations[Device];
+  // The registration starting at or before Begin, and the next one.
+  auto Next = Ranges.upper_bound(Begin);
+  if (Next != Ranges.begin()) {
+    auto Prev = std::prev(Next);
+    uintptr_t PrevEnd = Prev->first + Prev->second.Size;
+    if (Begin < PrevEnd) {
+      if (End > PrevEnd)
+        return createError(
+            OFFLOAD_ERRC_INVALID_ARGUMENT,
+            "{0} bytes at Ptr ({1}) partially overlap memory already "
+            "registered with the device ({2} bytes at {3}); a range inside "
+            "it, or another range, may be registered",
+            Size, formatPointer(Ptr), Prev->second.Size,
+            formatPointer(reinterpret_cast<const void *>(Prev->first)));
+      // Inside a registration: one more use of it.
+      ++Prev->second.Uses[Begin];
+      return static_cast<char *>(Prev->second.Pinned) + (Begin - Prev->first);
+    }
+  }
   if (Next != Ranges.end() && Next->first < End)
-    Overlapping = Next;
-  else if (Next != Ranges.begin() &&
-           std::prev(Next)->first + std::prev(Next)->second > Begin)
-    Overlapping = std::prev(Next);
-  if (Overlapping != Ranges.end())
     return createError(
         OFFLOAD_ERRC_INVALID_ARGUMENT,
-        "{0} bytes at Ptr ({1}) overlap memory already registered with the "
-        "device ({2} bytes at {3}); unregister it first",
-        Size, formatPointer(Ptr), Overlapping->second,
-        formatPointer(reinterpret_cast<const void *>(Overlapping->first)));
-  Ranges.emplace(Begin, Size);
-  return Error::success();
+        "{0} bytes at Ptr ({1}) partially overlap memory already registered "
+        "with the device ({2} bytes at {3}); a range inside it, or another "
+        "range, may be registered",
+        Size, formatPointer(Ptr), Next->second.Size,
+        formatPointer(reinterpret_cast<const void *>(Next->first)));
+  Expected<void *> Pinned = unwrap(Device).Impl->registerHostMemory(Ptr, Size);
+  if (!Pinned)
+    return Pinned.takeError();
+  Registration &R = Ranges[Begin];
+  R.Size = Size;
+  R.Pinned = *Pinned;
+  R.Uses[Begin] = 1;
+  return *Pinned;
 }
 
-Expected<size_t> Runtime::takeRegistration(offload_device_impl_t *Device,
-                                           void *Ptr) {
+Error Runtime::unregisterHostMemory(offload_device_handle_t Device, void *Ptr) {
+  uintptr_t Address = reinterpret_cast<uintptr_t>(Ptr);
   std::lock_guard<std::mutex> Lock(RegistrationsMutex);
   auto DeviceIt = Registrations.find(Device);
-  uintptr_t Address = reinterpret_cast<uintptr_t>(Ptr);
   if (DeviceIt != Registrations.end()) {
-    std::map<uintptr_t, size_t> &Ranges = DeviceIt->second;
-    auto It = Ranges.find(Address);
-    if (It != Ranges.end()) {
-      size_t Size = It->second;
-      Ranges.erase(It);
-      return Size;
-    }
-    // Inside a range: say where it starts.
+    std::map<uintptr_t, Registration> &Ranges = DeviceIt->second;
     auto Next = Ranges.upper_bound(Address);
-    if (Next != Ranges.begin() &&
-        Address - std::prev(Next)->first < std::prev(Next)->second)
-      return createError(
-          OFFLOAD_ERRC_INVALID_ARGUMENT,
-          "Ptr ({0}) lies inside memory registered with the device but is "
-          "not its start ({1} bytes at {2})",
-          formatPointer(Ptr), std::prev(Next)->second,
-          formatPointer(
-              reinterpret_cast<const void *>(std::prev(Next)->first)));
+    if (Next != Ranges.begin()) {
+      auto It = std::prev(Next);
+      Registration &R = It->second;
+      if (Address - It->first < R.Size) {
+        auto Use = R.Uses.find(Address);
+        if (Use == R.Uses.end())
+          return createError(
+              OFFLOAD_ERRC_INVALID_ARGUMENT,
+              "Ptr ({0}) lies inside memory registered with the device but is "
+              "not its start ({1} bytes at {2}), nor the start of a range "
+              "registered inside it",
+              formatPointer(Ptr), R.Size,
+              formatPointer(reinterpret_cast<const void *>(It->first)));
+        if (--Use->second == 0)
+          R.Uses.erase(Use);
+        if (!R.Uses.empty())
+          return Error::success();
+        // The last use: the plugin unregisters the whole range.
+        if (Error E = unwrap(Device).Impl->unregisterHostMemory(
+                reinterpret_cast<void *>(It->first))) {
+          // Still registered with the device: keep the use.
+          R.Uses[Address] = 1;
+          return E;
+        }
+        Ranges.erase(It);
+        return Error::success();
+      }
+    }
   }
   return createError(OFFLOAD_ERRC_INVALID_ARGUMENT,
                      "Ptr ({0}) is not memory registered with the device by "
@@ -434,7 +496,7 @@ Expected<size_t> Runtime::takeRegistration(offload_device_impl_t *Device,
                      formatPointer(Ptr));
 }
 
-void Runtime::destroyProgram(std::unique_ptr<offload_program_impl_t> Program) {
+void Runtime::destroyProgram(ProgramTable::Owned Program) {
   {
     std::lock_guard<std::mutex> Lock(Program->SymbolsMutex);
     for (auto &Entry : Program->Symbols)
@@ -444,9 +506,9 @@ void Runtime::destroyProgram(std::unique_ptr<offload_program_impl_t> Program) {
   Program->Impl.reset();
 }
 
-Expected<offload_program_impl_t *> Runtime::getOrLoadImageProgram(
-    offload_device_impl_t *Device, const void *Image,
-    function_ref<Expected<offload_program_impl_t *>()> Load) {
+Expected<offload_program_handle_t> Runtime::getOrLoadImageProgram(
+    offload_device_handle_t Device, const void *Image,
+    function_ref<Expected<offload_program_handle_t>()> Load) {
   // Loading under the lock makes concurrent first uses of one image load it
   // once; loads are rare (once per image and device) so serializing them is
   // cheap.
@@ -455,7 +517,7 @@ Expected<offload_program_impl_t *> Runtime::getOrLoadImageProgram(
   auto It = ImageCache.find(Key);
   if (It != ImageCache.end())
     return It->second;
-  Expected<offload_program_impl_t *> Program = Load();
+  Expected<offload_program_handle_t> Program = Load();
   if (!Program)
     return Program.takeError();
   ImageCache.emplace(Key, *Program);

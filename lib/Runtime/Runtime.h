@@ -5,11 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The objects behind the C API's opaque handles, and the runtime state that
-// exists between offloadInit and the last offloadShutDown: the platforms and
-// their devices, registries of live handles (so that validation can reject a
-// destroyed or garbage handle without dereferencing it), the allocation table
-// and the image cache of offloadGetKernelFromImage.
+// The objects behind the C API's opaque handles (in the HandleTables of
+// HandleTable.h, so that validation rejects a destroyed or garbage handle
+// without dereferencing it, and a destroyed handle never names a later
+// object), and the runtime state that exists between offloadInit and the
+// last offloadShutDown: the platforms and their devices, the allocation
+// table and the image cache of offloadGetKernelFromImage.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@
 #define OFFLOADRUNTIME_LIB_RUNTIME_H
 
 #include "Error.h"
+#include "HandleTable.h"
 #include "Plugin.h"
 
 #include "llvm/ADT/FunctionExtras.h"
@@ -33,48 +35,79 @@
 #include <unordered_set>
 #include <vector>
 
+namespace offload {
+
 //===----------------------------------------------------------------------===//
 // Handle objects
 //===----------------------------------------------------------------------===//
+//
+// The C API's handle types point to incomplete structs: a handle is not a
+// pointer to its object but a slot of a HandleTable with a generation
+// (HandleTable.h), turned into its object by unwrap().
 
-struct offload_platform_impl_t {
-  std::unique_ptr<offload::Plugin> Plugin;
-  std::vector<std::unique_ptr<offload_device_impl_t>> Devices;
+struct PlatformObject {
+  std::unique_ptr<Plugin> ThePlugin;
+  std::vector<offload_device_handle_t> Devices;
 };
 
-struct offload_device_impl_t {
-  offload_platform_impl_t *Platform;
-  offload::Device *Impl;
+struct DeviceObject {
+  offload_platform_handle_t Platform;
+  Device *Impl;
 };
 
-struct offload_queue_impl_t {
-  offload_device_impl_t *Device;
-  std::unique_ptr<offload::Queue> Impl;
+struct QueueObject {
+  offload_device_handle_t Device;
+  std::unique_ptr<Queue> Impl;
 };
 
-struct offload_event_impl_t {
-  offload_device_impl_t *Device;
+struct EventObject {
+  offload_device_handle_t Device;
   /// The queue the event was recorded on, for OFFLOAD_EVENT_INFO_QUEUE only:
   /// the queue may have been destroyed since.
-  offload_queue_impl_t *Queue;
-  std::shared_ptr<offload::Event> Impl;
+  offload_queue_handle_t Queue;
+  std::shared_ptr<Event> Impl;
 };
 
-struct offload_symbol_impl_t {
-  offload_program_impl_t *Program;
-  std::unique_ptr<offload::Symbol> Impl;
+struct SymbolObject {
+  /// The program owning the symbol; it outlives the symbol.
+  offload_program_handle_t Program;
+  std::unique_ptr<Symbol> Impl;
 };
 
-struct offload_program_impl_t {
-  offload_device_impl_t *Device;
-  std::unique_ptr<offload::Program> Impl;
-  /// Symbols looked up so far, by (kind, name); owned by the runtime's symbol
-  /// registry, released with the program.
+struct ProgramObject {
+  offload_device_handle_t Device;
+  std::unique_ptr<Program> Impl;
+  /// Symbols looked up so far, by (kind, name); destroyed with the program.
   std::mutex SymbolsMutex;
-  std::map<std::pair<int, std::string>, offload_symbol_impl_t *> Symbols;
+  std::map<std::pair<int, std::string>, offload_symbol_handle_t> Symbols;
 };
 
-namespace offload {
+using PlatformTable = HandleTable<PlatformObject, offload_platform_handle_t>;
+using DeviceTable = HandleTable<DeviceObject, offload_device_handle_t>;
+using QueueTable = HandleTable<QueueObject, offload_queue_handle_t>;
+using EventTable = HandleTable<EventObject, offload_event_handle_t>;
+using ProgramTable = HandleTable<ProgramObject, offload_program_handle_t>;
+using SymbolTable = HandleTable<SymbolObject, offload_symbol_handle_t>;
+
+/// The object of a live handle: one AND, no lookup.
+inline PlatformObject &unwrap(offload_platform_handle_t H) {
+  return PlatformTable::unwrap(H);
+}
+inline DeviceObject &unwrap(offload_device_handle_t H) {
+  return DeviceTable::unwrap(H);
+}
+inline QueueObject &unwrap(offload_queue_handle_t H) {
+  return QueueTable::unwrap(H);
+}
+inline EventObject &unwrap(offload_event_handle_t H) {
+  return EventTable::unwrap(H);
+}
+inline ProgramObject &unwrap(offload_program_handle_t H) {
+  return ProgramTable::unwrap(H);
+}
+inline SymbolObject &unwrap(offload_symbol_handle_t H) {
+  return SymbolTable::unwrap(H);
+}
 
 //===----------------------------------------------------------------------===//
 // Configuration
@@ -101,56 +134,12 @@ inline bool isTraceEnabled() {
 bool getEnvFlag(const char *Name);
 
 //===----------------------------------------------------------------------===//
-// Registries
+// Allocations
 //===----------------------------------------------------------------------===//
-
-/// A thread-safe set of live handles of one kind, owning their objects.
-/// Membership is checked by address only, so any value, even garbage, can be
-/// tested without being dereferenced.
-template <typename T> class HandleRegistry {
-public:
-  T *add(std::unique_ptr<T> Object) {
-    T *Handle = Object.get();
-    std::lock_guard<std::mutex> Lock(Mutex);
-    Objects.emplace(Handle, std::move(Object));
-    return Handle;
-  }
-
-  bool contains(const T *Handle) const {
-    std::lock_guard<std::mutex> Lock(Mutex);
-    return Objects.count(const_cast<T *>(Handle));
-  }
-
-  /// Removes \p Handle and returns its object; null if it is not live.
-  std::unique_ptr<T> take(T *Handle) {
-    std::lock_guard<std::mutex> Lock(Mutex);
-    auto It = Objects.find(Handle);
-    if (It == Objects.end())
-      return nullptr;
-    std::unique_ptr<T> Object = std::move(It->second);
-    Objects.erase(It);
-    return Object;
-  }
-
-  /// Removes and returns every object.
-  std::vector<std::unique_ptr<T>> takeAll() {
-    std::lock_guard<std::mutex> Lock(Mutex);
-    std::vector<std::unique_ptr<T>> Result;
-    Result.reserve(Objects.size());
-    for (auto &Entry : Objects)
-      Result.push_back(std::move(Entry.second));
-    Objects.clear();
-    return Result;
-  }
-
-private:
-  mutable std::mutex Mutex;
-  std::unordered_map<T *, std::unique_ptr<T>> Objects;
-};
 
 /// What the runtime knows about an allocation of offloadMemAlloc.
 struct AllocationInfo {
-  offload_device_impl_t *Device;
+  offload_device_handle_t Device;
   size_t Size;
   offload_alloc_type_t Kind;
 };
@@ -212,13 +201,12 @@ public:
 
   ~Runtime();
 
-  llvm::ArrayRef<offload_device_impl_t *> getDevices() const { return Devices; }
+  llvm::ArrayRef<offload_device_handle_t> getDevices() const { return Devices; }
   /// Every platform, with or without devices, in plugin order.
-  llvm::ArrayRef<std::unique_ptr<offload_platform_impl_t>>
-  getPlatforms() const {
+  llvm::ArrayRef<offload_platform_handle_t> getPlatforms() const {
     return Platforms;
   }
-  offload_device_impl_t *getHostDevice() const { return HostDevice; }
+  offload_device_handle_t getHostDevice() const { return HostDevice; }
 
   /// Handle checks. Each returns success when validation is disabled.
   /// \p Name names the argument in the message.
@@ -240,10 +228,12 @@ public:
   llvm::Error checkSymbol(offload_symbol_handle_t Symbol,
                           llvm::StringRef Name = "Symbol") const;
 
-  HandleRegistry<offload_queue_impl_t> Queues;
-  HandleRegistry<offload_event_impl_t> Events;
-  HandleRegistry<offload_program_impl_t> Programs;
-  HandleRegistry<offload_symbol_impl_t> Symbols;
+  /// The objects of the handles (process-wide tables: handles of an earlier
+  /// runtime stay stale).
+  QueueTable &Queues = QueueTable::get();
+  EventTable &Events = EventTable::get();
+  ProgramTable &Programs = ProgramTable::get();
+  SymbolTable &Symbols = SymbolTable::get();
 
   /// Allocation table. Lookups are cached per thread: the last few ranges
   /// found, valid until the table next changes (a global epoch), so the
@@ -256,7 +246,7 @@ public:
   std::optional<std::pair<void *, AllocationInfo>>
   findAllocation(const void *Ptr) const;
   /// The device owning the allocation containing \p Ptr, if any.
-  offload_device_impl_t *findAllocationDevice(const void *Ptr) const;
+  offload_device_handle_t findAllocationDevice(const void *Ptr) const;
   /// INVALID_SIZE if \p Ptr lies inside an allocation of offloadMemAlloc and
   /// [Ptr, Ptr + Size) runs past its end; \p Name and \p SizeName name the
   /// arguments.
@@ -295,35 +285,57 @@ public:
       if (DstRange && SrcRange)
         break;
     }
-    // Outside allocations any size passes, as in checkInAllocationBounds.
+    // Outside allocations any size passes, as in checkInAllocationBounds;
+    // inside one, it must be memory the host device may name
+    // (checkMemoryOfDevice).
     auto InBounds = [&](const AllocationRange *R, uintptr_t Address) {
-      return R && (!R->InAllocation || Size <= R->End - Address);
+      return R && (!R->InAllocation || (Size <= R->End - Address &&
+                                        isMemoryOf(R->Info, HostDevice)));
     };
     return InBounds(DstRange, Dst) && InBounds(SrcRange, Src);
   }
+  /// Whether an allocation \p Info may be named memory of \p Device in a
+  /// copy: its own device's, or (HOST and MANAGED allocations, which the
+  /// host can access) the host device's.
+  bool isMemoryOf(const AllocationInfo &Info,
+                  offload_device_handle_t Device) const {
+    return Info.Device == Device ||
+           (Device == HostDevice && Info.Kind != OFFLOAD_ALLOC_TYPE_DEVICE);
+  }
+  /// INVALID_DEVICE if \p Ptr lies in an allocation of offloadMemAlloc that
+  /// is not memory of \p Device (isMemoryOf); \p Name and \p DeviceName name
+  /// the arguments.
+  llvm::Error checkMemoryOfDevice(const void *Ptr,
+                                  offload_device_handle_t Device,
+                                  llvm::StringRef Name,
+                                  llvm::StringRef DeviceName) const;
   /// The range of the table around \p Address: a reference into this
   /// thread's cache, valid until its next lookup.
   const AllocationRange &lookupAllocation(const void *Address) const;
 
-  /// Host memory registered with offloadMemRegister, per device. Records
-  /// [Ptr, Ptr + Size) for \p Device; INVALID_ARGUMENT if it overlaps memory
-  /// registered with the device, INVALID_SIZE if it wraps around the address
-  /// space. Checked even without validation (registration is rare).
-  llvm::Error addRegistration(offload_device_impl_t *Device, void *Ptr,
-                              size_t Size);
-  /// Removes the registration that starts at \p Ptr and returns its size;
-  /// INVALID_ARGUMENT if there is none.
-  llvm::Expected<size_t> takeRegistration(offload_device_impl_t *Device,
-                                          void *Ptr);
+  /// offloadMemRegister of \p Size bytes at \p Ptr for \p Device, as
+  /// liboffload's pinned-allocation map does it: a range inside a
+  /// registration (the same range included) is one more use of it (the
+  /// device's pointer for it is the registration's, offset), a range
+  /// overlapping registrations otherwise is INVALID_ARGUMENT, and a new range
+  /// is registered with the plugin. INVALID_SIZE if it wraps around the
+  /// address space. Checked even without validation (registration is rare;
+  /// the plugin is called under the registrations' lock).
+  llvm::Expected<void *> registerHostMemory(offload_device_handle_t Device,
+                                            void *Ptr, size_t Size);
+  /// offloadMemUnregister: ends one use that starts at \p Ptr; the last use
+  /// of a registration unregisters it with the plugin. INVALID_ARGUMENT if
+  /// no use starts at \p Ptr.
+  llvm::Error unregisterHostMemory(offload_device_handle_t Device, void *Ptr);
 
-  /// Releases a program and its symbols (already taken from the registry).
-  void destroyProgram(std::unique_ptr<offload_program_impl_t> Program);
+  /// Releases a program and its symbols (already taken from its table).
+  void destroyProgram(ProgramTable::Owned Program);
 
   /// The program loaded from \p Image on \p Device, loading it with \p Load on
   /// first use; cached until shutdown.
-  llvm::Expected<offload_program_impl_t *> getOrLoadImageProgram(
-      offload_device_impl_t *Device, const void *Image,
-      llvm::function_ref<llvm::Expected<offload_program_impl_t *>()> Load);
+  llvm::Expected<offload_program_handle_t> getOrLoadImageProgram(
+      offload_device_handle_t Device, const void *Image,
+      llvm::function_ref<llvm::Expected<offload_program_handle_t>()> Load);
 
 private:
   Runtime() = default;
@@ -341,7 +353,7 @@ private:
   LLVM_ATTRIBUTE_ALWAYS_INLINE bool isLiveDevice(const void *Device) const {
     // A few devices: a scan beats hashing.
     if (LLVM_LIKELY(Devices.size() <= 16)) {
-      for (const offload_device_impl_t *D : Devices)
+      for (offload_device_handle_t D : Devices)
         if (D == Device)
           return true;
       return false;
@@ -356,22 +368,32 @@ private:
                               llvm::StringRef Name,
                               llvm::StringRef SizeName) const;
 
-  std::vector<std::unique_ptr<offload_platform_impl_t>> Platforms;
-  llvm::SmallVector<offload_device_impl_t *> Devices;
+  llvm::SmallVector<offload_platform_handle_t> Platforms;
+  llvm::SmallVector<offload_device_handle_t> Devices;
   /// The devices again, for checks when there are many.
   std::unordered_set<const void *> DeviceSet;
-  offload_device_impl_t *HostDevice = nullptr;
+  offload_device_handle_t HostDevice = nullptr;
 
   mutable std::mutex AllocationsMutex;
   std::map<uintptr_t, AllocationInfo> Allocations;
 
+  /// A range registered with a plugin and its uses (registrations of it or
+  /// of ranges inside it).
+  struct Registration {
+    size_t Size;
+    /// The plugin's pointer for the range's start.
+    void *Pinned;
+    /// Start -> number of uses that start there (each ends in the range).
+    std::map<uintptr_t, unsigned> Uses;
+  };
   std::mutex RegistrationsMutex;
-  /// Start -> size of each registered range, per device.
-  std::map<offload_device_impl_t *, std::map<uintptr_t, size_t>> Registrations;
+  /// Start -> registration, per device.
+  std::map<offload_device_handle_t, std::map<uintptr_t, Registration>>
+      Registrations;
 
   std::mutex ImageCacheMutex;
-  std::map<std::pair<offload_device_impl_t *, const void *>,
-           offload_program_impl_t *>
+  std::map<std::pair<offload_device_handle_t, const void *>,
+           offload_program_handle_t>
       ImageCache;
 };
 

@@ -44,6 +44,21 @@ inline llvm::Error checkNotZero(uint64_t Size, llvm::StringRef Name) {
   return createError(OFFLOAD_ERRC_INVALID_SIZE, "{0} is zero", Name);
 }
 
+/// checkNotNull and checkNotZero even without validation: for arguments
+/// whose answer must not depend on the setting (OFFLOAD_DISABLE_VALIDATION
+/// may add errors for invalid calls, never change an answer the API
+/// documents).
+inline llvm::Error requireNotNull(const void *Ptr, llvm::StringRef Name) {
+  if (Ptr)
+    return llvm::Error::success();
+  return createError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "{0} is null", Name);
+}
+inline llvm::Error requireNotZero(uint64_t Size, llvm::StringRef Name) {
+  if (Size)
+    return llvm::Error::success();
+  return createError(OFFLOAD_ERRC_INVALID_SIZE, "{0} is zero", Name);
+}
+
 /// An enum argument as the integer the caller passed. A C caller may pass
 /// any value, but in C++ an enum object holding a value outside its
 /// enumerators' range is undefined behaviour: entry points read enum

@@ -223,8 +223,10 @@ def compile(source, device=None, name=None, check=False):
         :class:`Kernel`. Nothing is compiled until the first launch.
 
     Raises:
-        OffloadError: code 'INVALID_BINARY' when the MLIR does not parse or
-            holds no gpu.module (the message holds the diagnostics),
+        OffloadError: code 'INVALID_BINARY' when the MLIR does not parse,
+            crashes upstream MLIR's parser or verifier (the message names
+            the crash; the interpreter survives it) or holds no gpu.module
+            (the message holds the diagnostics),
             'UNSUPPORTED' for a device the JIT cannot target.
         FileNotFoundError: a path that does not exist.
     """

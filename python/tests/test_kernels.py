@@ -292,6 +292,47 @@ module attributes {gpu.container_module} {
         offload.compile("this is not MLIR", device=host)
 
 
+# Inputs that crash Debian's MLIR 22 parser or verifier: an OffloadError
+# naming the crash, and the interpreter goes on (the same input twice, then a
+# module that works).
+PARSER_CRASHES = [
+    ("""
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @f() kernel { gpu.return }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %t = gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1)
+                    threads(%tx, %ty, %tz) in (%a = %c1, %b = %c1, %c = %c1) {
+      gpu.terminator
+    }
+    return
+  }
+}
+""", "a `gpu.launch` with a result but without `async`"),
+    ("""
+gpu.module @k {
+  gpu.func @f() kernel attributes {a = array<index: 1>} { gpu.return }
+}
+""", "a dense array of `index`"),
+]
+
+
+@pytest.mark.parametrize("source,known", PARSER_CRASHES,
+                         ids=["gpu-launch-result", "index-array"])
+def test_compile_refuses_inputs_that_crash_the_parser(host, source, known):
+    for _ in range(2):
+        with pytest.raises(offload.OffloadError) as info:
+            offload.compile(source, device=host)
+        assert info.value.code == "INVALID_BINARY"
+        assert "parser or verifier crashed on the input" in info.value.message
+        assert "SIGSEGV" in info.value.message
+        assert known in info.value.message
+    module = offload.compile(SAXPY, device=host)
+    assert module.kernel("saxpy") is not None
+
+
 def test_missing_kernel(host):
     module = offload.compile(SAXPY, device=host)
     with pytest.raises(offload.OffloadError) as info:

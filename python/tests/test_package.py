@@ -100,6 +100,34 @@ def test_fault_in_a_kernel_names_the_kernel_and_block():
             "threads" in result.stderr), result.stderr
 
 
+def test_fault_after_a_contained_parser_crash_names_the_kernel_and_block():
+    # The fault reporter's signal handler is installed by the first launch;
+    # the recovery from a parser crash (ParserCrash.h) installs its own over
+    # it and then puts it back: a later fault is still named.
+    crash = ("gpu.module @k { gpu.func @f() kernel attributes "
+             "{a = array<index: 1>} { gpu.return } }")
+    result = run_python(
+        "import numpy as np, offload\n"
+        f"k = offload.compile('''{FAULTING_KERNEL}''').kernel('oob')\n"
+        "m = offload.asarray(np.zeros(8, dtype=np.float32))\n"
+        "k(m, grid=2, block=8)\n"  # blocks 0 and 1 do not fault
+        "try:\n"
+        f"    offload.compile('{crash}')\n"
+        "except offload.OffloadError as e:\n"
+        "    print('refused', e.code, flush=True)\n"
+        "k(m, grid=4, block=8)\n"
+        "print('survived')\n",
+        {"OFFLOAD_CACHE_DIR": ""})
+    assert "refused INVALID_BINARY" in result.stdout, result.stderr
+    assert "survived" not in result.stdout
+    if os.environ.get("OFFLOAD_SANITIZED") == "1":
+        assert result.returncode == 1, (result.returncode, result.stderr)
+    else:
+        assert result.returncode < 0, (result.returncode, result.stderr)
+    assert ("offload: fault in host kernel 'oob_spec_" in result.stderr
+            and "block (2, 0, 0)" in result.stderr), result.stderr
+
+
 HEAP_CORRUPTING_KERNEL = """
 module attributes {gpu.container_module} {
   gpu.module @kernels {
@@ -128,8 +156,10 @@ def test_heap_corrupting_kernel_ends_the_process():
     result = run_python(
         "import numpy as np, offload\n"
         f"k = offload.compile('''{HEAP_CORRUPTING_KERNEL}''').kernel('overrun')\n"
-        "a = offload.host_device().alloc((1000,), np.float32)\n"
-        "b = offload.host_device().alloc((1000,), np.float32)\n"
+        # NumPy's buffers come from malloc (the host device's own
+        # allocations come from reserved regions, not the C heap).
+        "a = np.zeros(1000, np.float32)\n"
+        "b = np.zeros(1000, np.float32)\n"
         "k(a, grid=8, block=128)\n"
         "del a, b\n"
         "x = [np.zeros(100) for _ in range(1000)]\n"

@@ -21,6 +21,7 @@
 #include "CrashReport.h"
 
 #include "OffloadDialect/InitAll.h"
+#include "OffloadDialect/Support/ParserCrash.h"
 #include "OffloadJIT/OffloadJIT.h"
 #include "OffloadRuntime/OffloadAPI.h"
 
@@ -48,6 +49,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -425,6 +427,8 @@ static LogicalResult applyTransformScript(Operation *module) {
 
 static LogicalResult lowerForDevice(Operation *module,
                                     JitRunnerOptions &options) {
+  // The input parsed: from here on a crash is offload-run's (main).
+  mlir::offload::stopRecoveringCrashes();
   if (failed(applyTransformScript(module)))
     return failure();
   PassManager pm(module->getContext(), module->getName().getStringRef());
@@ -479,6 +483,19 @@ static void attachDiagnosticHandler(MLIRContext *context, BuiltinDialect *) {
 //===----------------------------------------------------------------------===//
 // Driver
 //===----------------------------------------------------------------------===//
+
+/// The input file's text, for the message of a parser crash: the first
+/// argument that is not an option and names a regular file (empty for
+/// stdin).
+static std::string readInputForMessage(int argc, char **argv) {
+  for (llvm::StringRef arg : llvm::ArrayRef(argv, argc).drop_front()) {
+    if (arg.starts_with("-") || !llvm::sys::fs::is_regular_file(arg))
+      continue;
+    if (auto buffer = llvm::MemoryBuffer::getFile(arg))
+      return (*buffer)->getBuffer().str();
+  }
+  return "";
+}
 
 int main(int argc, char **argv) {
   // What llvm::InitLLVM does but for LLVM's stack printer, which allocates
@@ -578,6 +595,21 @@ int main(int argc, char **argv) {
   // Keep the runtime library loaded and its entry points resolvable.
   (void)&offloadInit;
   (void)&offloadJITLaunchKernel;
-  return JitRunnerMain(static_cast<int>(newArgv.size() - 1), newArgv.data(),
-                       registry, config);
+  // An input that crashes upstream MLIR's parser or verifier (inside
+  // JitRunnerMain, before lowerForDevice) is a one-line error, not a crash
+  // report (ParserCrash.h).
+  int status = 1;
+  std::optional<std::string> crash =
+      mlir::offload::runRecoveringCrashesUntilStopped([&] {
+        status = JitRunnerMain(static_cast<int>(newArgv.size() - 1),
+                               newArgv.data(), registry, config);
+      });
+  if (crash) {
+    llvm::errs() << "offload-run: error: "
+                 << mlir::offload::describeParserCrash(
+                        *crash, readInputForMessage(argc, argv))
+                 << "\n";
+    return 1;
+  }
+  return status;
 }

@@ -312,6 +312,50 @@ TEST_F(JITTest, Errors) {
   EXPECT_EQ(stats().Compiles, 0u);
 }
 
+// Inputs that crash Debian's MLIR 22 parser or verifier (SIGSEGV) are
+// INVALID_BINARY naming the crash, and the process goes on: the same input
+// again, then a valid program.
+TEST_F(JITTest, InputsThatCrashTheMLIRParserAreRefused) {
+  const std::pair<std::string, std::string> Inputs[] = {
+      {R"(module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @f() kernel { gpu.return }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %t = gpu.launch blocks(%bx, %by, %bz) in (%x = %c1, %y = %c1, %z = %c1)
+                    threads(%tx, %ty, %tz) in (%a = %c1, %b = %c1, %c = %c1) {
+      gpu.terminator
+    }
+    return
+  }
+})",
+       "a `gpu.launch` with a result but without `async`"},
+      {R"(gpu.module @k {
+  gpu.func @f() kernel attributes {a = array<index: 1>} { gpu.return }
+})",
+       "a dense array of `index`"}};
+  for (const auto &[Source, Known] : Inputs) {
+    SCOPED_TRACE(Source);
+    for (int Attempt = 0; Attempt < 2; ++Attempt) {
+      offload_jit_program_handle_t P = nullptr;
+      offload_result_t R = offloadCreateProgramFromMLIR(Device, Source.data(),
+                                                        Source.size(), &P);
+      ASSERT_NE(R, OFFLOAD_SUCCESS);
+      EXPECT_EQ(R->Code, OFFLOAD_ERRC_INVALID_BINARY);
+      std::string Details = R->Details;
+      EXPECT_NE(Details.find("parser or verifier crashed on the input "
+                             "(SIGSEGV: segmentation fault)"),
+                std::string::npos)
+          << Details;
+      EXPECT_NE(Details.find(Known), std::string::npos) << Details;
+      EXPECT_EQ(P, nullptr);
+    }
+  }
+  std::vector<float> X = scale(2.0f);
+  EXPECT_EQ(X[3], 6.0f);
+}
+
 //===----------------------------------------------------------------------===//
 // offloadJITGetKernelSignature
 //===----------------------------------------------------------------------===//

@@ -259,4 +259,133 @@ TEST(CorruptImageTest, RelocationAgainstTheNullSymbolIsRefused) {
   ASSERT_SUCCESS(offloadShutDown());
 }
 
+/// The file offset and size of the test kernels' .eh_frame section.
+Region getEHFrame(const std::string &Image) {
+  std::unique_ptr<MemoryBuffer> Buffer =
+      MemoryBuffer::getMemBuffer(Image, "image", false);
+  Expected<object::ELF64LEObjectFile> Obj =
+      object::ELF64LEObjectFile::create(Buffer->getMemBufferRef());
+  if (!Obj) {
+    consumeError(Obj.takeError());
+    return {0, 0};
+  }
+  const object::ELF64LEFile &EF = Obj->getELFFile();
+  for (const auto &Sec : cantFail(EF.sections()))
+    if (cantFail(EF.getSectionName(Sec)) == ".eh_frame")
+      return {Sec.sh_offset, Sec.sh_offset + Sec.sh_size};
+  return {0, 0};
+}
+
+/// Section offsets of the records of the .eh_frame at [Begin, End) of
+/// \p Image (32-bit lengths, as LLVM writes them).
+std::vector<uint64_t> getEHFrameRecords(const std::string &Image,
+                                        Region EHFrame) {
+  std::vector<uint64_t> Records;
+  for (uint64_t At = 0; At + 8 <= EHFrame.End - EHFrame.Begin;) {
+    uint32_t Length;
+    std::memcpy(&Length, &Image[EHFrame.Begin + At], 4);
+    Records.push_back(At);
+    At += 4 + uint64_t(Length);
+  }
+  return Records;
+}
+
+/// \p Image refused by offloadIsValidBinary and by offloadCreateProgram with
+/// INVALID_BINARY and a message holding \p Expected.
+void expectRefused(offload_device_handle_t Host, const std::string &Image,
+                   const std::string &Expected) {
+  bool Valid = true;
+  ASSERT_SUCCESS(
+      offloadIsValidBinary(Host, Image.data(), Image.size(), &Valid));
+  EXPECT_FALSE(Valid);
+  offload_program_handle_t Program = nullptr;
+  offload_result_t R =
+      offloadCreateProgram(Host, Image.data(), Image.size(), &Program);
+  ASSERT_NE(R, nullptr);
+  EXPECT_EQ(R->Code, OFFLOAD_ERRC_INVALID_BINARY);
+  EXPECT_NE(std::string(R->Details).find(".eh_frame"), std::string::npos)
+      << R->Details;
+  EXPECT_NE(std::string(R->Details).find(Expected), std::string::npos)
+      << R->Details;
+}
+
+// Found by offload-fuzz-host-image (about 1 in 8,000 image mutations): an
+// FDE's CIE pointer one byte off its CIE crashed JITLink (jitlink::prune,
+// LLVM 22) in offloadIsValidBinary and offloadCreateProgram. One bit of each
+// FDE's CIE pointer flipped, each in its own image.
+TEST(CorruptImageTest, EHFrameCIEPointerOffByOneIsRefused) {
+  ASSERT_SUCCESS(offloadInit());
+  offload_device_handle_t Host;
+  ASSERT_SUCCESS(offloadGetHostDevice(&Host));
+  const std::string &Original = getTestKernels();
+  Region EHFrame = getEHFrame(Original);
+  ASSERT_GT(EHFrame.End, EHFrame.Begin) << "the test kernels have no .eh_frame";
+  std::vector<uint64_t> Records = getEHFrameRecords(Original, EHFrame);
+  ASSERT_GT(Records.size(), 2u);
+  for (size_t I = 1; I < Records.size(); ++I) {
+    SCOPED_TRACE("FDE at offset " + std::to_string(Records[I]));
+    std::string Image = Original;
+    Image[EHFrame.Begin + Records[I] + 4] ^= 1;
+    expectRefused(Host, Image, "does not point to a CIE");
+  }
+  ASSERT_SUCCESS(offloadShutDown());
+}
+
+// Found by offload-fuzz-host-image: the CIE's FDE address encoding 0x1b
+// (pcrel sdata4) with bit 2 flipped, 0x1f, has no case in JITLink's pointer
+// reader (llvm_unreachable; a wild jump in release builds).
+TEST(CorruptImageTest, EHFrameUnknownPointerEncodingIsRefused) {
+  ASSERT_SUCCESS(offloadInit());
+  offload_device_handle_t Host;
+  ASSERT_SUCCESS(offloadGetHostDevice(&Host));
+  std::string Image = getTestKernels();
+  Region EHFrame = getEHFrame(Image);
+  ASSERT_GT(EHFrame.End, EHFrame.Begin) << "the test kernels have no .eh_frame";
+  // The first CIE: length, id, version 1, "zR", code and data alignment
+  // and return register (one byte each here), augmentation length, then
+  // the 'R' encoding.
+  const char *CIE = &Image[EHFrame.Begin];
+  ASSERT_EQ(std::string(CIE + 9, 3), std::string("zR\0", 3));
+  uint64_t EncodingAt = EHFrame.Begin + 16;
+  ASSERT_EQ(uint8_t(Image[EncodingAt]), 0x1b);
+  Image[EncodingAt] ^= 4;
+  expectRefused(Host, Image, "unsupported pointer encoding 0x1F");
+  ASSERT_SUCCESS(offloadShutDown());
+}
+
+// Every byte of .eh_frame with one bit flipped (bit = offset mod 8): no crash,
+// and offloadIsValidBinary agrees with offloadCreateProgram.
+TEST(CorruptImageTest, EHFrameBitFlipsNeverCrashAndAgree) {
+  ASSERT_SUCCESS(offloadInit());
+  offload_device_handle_t Host;
+  ASSERT_SUCCESS(offloadGetHostDevice(&Host));
+  const std::string &Original = getTestKernels();
+  Region EHFrame = getEHFrame(Original);
+  ASSERT_GT(EHFrame.End, EHFrame.Begin) << "the test kernels have no .eh_frame";
+  unsigned NumValid = 0;
+  for (uint64_t At = EHFrame.Begin; At < EHFrame.End; ++At) {
+    std::string Image = Original;
+    Image[At] ^= char(1 << (At % 8));
+    SCOPED_TRACE("bit " + std::to_string(At % 8) + " of byte " +
+                 std::to_string(At));
+    bool Valid = false;
+    ASSERT_SUCCESS(
+        offloadIsValidBinary(Host, Image.data(), Image.size(), &Valid));
+    offload_program_handle_t Program = nullptr;
+    offload_result_t R =
+        offloadCreateProgram(Host, Image.data(), Image.size(), &Program);
+    ASSERT_EQ(Valid, R == OFFLOAD_SUCCESS) << describe(R);
+    if (R) {
+      ASSERT_EQ(R->Code, OFFLOAD_ERRC_INVALID_BINARY) << describe(R);
+      continue;
+    }
+    ++NumValid;
+    ASSERT_SUCCESS(offloadDestroyProgram(Program));
+  }
+  // Flips of call frame operands keep the section valid.
+  EXPECT_GT(NumValid, 0u);
+  RecordProperty("valid", int(NumValid));
+  ASSERT_SUCCESS(offloadShutDown());
+}
+
 } // namespace

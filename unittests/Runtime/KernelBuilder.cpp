@@ -557,6 +557,10 @@ static void buildTestKernels(HostModuleBuilder &MB) {
   Opts BadLayout = Plain;
   BadLayout.ArgumentLayout = {{4, 8}};
   MB.addKernel("bad_layout", 8, BadLayout, [](ThreadEnv &) {});
+  MB.addKernel("huge_args", UINT64_MAX, Plain, [](ThreadEnv &) {});
+  Opts Padded = Plain;
+  Padded.ArgumentLayout = {{0, 8}};
+  MB.addKernel("padded_args", 4096, Padded, [](ThreadEnv &) {});
 }
 
 const std::string &offload_test::getTestKernels() {

@@ -175,6 +175,9 @@ private:
 ///  - count_blocks_cooperative (cooperative) {int64 *counts}: the same, twice,
 ///    with a barrier in between
 ///  - bad_layout: a descriptor whose argument 0 lies outside its 8-byte buffer
+///  - huge_args: a descriptor with ArgumentsSize 2^64 - 1 (layout unknown)
+///  - padded_args: a descriptor with one 8-byte argument and ArgumentsSize
+///    4096
 /// and the exported globals `offload_test_global` (i32 42) and
 /// `offload_test_array` ([16 x i32], element i = i).
 const std::string &getTestKernels();

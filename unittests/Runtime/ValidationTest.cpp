@@ -173,6 +173,28 @@ TEST_P(NoValidationTest, SafetyChecksStillApply) {
                    offloadMemFill(nullptr, Buffer, 0, Buffer, 8));
 }
 
+TEST_P(NoValidationTest, SameAnswersToZeroSizesAndNull) {
+  // Validation may add errors for invalid calls, never change an answer the
+  // API documents: these are the same with validation (the conformance tests
+  // of each entry point) and without (issue 20 item 4).
+  void *Ptr = nullptr;
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE, "Size is zero",
+                   offloadMemAlloc(Device, OFFLOAD_ALLOC_TYPE_DEVICE, 0, &Ptr));
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Address is null",
+                   offloadMemFree(nullptr));
+  char Buffer[8];
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE, "FillSize is zero",
+                   offloadMemFill(nullptr, Buffer, 1, Buffer, 0));
+  void *Pinned = nullptr;
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE, "Size is zero",
+                   offloadMemRegister(Device, Buffer, 0, 0, &Pinned));
+  offload_program_handle_t P = nullptr;
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_BINARY, "ProgDataSize is zero",
+                   offloadCreateProgram(Device, Buffer, 0, &P));
+  // A copy of zero bytes is a no-op in both modes.
+  ASSERT_SUCCESS(offloadMemcpy(nullptr, Buffer, Host, Buffer + 4, Host, 0));
+}
+
 TEST_P(NoValidationTest, RegisterFlagsNotChecked) {
   int Data[4];
   void *Pinned = nullptr;

@@ -573,7 +573,9 @@ static FailureOr<KernelInfo> lowerKernel(gpu::GPUFuncOp kernel,
     arg.replaceAllUsesWith(view);
     offset += *bytes;
   }
-  info.staticSharedBytes = llvm::alignTo(offset, kSharedAlignment);
+  // The exact bytes: the device's limit counts them (the runtime aligns
+  // the dynamic part after them itself).
+  info.staticSharedBytes = offset;
   entry.eraseArguments(firstAttribution, numAttributions);
 
   KernelBodyLowering lowering(body, module, kernel.getKnownBlockSizeAttr(),

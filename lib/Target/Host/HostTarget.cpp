@@ -66,9 +66,13 @@ class HostSerializer : public LLVM::ModuleToObject {
 public:
   HostSerializer(Operation &module, StringRef triple, StringRef chip,
                  StringRef features, int optLevel,
-                 gpu::CompilationTarget format)
-      : ModuleToObject(module, triple, chip, features, optLevel),
-        format(format) {}
+                 const gpu::TargetOptions &options)
+      : ModuleToObject(module, triple, chip, features, optLevel,
+                       options.getInitialLlvmIRCallback(),
+                       options.getLinkedLlvmIRCallback(),
+                       options.getOptimizedLlvmIRCallback(),
+                       options.getISACallback()),
+        format(options.getCompilationTarget()) {}
 
 protected:
   FailureOr<SmallVector<char, 0>>
@@ -221,7 +225,7 @@ HostTargetAttrImpl::serializeToObject(Attribute attribute, Operation *module,
   if (failed(checkChipAndFeatures(*module, triple, chip, features)))
     return std::nullopt;
   HostSerializer serializer(*module, triple, chip, features, target.getO(),
-                            options.getCompilationTarget());
+                            options);
   return serializer.run();
 }
 

@@ -52,7 +52,7 @@ gpu.module @plain {
 
 // Barriers and workgroup memory: the kernel is cooperative (flags 1), its
 // workgroup attribution lives in the block's static shared memory (64 bytes
-// of f32 rounded to 16), and gpu.barrier calls the runtime with the
+// of f32, the exact size), and gpu.barrier calls the runtime with the
 // barrier's id: 0, 1, ... in the order of the kernel's gpu.barrier ops. The
 // descriptor's CooperativeReason says why the kernel runs on fibers.
 

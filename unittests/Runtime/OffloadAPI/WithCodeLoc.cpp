@@ -300,7 +300,7 @@ TEST_P(WithCodeLocTest, offloadCreateProgramWithCodeLoc) {
                                                  Object.size(), &P, &Loc));
   ASSERT_SUCCESS(offloadDestroyProgramWithCodeLoc(P, &Loc));
   ASSERT_ERROR_MSG(
-      OFFLOAD_ERRC_INVALID_SIZE, "ProgDataSize is zero",
+      OFFLOAD_ERRC_INVALID_BINARY, "ProgDataSize is zero",
       offloadCreateProgramWithCodeLoc(Device, Object.data(), 0, &P, &Loc));
 }
 

@@ -63,6 +63,22 @@ TEST_P(offloadCalculateOptimalOccupancyTest, SuccessStaticSharedMemory) {
   EXPECT_EQ(GroupSize, 32u);
 }
 
+TEST_P(offloadCalculateOptimalOccupancyTest,
+       SuccessStaticSharedMemoryCountedExactly) {
+  // `alignment` has 100 bytes of static shared memory: one thread with all
+  // the rest fits (the launch's limit counts the same 100 bytes).
+  if (!isHost())
+    GTEST_SKIP() << "host device only";
+  size_t GroupSize = 0;
+  ASSERT_SUCCESS(offloadCalculateOptimalOccupancy(
+      Device, getKernel("alignment"), localMemory() - 100, &GroupSize));
+  EXPECT_EQ(GroupSize, 1u);
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_OUT_OF_RESOURCES, "(100 bytes are static)",
+      offloadCalculateOptimalOccupancy(Device, getKernel("alignment"),
+                                       localMemory() - 99, &GroupSize));
+}
+
 TEST_P(offloadCalculateOptimalOccupancyTest, ErrorOutOfResources) {
   size_t GroupSize = 0;
   ASSERT_ERROR_MSG(OFFLOAD_ERRC_OUT_OF_RESOURCES,

@@ -161,9 +161,11 @@ TEST_P(offloadCreateProgramTest, InvalidNullProgData) {
       offloadCreateProgram(Device, nullptr, Object.size(), &Program));
 }
 
-TEST_P(offloadCreateProgramTest, InvalidSizeZero) {
+TEST_P(offloadCreateProgramTest, InvalidBinaryEmpty) {
+  // liboffload's answer (issue 19 item 7): an empty image is no binary.
   offload_program_handle_t Program = nullptr;
-  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE, "ProgDataSize is zero",
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_BINARY,
+                   "ProgDataSize is zero: an empty image is not a binary",
                    offloadCreateProgram(Device, Object.data(), 0, &Program));
 }
 

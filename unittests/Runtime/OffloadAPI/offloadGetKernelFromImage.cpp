@@ -82,7 +82,7 @@ TEST_P(offloadGetKernelFromImageTest, InvalidArguments) {
                    offloadGetKernelFromImage(Device, Object.data(),
                                              Object.size(), "saxpy", nullptr));
   ASSERT_ERROR_MSG(
-      OFFLOAD_ERRC_INVALID_SIZE, "ImageSize is zero",
+      OFFLOAD_ERRC_INVALID_BINARY, "ImageSize is zero",
       offloadGetKernelFromImage(Device, Object.data(), 0, "saxpy", &K));
 }
 

@@ -102,6 +102,23 @@ TEST_P(offloadGetSymbolTest, ErrorBadArgumentLayout) {
       offloadGetSymbol(Program, "bad_layout", OFFLOAD_SYMBOL_KIND_KERNEL, &K));
 }
 
+TEST_P(offloadGetSymbolTest, ErrorImplausibleArgumentsSize) {
+  // A descriptor's ArgumentsSize is what launches copy and what
+  // PACKED_ARGUMENTS_SIZE reports: sizes no kernel has are refused at lookup
+  // (issue 20 item 4).
+  offload_symbol_handle_t K = nullptr;
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_BINARY,
+      "kernel 'huge_args' declares a 18446744073709551615-byte argument "
+      "buffer, more than the 1048576 bytes a host kernel may have",
+      offloadGetSymbol(Program, "huge_args", OFFLOAD_SYMBOL_KIND_KERNEL, &K));
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_BINARY,
+      "kernel 'padded_args' declares a 4096-byte argument buffer, but its 1 "
+      "arguments end at byte 8 (at most 16 bytes with the struct's padding)",
+      offloadGetSymbol(Program, "padded_args", OFFLOAD_SYMBOL_KIND_KERNEL, &K));
+}
+
 TEST_P(offloadGetSymbolTest, InvalidNullProgram) {
   offload_symbol_handle_t K = nullptr;
   ASSERT_ERROR_MSG(

@@ -384,6 +384,29 @@ TEST_P(offloadLaunchKernelTest, InvalidStaticPlusDynamicSharedMemory) {
   }
 }
 
+TEST_P(offloadLaunchKernelTest, SuccessStaticSharedMemoryCountedExactly) {
+  // `alignment` has 100 bytes of static shared memory: the limit counts
+  // those 100 bytes, not the 128 the block's buffer pads them to so that the
+  // dynamic part is 64-byte aligned (issue 20 item 5).
+  uint64_t Local = getDeviceInfo<uint64_t>(
+      Device, OFFLOAD_DEVICE_INFO_WORK_GROUP_LOCAL_MEM_SIZE);
+  offload_symbol_handle_t Kernel = getKernel("alignment");
+  DeviceBuffer<int64_t> Out(Device, 2, OFFLOAD_ALLOC_TYPE_MANAGED);
+  int64_t *OutPtr = Out.get();
+  auto L = launch1D(1, 8, Local - 100);
+  ASSERT_SUCCESS(offloadLaunchKernel(nullptr, Device, Kernel, &OutPtr,
+                                     sizeof(OutPtr), &L));
+  EXPECT_EQ(Out[0], 0);
+  EXPECT_EQ(Out[1], 0);
+  L = launch1D(1, 8, Local - 99);
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE,
+                   "kernel 'alignment': 100 bytes of static and " +
+                       std::to_string(Local - 99) +
+                       " bytes of dynamic shared memory",
+                   offloadLaunchKernel(nullptr, Device, Kernel, &OutPtr,
+                                       sizeof(OutPtr), &L));
+}
+
 TEST_P(offloadLaunchKernelTest, InvalidDimensions) {
   SaxpyArgs Args{};
   auto L = launch1D(1, 1);

@@ -42,21 +42,54 @@ TEST_P(offloadMemRegisterTest, SuccessAdjacentRanges) {
   ASSERT_SUCCESS(offloadMemUnregister(Device, Data.data()));
 }
 
-TEST_P(offloadMemRegisterTest, InvalidArgumentOverlapping) {
-  // liboffload 22: a range overlapping a registered one is refused, on every
-  // device.
+TEST_P(offloadMemRegisterTest, SuccessSameRangeTwiceCountsUses) {
+  // liboffload's pinned-allocation map (issue 19 item 7): registering a range
+  // again is one more use of it, and each registration needs its own
+  // unregistration.
+  std::vector<char> Data(256);
+  void *P1 = nullptr, *P2 = nullptr;
+  ASSERT_SUCCESS(offloadMemRegister(Device, Data.data(), 256, 0, &P1));
+  ASSERT_SUCCESS(offloadMemRegister(Device, Data.data(), 256, 0, &P2));
+  EXPECT_EQ(P1, P2);
+  ASSERT_SUCCESS(offloadMemUnregister(Device, Data.data()));
+  // Still registered: a partial overlap is still refused.
+  void *Other = nullptr;
+  ASSERT_ERROR(OFFLOAD_ERRC_INVALID_ARGUMENT,
+               offloadMemRegister(Device, Data.data() + 128, 256, 0, &Other));
+  ASSERT_SUCCESS(offloadMemUnregister(Device, Data.data()));
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_ARGUMENT, "already unregistered",
+                   offloadMemUnregister(Device, Data.data()));
+}
+
+TEST_P(offloadMemRegisterTest, SuccessRangeInsideARegistration) {
+  // A range inside a registration is a use of it, with the device's pointer
+  // at the same offset; the registration ends with its last use.
+  std::vector<char> Data(256);
+  void *Whole = nullptr, *Part = nullptr;
+  ASSERT_SUCCESS(offloadMemRegister(Device, Data.data(), 256, 0, &Whole));
+  ASSERT_SUCCESS(offloadMemRegister(Device, Data.data() + 64, 64, 0, &Part));
+  EXPECT_EQ(Part, static_cast<char *>(Whole) + 64);
+  ASSERT_SUCCESS(offloadMemUnregister(Device, Data.data()));
+  ASSERT_SUCCESS(offloadMemUnregister(Device, Data.data() + 64));
+  ASSERT_ERROR(OFFLOAD_ERRC_INVALID_ARGUMENT,
+               offloadMemUnregister(Device, Data.data()));
+}
+
+TEST_P(offloadMemRegisterTest, InvalidArgumentPartialOverlap) {
+  // Only ranges that overlap a registration without lying inside it are
+  // refused, on every device.
   std::vector<char> Data(256);
   void *Pinned = nullptr;
   ASSERT_SUCCESS(offloadMemRegister(Device, Data.data() + 64, 64, 0, &Pinned));
   struct Range {
     size_t Offset, Size;
   };
-  for (Range R : {Range{64, 64}, Range{0, 65}, Range{127, 1}, Range{100, 100},
-                  Range{0, 256}}) {
+  for (Range R : {Range{0, 65}, Range{127, 2}, Range{100, 100}, Range{0, 256},
+                  Range{63, 66}}) {
     void *Other = nullptr;
     ASSERT_ERROR_MSG(
         OFFLOAD_ERRC_INVALID_ARGUMENT,
-        "overlap memory already registered with the device (64 "
+        "partially overlap memory already registered with the device (64 "
         "bytes at",
         offloadMemRegister(Device, Data.data() + R.Offset, R.Size, 0, &Other));
   }

@@ -227,6 +227,46 @@ TEST_P(offloadMemcpyTest, InvalidDevices) {
                    offloadMemcpy(nullptr, &A, Host, &B, Garbage, 4));
 }
 
+TEST_P(offloadMemcpyTest, SuccessHostAccessibleMemoryNamedTheHosts) {
+  // HOST and MANAGED allocations of any device are host memory too.
+  for (offload_alloc_type_t Type :
+       {OFFLOAD_ALLOC_TYPE_HOST, OFFLOAD_ALLOC_TYPE_MANAGED}) {
+    DeviceBuffer<int> A(Device, 4, Type);
+    int In[4] = {1, 2, 3, 4}, Out[4] = {};
+    ASSERT_SUCCESS(offloadMemcpy(nullptr, A.get(), Host, In, Host, sizeof(In)));
+    ASSERT_SUCCESS(
+        offloadMemcpy(nullptr, Out, Host, A.get(), Device, sizeof(Out)));
+    EXPECT_EQ(Out[3], 4);
+  }
+}
+
+TEST_P(offloadMemcpyTest, InvalidDeviceOfAnAllocation) {
+  // An allocation is memory of the device that made it: device memory of a
+  // GPU named the host's, and host device memory named a GPU's, are refused
+  // (issue 20 item 4), on the synchronous host-to-host fast path too.
+  if (isHost())
+    GTEST_SKIP() << "needs a device other than the host";
+  DeviceBuffer<int> OnDevice(Device, 4);
+  DeviceBuffer<int> OnHost(Host, 4, OFFLOAD_ALLOC_TYPE_HOST);
+  int Local[4] = {};
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_DEVICE, "lies in a DEVICE allocation of device",
+      offloadMemcpy(nullptr, Local, Host, OnDevice.get(), Host, 16));
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_DEVICE, "which is not memory of DstDevice",
+      offloadMemcpy(nullptr, OnDevice.get(), Host, Local, Host, 16));
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_DEVICE, "lies in a HOST allocation of device",
+      offloadMemcpy(nullptr, Local, Host, OnHost.get(), Device, 16));
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_DEVICE, "which is not memory of DstDevice",
+      offloadMemcpy(Queue, OnHost.get(), Device, OnDevice.get(), Device, 16));
+  // Named right, the same copies work.
+  ASSERT_SUCCESS(
+      offloadMemcpy(nullptr, Local, Host, OnDevice.get(), Device, 16));
+  ASSERT_SUCCESS(offloadMemcpy(nullptr, OnHost.get(), Host, Local, Host, 16));
+}
+
 TEST_P(offloadMemcpyTest, InvalidQueue) {
   int A = 1, B = 2;
   auto Garbage = garbageHandle<offload_queue_handle_t>();

@@ -7,9 +7,10 @@
 //
 // The answers of offloadGetDeviceInfo for the host device, read from the
 // system once, when the plugin is initialized: /proc/cpuinfo, sysconf and
-// getrlimit, cpufreq in sysfs, the SMBIOS tables (when readable), the machine
-// id, and LLVM's view of the CPU (sys::getHostCPUFeatures) for vector widths
-// and floating-point capabilities. What cannot be read is reported as 0.
+// getrlimit, cpufreq in sysfs, the SMBIOS tables (when readable, else udev's
+// copy of their memory devices), the machine id, and LLVM's view of the CPU
+// (sys::getHostCPUFeatures) for vector widths and floating-point
+// capabilities. What cannot be read is reported as 0.
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,7 +101,7 @@ static uint32_t getMaxClockMHz(StringRef CpuInfo, unsigned NumCpus) {
 /// The configured speed of the fastest memory module in the SMBIOS tables
 /// (structure type 17, "Memory Device"); 0 if the tables are not readable
 /// (they are root-only on most systems) or list no speed.
-static uint32_t getMemoryClockMHz() {
+static uint32_t getSMBIOSMemorySpeed() {
   std::string Table = readFile("/sys/firmware/dmi/tables/DMI");
   const auto *Data = reinterpret_cast<const uint8_t *>(Table.data());
   size_t Size = Table.size();
@@ -134,6 +135,48 @@ static uint32_t getMemoryClockMHz() {
     At = Next + 2;
   }
   return Best;
+}
+
+/// The same speed from udev's database, which anyone may read: systemd's
+/// udevd (248 and later, 70-memory.rules) runs as root, reads the SMBIOS
+/// memory devices and records MEMORY_DEVICE_<n>_CONFIGURED_SPEED_MTS and
+/// MEMORY_DEVICE_<n>_SPEED_MTS for the dmi device. The configured speed of
+/// each module, else its speed; 0 without the file.
+static uint32_t getUdevMemorySpeed() {
+  std::string Data = readFile("/run/udev/data/+dmi:id");
+  StringMap<uint32_t> Configured, Rated;
+  SmallVector<StringRef> Lines;
+  StringRef(Data).split(Lines, '\n');
+  for (StringRef Line : Lines) {
+    if (!Line.consume_front("E:MEMORY_DEVICE_"))
+      continue;
+    auto [Key, Value] = Line.split('=');
+    auto [Index, Field] = Key.split('_');
+    uint32_t Speed;
+    if (Value.trim().getAsInteger(10, Speed))
+      continue;
+    if (Field == "CONFIGURED_SPEED_MTS")
+      Configured[Index] = Speed;
+    else if (Field == "SPEED_MTS")
+      Rated[Index] = Speed;
+  }
+  uint32_t Best = 0;
+  for (const auto &Entry : Rated)
+    if (!Configured.count(Entry.getKey()))
+      Best = std::max(Best, Entry.getValue());
+  for (const auto &Entry : Configured)
+    Best = std::max(Best, Entry.getValue() ? Entry.getValue()
+                                           : Rated.lookup(Entry.getKey()));
+  return Best;
+}
+
+/// The memory's speed as the firmware states it (MT/s for DDR memory): the
+/// SMBIOS tables where readable (root), else udev's copy of them (any
+/// user), else 0.
+static uint32_t getMemoryClockMHz() {
+  if (uint32_t Speed = getSMBIOSMemorySpeed())
+    return Speed;
+  return getUdevMemorySpeed();
 }
 
 /// A stable identifier of this machine.

@@ -334,17 +334,18 @@ Error HostDevice::launchKernel(Queue *Q, Symbol &Kernel, ArrayRef<uint8_t> Args,
                        "kernel '{0}': {1} bytes of static and {2} bytes of "
                        "dynamic shared memory do not fit in the address space",
                        Name, Desc->StaticSharedBytes, Size.DynSharedMemory);
-  // The device's limit: what the launch lays out per block, the static
-  // part at its alignment, then the dynamic part.
-  uint64_t StaticBytes = alignTo(Desc->StaticSharedBytes, SharedAlignment);
-  if (isValidationEnabled() &&
-      StaticBytes + Size.DynSharedMemory > Info.WorkGroupLocalMemSize)
+  // The device's limit counts the bytes the kernel uses: its static bytes
+  // exactly, then the dynamic ones. The padding that aligns the dynamic part
+  // in the block's buffer is the runtime's, not the kernel's.
+  if (isValidationEnabled() && Desc->StaticSharedBytes + Size.DynSharedMemory >
+                                   Info.WorkGroupLocalMemSize)
     return createError(
         OFFLOAD_ERRC_INVALID_SIZE,
         "kernel '{0}': {1} bytes of static and {2} bytes of dynamic shared "
         "memory (LaunchSizeArgs->DynSharedMemory) exceed the device's {3} "
         "bytes per block (OFFLOAD_DEVICE_INFO_WORK_GROUP_LOCAL_MEM_SIZE)",
-        Name, StaticBytes, Size.DynSharedMemory, Info.WorkGroupLocalMemSize);
+        Name, Desc->StaticSharedBytes, Size.DynSharedMemory,
+        Info.WorkGroupLocalMemSize);
   BlockPool &Pool = ThePlugin.getBlockPool();
   const HostConfig &Config = ThePlugin.getConfig();
 

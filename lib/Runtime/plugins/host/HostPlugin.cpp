@@ -8,6 +8,7 @@
 #include "HostPlugin.h"
 
 #include "../../Error.h"
+#include "HostMemory.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
@@ -45,32 +46,49 @@ Expected<void *> HostDevice::allocate(size_t Size, offload_alloc_type_t Kind) {
                        "cannot allocate {0} bytes of host memory: the size "
                        "rounded up to {1} bytes does not fit in size_t",
                        Size, HostAlignment);
-  void *Ptr = std::aligned_alloc(HostAlignment, alignTo(Size, HostAlignment));
+  // Addresses that were never handed out before (HostMemory.h), so that a
+  // freed allocation's address never names a later one; the C heap once the
+  // address space for that is used up.
+  size_t Bytes = alignTo(Size, HostAlignment);
+  void *Ptr = HostMemory::get().allocate(Bytes, HostAlignment);
+  bool FromHeap = !Ptr;
+  if (FromHeap)
+    Ptr = std::aligned_alloc(HostAlignment, Bytes);
   if (!Ptr)
     return createError(OFFLOAD_ERRC_OUT_OF_RESOURCES,
                        "cannot allocate {0} bytes of host memory", Size);
   std::lock_guard<std::mutex> Lock(AllocationsMutex);
-  Allocations[Ptr] = {Size, Kind};
+  Allocations[Ptr] = {Size, Kind, FromHeap};
   return Ptr;
 }
 
 Error HostDevice::free(void *Ptr, offload_alloc_type_t Kind) {
+  Allocation A;
   {
     std::lock_guard<std::mutex> Lock(AllocationsMutex);
-    if (!Allocations.erase(Ptr))
+    auto It = Allocations.find(Ptr);
+    if (It == Allocations.end())
       return createError(OFFLOAD_ERRC_INVALID_ARGUMENT,
                          "Address ({0}) was not allocated by offloadMemAlloc "
                          "or was already freed",
                          formatPointer(Ptr));
+    A = It->second;
+    Allocations.erase(It);
   }
-  std::free(Ptr);
+  release(Ptr, A);
   return Error::success();
+}
+
+void HostDevice::release(void *Ptr, const Allocation &A) {
+  if (A.FromHeap)
+    return std::free(Ptr);
+  HostMemory::get().release(Ptr, alignTo(A.Size, HostAlignment));
 }
 
 void HostDevice::releaseAllocations() {
   std::lock_guard<std::mutex> Lock(AllocationsMutex);
   for (auto &Entry : Allocations)
-    std::free(Entry.first);
+    release(Entry.first, Entry.second);
   Allocations.clear();
 }
 

@@ -425,7 +425,11 @@ private:
   struct Allocation {
     size_t Size;
     offload_alloc_type_t Kind;
+    /// From the C heap, not HostMemory (whose addresses were used up).
+    bool FromHeap;
   };
+  /// Frees allocation \p Ptr, already taken out of Allocations.
+  void release(void *Ptr, const Allocation &A);
   std::mutex AllocationsMutex;
   std::map<void *, Allocation> Allocations;
 };

@@ -29,6 +29,8 @@
 
 #include "HostPlugin.h"
 
+#include "HostEHFrame.h"
+
 #include "../../Error.h"
 #include "../../Runtime.h"
 
@@ -46,6 +48,7 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <map>
 #include <mutex>
 
 using namespace llvm;
@@ -146,7 +149,9 @@ static constexpr uint64_t MaxZeroFillBytes = uint64_t(1) << 30;
 /// and contents inside the file, sane alignments and sizes, zero-filled
 /// sections allocated, string and symbol tables in bounds, symbols inside
 /// their sections, relocations inside their target sections with valid
-/// (non-null) symbols, group members that exist. ELFFile's accessors check that tables lie inside the file.
+/// (non-null) symbols, group members that exist, .eh_frame records
+/// (checkEHFrame). ELFFile's accessors check that tables lie inside the
+/// file.
 template <typename ELFT>
 static Error validateELFObject(const object::ELFFile<ELFT> &EF) {
   using Elf_Shdr = typename ELFT::Shdr;
@@ -166,6 +171,23 @@ static Error validateELFObject(const object::ELFFile<ELFT> &EF) {
   uint16_t Machine = EF.getHeader().e_machine;
   const Elf_Shdr *SymTab = nullptr;
   uint64_t ZeroFillBytes = 0;
+  // .eh_frame sections (JITLink finds them by name) and the relocations that
+  // apply to them, by section index.
+  std::map<size_t, std::vector<EHFrameRelocation>> EHFrames;
+  auto CheckEHFrames = [&]() -> Error {
+    for (auto &[I, Relocations] : EHFrames) {
+      Expected<ArrayRef<uint8_t>> Contents = EF.getSectionContents(Sections[I]);
+      if (!Contents)
+        return Wrap(Contents.takeError(), "section " + Twine(I));
+      if (Error E = checkEHFrame(toStringRef(*Contents),
+                                 ELFT::Endianness == llvm::endianness::little,
+                                 ELFT::Is64Bits ? 8 : 4, Relocations))
+        return wrapError(std::move(E), OFFLOAD_ERRC_INVALID_BINARY,
+                         "malformed ELF object: section " + Twine(I) +
+                             " (.eh_frame)");
+    }
+    return Error::success();
+  };
 
   // Sections.
   for (size_t I = 0; I < Sections.size(); ++I) {
@@ -176,6 +198,11 @@ static Error validateELFObject(const object::ELFFile<ELFT> &EF) {
     std::string What = ("section " + Twine(I) + " (" + *Name + ")").str();
     if (Sec.sh_type == ELF::SHT_NULL)
       continue;
+    if (*Name == ".eh_frame") {
+      if (Sec.sh_type == ELF::SHT_NOBITS || !(Sec.sh_flags & ELF::SHF_ALLOC))
+        return Invalid(What + " is zero-filled or not allocated");
+      EHFrames[I];
+    }
     if (Sec.sh_addralign > MaxSectionAlignment ||
         (Sec.sh_addralign && !isPowerOf2_64(Sec.sh_addralign)))
       return Invalid(What + " has alignment " + Twine(Sec.sh_addralign));
@@ -204,7 +231,7 @@ static Error validateELFObject(const object::ELFFile<ELFT> &EF) {
       return Invalid("extended section indices are not supported");
   }
   if (!SymTab)
-    return Error::success();
+    return CheckEHFrames();
 
   // Symbols.
   Expected<typename ELFT::SymRange> Symbols = EF.symbols(SymTab);
@@ -264,8 +291,9 @@ static Error validateELFObject(const object::ELFFile<ELFT> &EF) {
     const Elf_Shdr &Target = Sections[Sec.sh_info];
     if (Target.sh_type == ELF::SHT_NOBITS)
       return Invalid(What + " applies to a zero-filled section");
+    auto EHFrame = EHFrames.find(Sec.sh_info);
     auto Check = [&](uint64_t Offset, uint32_t Type, uint32_t SymIndex,
-                     size_t R) -> Error {
+                     size_t R, std::optional<int64_t> Addend) -> Error {
       uint64_t Width = getRelocationWidth(Machine, Type);
       if (Offset > Target.sh_size || Width > Target.sh_size - Offset)
         return Invalid(What + ": relocation " + Twine(R) + " writes " +
@@ -279,6 +307,23 @@ static Error validateELFObject(const object::ELFFile<ELFT> &EF) {
       if (SymIndex == 0 && Width)
         return Invalid(What + ": relocation " + Twine(R) +
                        " uses the null symbol (index 0)");
+      if (EHFrame != EHFrames.end()) {
+        EHFrameRelocation Reloc;
+        Reloc.Offset = Offset;
+        Reloc.Width = Width;
+        const typename ELFT::Sym &Sym = (*Symbols)[SymIndex];
+        uint16_t Index = Sym.st_shndx;
+        if (Index != ELF::SHN_UNDEF && Index < Sections.size()) {
+          const Elf_Shdr &In = Sections[Index];
+          Reloc.Defined = true;
+          Reloc.IsCode = (In.sh_flags & ELF::SHF_ALLOC) &&
+                         (In.sh_flags & ELF::SHF_EXECINSTR);
+          Reloc.SectionSize = In.sh_size;
+          if (Addend)
+            Reloc.TargetOffset = Sym.st_value + uint64_t(*Addend);
+        }
+        EHFrame->second.push_back(Reloc);
+      }
       return Error::success();
     };
     if (Sec.sh_type == ELF::SHT_RELA) {
@@ -288,7 +333,7 @@ static Error validateELFObject(const object::ELFFile<ELFT> &EF) {
       for (size_t R = 0; R < Relas->size(); ++R) {
         const typename ELFT::Rela &Rel = (*Relas)[R];
         if (Error E = Check(Rel.r_offset, Rel.getType(false),
-                            Rel.getSymbol(false), R))
+                            Rel.getSymbol(false), R, int64_t(Rel.r_addend)))
           return E;
       }
     } else {
@@ -298,12 +343,12 @@ static Error validateELFObject(const object::ELFFile<ELFT> &EF) {
       for (size_t R = 0; R < Rels->size(); ++R) {
         const typename ELFT::Rel &Rel = (*Rels)[R];
         if (Error E = Check(Rel.r_offset, Rel.getType(false),
-                            Rel.getSymbol(false), R))
+                            Rel.getSymbol(false), R, std::nullopt))
           return E;
       }
     }
   }
-  return Error::success();
+  return CheckEHFrames();
 }
 
 /// validateELFObject for the ELF class and byte order of \p Obj.
@@ -806,7 +851,17 @@ HostProgram::getSymbol(StringRef Name, offload_symbol_kind_t Kind) {
                          "kernel '{0}' has {1} arguments but no argument "
                          "layout",
                          Name, Desc->NumArguments);
-    for (uint64_t I = 0; I < Desc->NumArguments; ++I)
+    // The launch copies ArgumentsSize bytes (and reports the size as
+    // PACKED_ARGUMENTS_SIZE): a size no kernel has is a corrupt descriptor.
+    if (Desc->ArgumentsSize > OFFLOAD_HOST_KERNEL_MAX_ARGUMENTS_SIZE)
+      return createError(OFFLOAD_ERRC_INVALID_BINARY,
+                         "kernel '{0}' declares a {1}-byte argument buffer, "
+                         "more than the {2} bytes a host kernel may have "
+                         "(OFFLOAD_HOST_KERNEL_MAX_ARGUMENTS_SIZE)",
+                         Name, Desc->ArgumentsSize,
+                         OFFLOAD_HOST_KERNEL_MAX_ARGUMENTS_SIZE);
+    uint64_t End = 0, Widest = 1;
+    for (uint64_t I = 0; I < Desc->NumArguments; ++I) {
       if (Desc->ArgumentOffsets[I] > Desc->ArgumentsSize ||
           Desc->ArgumentSizes[I] >
               Desc->ArgumentsSize - Desc->ArgumentOffsets[I])
@@ -815,6 +870,21 @@ HostProgram::getSymbol(StringRef Name, offload_symbol_kind_t Kind) {
                            "{3}) lies outside its {4}-byte argument buffer",
                            I, Name, Desc->ArgumentSizes[I],
                            Desc->ArgumentOffsets[I], Desc->ArgumentsSize);
+      End = std::max(End, Desc->ArgumentOffsets[I] + Desc->ArgumentSizes[I]);
+      Widest = std::max(Widest, Desc->ArgumentSizes[I]);
+    }
+    // With a layout, the buffer is a struct of the arguments: its tail
+    // padding is less than its alignment, which is at most the widest
+    // argument's size rounded up to a power of two (16 at least, for i128).
+    uint64_t Padded =
+        alignTo(End, std::max<uint64_t>(16, PowerOf2Ceil(Widest)));
+    if (Desc->NumArguments && Desc->ArgumentsSize > Padded)
+      return createError(OFFLOAD_ERRC_INVALID_BINARY,
+                         "kernel '{0}' declares a {1}-byte argument buffer, "
+                         "but its {2} arguments end at byte {3} (at most {4} "
+                         "bytes with the struct's padding)",
+                         Name, Desc->ArgumentsSize, Desc->NumArguments, End,
+                         Padded);
   }
   return std::make_unique<HostSymbol>(*this, Name.str(), Kind, Address,
                                       SymbolSizes.lookup(SymbolName));
@@ -888,9 +958,9 @@ std::optional<uint64_t> HostSymbol::getArgumentsSize() const {
 uint64_t HostSymbol::getStaticSharedBytes() const {
   if (getKind() != OFFLOAD_SYMBOL_KIND_KERNEL)
     return 0;
-  // HostLaunch.cpp puts dynamic shared memory after the static part, aligned
-  // to 64 bytes.
-  return alignTo(getDescriptor()->StaticSharedBytes, 64);
+  // Exactly what the kernel uses, as the launch's limit counts it; the
+  // padding before the dynamic part (HostLaunch.cpp) is not the kernel's.
+  return getDescriptor()->StaticSharedBytes;
 }
 
 std::optional<Symbol::ArgumentLayout> HostSymbol::getArgumentLayout() const {
