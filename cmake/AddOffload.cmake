@@ -7,14 +7,23 @@
 # MLIR_LINK_MLIR_DYLIB=ON.
 #
 # add_offload_mlir_library(name src...
+#   EXPORT_NAME name in the CMake package (Offload::<name>)
 #   [DEPENDS tablegen targets...]
 #   [LINK_COMPONENTS llvm components...]
 #   [LINK_LIBS project libraries...]
 #   [MLIR_LIBS upstream MLIR libraries...])
+#
+# The library is installed into lib/ and exported as Offload::<name>
+# (offload_install_targets); its users find the project's headers, built and
+# installed, through its include directories.
 function(add_offload_mlir_library name)
-  cmake_parse_arguments(ARG "" "" "DEPENDS;LINK_COMPONENTS;LINK_LIBS;MLIR_LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "" "EXPORT_NAME" "DEPENDS;LINK_COMPONENTS;LINK_LIBS;MLIR_LIBS" ${ARGN})
+  if(NOT ARG_EXPORT_NAME)
+    message(FATAL_ERROR "add_offload_mlir_library(${name}): EXPORT_NAME is required")
+  endif()
   add_mlir_library(${name} ${ARG_UNPARSED_ARGUMENTS}
     EXCLUDE_FROM_LIBMLIR
+    DISABLE_INSTALL
     DEPENDS ${ARG_DEPENDS}
     LINK_COMPONENTS ${ARG_LINK_COMPONENTS}
     LINK_LIBS PUBLIC ${ARG_LINK_LIBS}
@@ -22,4 +31,77 @@ function(add_offload_mlir_library name)
   if(ARG_MLIR_LIBS)
     mlir_target_link_libraries(${name} PUBLIC ${ARG_MLIR_LIBS})
   endif()
+  offload_add_interface_include_directories(${name} MLIR)
+  offload_install_targets(${name} EXPORT_NAMES ${ARG_EXPORT_NAME})
+endfunction()
+
+# offload_add_interface_include_directories(target [MLIR]): the project's
+# headers (source and generated) for the target's users in the build tree
+# (an add_subdirectory() build), and with MLIR, MLIR's and LLVM's too. The
+# installed targets get the install tree's include/ (offload_install_targets)
+# and MLIR's and LLVM's from OffloadConfig.cmake.
+function(offload_add_interface_include_directories target)
+  set(dirs ${PROJECT_SOURCE_DIR}/include ${PROJECT_BINARY_DIR}/include)
+  if(ARGN STREQUAL "MLIR")
+    list(APPEND dirs ${MLIR_INCLUDE_DIRS} ${LLVM_INCLUDE_DIRS})
+  endif()
+  list(REMOVE_DUPLICATES dirs)
+  foreach(dir ${dirs})
+    target_include_directories(${target} INTERFACE $<BUILD_INTERFACE:${dir}>)
+  endforeach()
+endfunction()
+
+# offload_set_install_rpath(target...): the run path of an installed binary:
+# the project's libraries through $ORIGIN (bin/../lib for executables, the
+# library's own directory for libraries) and LLVM's and MLIR's shared
+# libraries (libLLVM.so, libMLIR.so) in LLVM_LIBRARY_DIR. The build tree's
+# run paths are unchanged.
+function(offload_set_install_rpath)
+  foreach(target ${ARGN})
+    get_target_property(type ${target} TYPE)
+    if(type STREQUAL "EXECUTABLE")
+      set(origin "\$ORIGIN/../${OFFLOAD_INSTALL_LIBDIR}")
+    else()
+      set(origin "\$ORIGIN")
+    endif()
+    set_target_properties(${target} PROPERTIES
+      INSTALL_RPATH "${origin};${LLVM_LIBRARY_DIR}")
+  endforeach()
+endfunction()
+
+# offload_install_targets(target... EXPORT_NAMES name...): installs the
+# targets (executables into bin/, libraries into lib/) into the export set of
+# the CMake package (cmake/CMakeLists.txt), where each is Offload::<name>,
+# and adds the same name as an alias, so that a project building offload
+# with add_subdirectory() links the same Offload::<name> targets.
+function(offload_install_targets)
+  cmake_parse_arguments(ARG "" "" "EXPORT_NAMES" ${ARGN})
+  set(targets ${ARG_UNPARSED_ARGUMENTS})
+  list(LENGTH targets count)
+  list(LENGTH ARG_EXPORT_NAMES names)
+  if(NOT count EQUAL names)
+    message(FATAL_ERROR "offload_install_targets: ${count} targets, ${names} EXPORT_NAMES")
+  endif()
+  math(EXPR last "${count} - 1")
+  foreach(i RANGE ${last})
+    list(GET targets ${i} target)
+    list(GET ARG_EXPORT_NAMES ${i} name)
+    get_target_property(type ${target} TYPE)
+    set_target_properties(${target} PROPERTIES EXPORT_NAME ${name})
+    if(type STREQUAL "EXECUTABLE")
+      add_executable(Offload::${name} ALIAS ${target})
+    else()
+      add_library(Offload::${name} ALIAS ${target})
+    endif()
+    if(type STREQUAL "EXECUTABLE" OR type STREQUAL "SHARED_LIBRARY"
+       OR type STREQUAL "MODULE_LIBRARY")
+      offload_set_install_rpath(${target})
+    endif()
+    install(TARGETS ${target}
+      EXPORT OffloadTargets
+      RUNTIME DESTINATION ${OFFLOAD_INSTALL_BINDIR} COMPONENT offload
+      LIBRARY DESTINATION ${OFFLOAD_INSTALL_LIBDIR} COMPONENT offload
+      ARCHIVE DESTINATION ${OFFLOAD_INSTALL_LIBDIR} COMPONENT offload
+      INCLUDES DESTINATION ${OFFLOAD_INSTALL_INCLUDEDIR})
+  endforeach()
 endfunction()

@@ -15,7 +15,8 @@
 # ld.lld is /usr/lib/llvm-22/bin/ld.lld, ld.lld-22 or ld.lld from PATH. What
 # is not found is left out (a layout without device libraries still links
 # kernels that call no math functions). The build runs this for
-# build/rocm-toolkit; it is idempotent and cheap.
+# build/share/offload/rocm-toolkit (installed as <prefix>/share/offload/
+# rocm-toolkit); it is idempotent and cheap.
 set -eu
 
 quiet=0

@@ -9,12 +9,20 @@
 # host device's fibers, LLVM's OpenMP runtime for a benchmark baseline,
 # ROCm's device libraries and HIP 5.2 runtime (libamdhip64-5: the HIP plugin's
 # tests load it; without an AMD GPU it finds no device), Python 3 headers and
-# venv) and, for the Python package, PyPI (nanobind,
-# numpy, pytest, into the virtual environment .venv at the checkout's root).
-# Runs apt-get through sudo when not root. Environment: OFFLOAD_BUILD_TYPE
-# (default Release), OFFLOAD_CMAKE_ARGS (extra CMake arguments, e.g.
-# -DOFFLOAD_SANITIZE=address or -DOFFLOAD_ENABLE_PYTHON=OFF), OFFLOAD_PYTHON
-# (the interpreter the venv is made from, default python3).
+# venv, pkgconf for the install test) and, for the Python package, PyPI
+# (nanobind, numpy, pytest, into the virtual environment .venv at the
+# checkout's root). Runs apt-get through sudo when not root.
+#
+# Not every Debian 12 apt source carries LLVM 22: the llvm-22, mlir-22,
+# clang-22 and lld-22 packages come from an apt source that provides LLVM 22
+# for bookworm (README.md, "Dependencies"). When no configured source
+# provides a package, this names the missing packages and stops before
+# apt-get install.
+#
+# Environment: OFFLOAD_BUILD_TYPE (default Release), OFFLOAD_CMAKE_ARGS
+# (extra CMake arguments, e.g. -DOFFLOAD_SANITIZE=address or
+# -DOFFLOAD_ENABLE_PYTHON=OFF), OFFLOAD_PYTHON (the interpreter the venv is
+# made from, default python3).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,6 +36,7 @@ packages=(
   libgtest-dev libbenchmark-dev libboost-context-dev libomp-22-dev
   rocm-device-libs libamdhip64-5
   python3-dev python3-venv
+  pkgconf
 )
 
 missing=()
@@ -41,8 +50,34 @@ if [ "${#missing[@]}" -gt 0 ]; then
     command -v sudo >/dev/null || { echo "setup: need root or sudo to install packages" >&2; exit 1; }
     sudo=sudo
   fi
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+  $sudo apt-get update -qq || {
+    echo "setup: apt-get update failed (see above); the packages to install are: ${missing[*]}" >&2
+    exit 1
+  }
+  # Packages no configured apt source provides: name them instead of letting
+  # apt-get install fail on the first one.
+  unavailable=()
+  for p in "${missing[@]}"; do
+    candidate=$(apt-cache policy "$p" 2>/dev/null | sed -n 's/^ *Candidate: *//p')
+    if [ -z "$candidate" ] || [ "$candidate" = "(none)" ]; then
+      unavailable+=("$p")
+    fi
+  done
+  if [ "${#unavailable[@]}" -gt 0 ]; then
+    echo "setup: no configured apt source provides: ${unavailable[*]}" >&2
+    case " ${unavailable[*]}" in
+      *-22*)
+        echo "setup: LLVM/MLIR 22 (llvm-22-dev, libmlir-22-dev, mlir-22-tools, clang-22, lld-22, ...)" \
+          "come from an apt source that provides LLVM 22 for bookworm: add one," \
+          "such as LLVM's own apt repository (its llvm-toolchain-bookworm-22 suite), then rerun" \
+          "(README.md, \"Dependencies\")" >&2 ;;
+    esac
+    exit 1
+  fi
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" || {
+    echo "setup: apt-get install failed (see above) for: ${missing[*]}" >&2
+    exit 1
+  }
 fi
 
 # The Python package's build and test dependencies, in the project's venv.

@@ -66,8 +66,11 @@ if sanitized:
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # The shared conformance corpus sits next to the project in a checkout
-# (../shared); tests that need it are gated on this feature.
-shared_dir = os.path.join(os.path.dirname(config.offload_src_root), "shared")
+# (../shared), or where $OFFLOAD_SHARED_DIR says (a git worktree elsewhere);
+# tests that need it are gated on this feature, and scripts/test.sh reports
+# how many of them ran.
+shared_dir = os.environ.get("OFFLOAD_SHARED_DIR") or os.path.join(
+    os.path.dirname(config.offload_src_root), "shared")
 if os.path.isdir(os.path.join(shared_dir, "corpus", "mlir-gpu")):
     config.available_features.add("shared-corpus")
     config.substitutions.append(("%shared_dir", shared_dir))
@@ -130,7 +133,7 @@ if _ptxas and _ptxas_cuda_major(_ptxas) >= 12:
 
 # `rocm-toolkit`: the ROCm layout the build made (scripts/rocm-toolkit.sh) has
 # ld.lld and the AMD device libraries, so HSACO links.
-_rocm = os.path.join(config.offload_obj_root, "rocm-toolkit")
+_rocm = os.path.join(config.offload_obj_root, "share", "offload", "rocm-toolkit")
 if os.access(os.path.join(_rocm, "llvm", "bin", "ld.lld"), os.X_OK) and os.path.isfile(
     os.path.join(_rocm, "amdgcn", "bitcode", "ockl.bc")
 ):

@@ -41,8 +41,11 @@ using namespace mlir;
 using namespace mlir::offload;
 using llvm::StringRef;
 
-#ifndef OFFLOAD_ROCM_TOOLKIT_DIR
-#define OFFLOAD_ROCM_TOOLKIT_DIR ""
+#include <dlfcn.h>
+#include <link.h>
+
+#ifndef OFFLOAD_ROCM_TOOLKIT_RELATIVE_DIR
+#define OFFLOAD_ROCM_TOOLKIT_RELATIVE_DIR "share/offload/rocm-toolkit"
 #endif
 
 static constexpr StringRef kNVPTXTriple = "nvptx64-nvidia-cuda";
@@ -452,8 +455,43 @@ mlir::offload::resolveNVVMTarget(const GPUTargetRequest &request) {
 // ROCDL
 //===----------------------------------------------------------------------===//
 
+/// The file of the executable or shared library that holds this code (the
+/// pipelines are a static library, linked into tools and into
+/// libOffloadJIT.so), or an empty string.
+static std::string getContainingBinary() {
+  static const char anchor = 0;
+  Dl_info info;
+  struct link_map *map = nullptr;
+  if (!dladdr1(&anchor, &info, reinterpret_cast<void **>(&map),
+               RTLD_DL_LINKMAP))
+    return {};
+  // The main program's link map has no name (and dladdr's file name is its
+  // argv[0]): ask the system for the executable instead.
+  if (!map || !map->l_name || !*map->l_name)
+    return llvm::sys::fs::getMainExecutable(
+        nullptr, reinterpret_cast<void *>(&getContainingBinary));
+  return map->l_name;
+}
+
 llvm::StringRef mlir::offload::getBuiltROCmToolkitDir() {
-  return OFFLOAD_ROCM_TOOLKIT_DIR;
+  static const std::string dir = [] {
+    std::string binary = getContainingBinary();
+    if (binary.empty())
+      return std::string();
+    // <prefix>/bin/offload-opt or <prefix>/lib/libOffloadJIT.so: the layout
+    // is <prefix>/share/offload/rocm-toolkit, in the build tree as in an
+    // install.
+    llvm::SmallString<256> path(binary);
+    llvm::sys::path::remove_filename(path);
+    llvm::sys::path::remove_filename(path);
+    llvm::sys::path::append(path, OFFLOAD_ROCM_TOOLKIT_RELATIVE_DIR);
+    llvm::SmallString<256> real;
+    if (llvm::sys::fs::real_path(path, real) ||
+        !llvm::sys::fs::is_directory(real))
+      return std::string();
+    return std::string(real);
+  }();
+  return dir;
 }
 
 /// Parses the version in a HIP runtime file name: "libamdhip64.so.5.2.21153"

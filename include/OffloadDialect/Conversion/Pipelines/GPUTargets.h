@@ -129,8 +129,11 @@ std::optional<HIPRuntimeInfo> findHIPRuntime();
 /// Returns the path of ptxas (see resolveNVVMTarget), or std::nullopt.
 std::optional<std::string> findPTXAS(llvm::StringRef toolkit = "");
 
-/// The ROCm toolkit layout made by the build (empty when the build made
-/// none).
+/// The ROCm toolkit layout made by the build (scripts/rocm-toolkit.sh) and
+/// installed with it: <prefix>/share/offload/rocm-toolkit, where <prefix>
+/// is the parent of the directory of the executable or shared library that
+/// contains the pipelines (bin/ or lib/, in the build tree as in an install
+/// tree). Empty when there is none.
 llvm::StringRef getBuiltROCmToolkitDir();
 
 } // namespace offload
