@@ -99,6 +99,9 @@ private:
   /// Whether the accesses of \p indices into \p memref are a unit-stride run
   /// along the innermost dimension (the others uniform).
   bool isContiguous(Value memref, ValueRange indices);
+  /// Whether the accesses differ between lanes along the innermost dimension
+  /// only (a gather).
+  bool isGatherable(Value memref, ValueRange indices);
 
   scf::ParallelOp loop;
   int64_t width;
@@ -218,15 +221,9 @@ Value LoopVectorizer::getLane(Value v, int64_t lane) {
   return vector::ExtractOp::create(builder, loc, getVector(v), lane);
 }
 
-bool LoopVectorizer::isContiguous(Value memref, ValueRange indices) {
-  if (indices.empty())
-    return false;
-  for (Value index : indices.drop_back())
-    if (isVarying(index))
-      return false;
-  auto it = affine.find(indices.back());
-  if (it == affine.end() || it->second.stride != 1)
-    return false;
+/// Whether a vector of \p memref's elements has their layout in memory and
+/// \p memref has unit stride in its innermost dimension.
+static bool hasVectorLayout(Value memref) {
   auto type = cast<MemRefType>(memref.getType());
   // A vector of i1 is bit-packed in memory, an array of i1 is not: elements
   // must be whole bytes.
@@ -236,8 +233,30 @@ bool LoopVectorizer::isContiguous(Value memref, ValueRange indices) {
     return false;
   SmallVector<int64_t> strides;
   int64_t offset;
-  return succeeded(type.getStridesAndOffset(strides, offset)) &&
+  return type.getRank() > 0 &&
+         succeeded(type.getStridesAndOffset(strides, offset)) &&
          strides.back() == 1;
+}
+
+bool LoopVectorizer::isGatherable(Value memref, ValueRange indices) {
+  if (indices.empty() || !hasVectorLayout(memref))
+    return false;
+  for (Value index : indices.drop_back())
+    if (isVarying(index))
+      return false;
+  return true;
+}
+
+bool LoopVectorizer::isContiguous(Value memref, ValueRange indices) {
+  if (indices.empty())
+    return false;
+  for (Value index : indices.drop_back())
+    if (isVarying(index))
+      return false;
+  auto it = affine.find(indices.back());
+  if (it == affine.end() || it->second.stride != 1)
+    return false;
+  return hasVectorLayout(memref);
 }
 
 LogicalResult LoopVectorizer::visitElementwise(Operation *op) {
@@ -307,6 +326,23 @@ LogicalResult LoopVectorizer::visitLoad(memref::LoadOp op) {
     vectors[op.getResult()] = vector::LoadOp::create(
         builder, loc, vectorOf(op.getType()), getScalar(memref), indices);
     ++vectorAccesses;
+    return success();
+  }
+  // Thread-dependent offsets along the innermost dimension only: a gather.
+  if (isGatherable(memref, op.getIndices())) {
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    for (Value index : op.getIndices().drop_back())
+      indices.push_back(getScalar(index));
+    indices.push_back(zero);
+    VectorType type = vectorOf(op.getType());
+    Value mask = arith::ConstantOp::create(
+        builder, loc, DenseElementsAttr::get(vectorOf(builder.getI1Type()),
+                                             true));
+    Value passThrough = arith::ConstantOp::create(
+        builder, loc, type, builder.getZeroAttr(type));
+    vectors[op.getResult()] = vector::GatherOp::create(
+        builder, loc, type, getScalar(memref), indices,
+        getVector(op.getIndices().back()), mask, passThrough);
     return success();
   }
   // Lane by lane, in lane order.
