@@ -915,9 +915,10 @@ int main(int argc, char **argv) {
 
   int RestCount = static_cast<int>(Rest.size());
   benchmark::Initialize(&RestCount, Rest.data());
-  if (benchmark::ReportUnrecognizedArguments(RestCount, Rest.data()))
-    return 1;
-  benchmark::RunSpecifiedBenchmarks();
+  bool BadArguments =
+      benchmark::ReportUnrecognizedArguments(RestCount, Rest.data());
+  if (!BadArguments)
+    benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
 
   All.clear();
@@ -929,5 +930,5 @@ int main(int argc, char **argv) {
     std::error_code EC;
     std::filesystem::remove_all(CacheDir, EC);
   }
-  return 0;
+  return BadArguments ? 1 : 0;
 }
