@@ -443,3 +443,71 @@ void offload_bench::rodinia::sradOpenMP(float *J, float *Scratch, int Rows,
     }
   }
 }
+
+namespace {
+constexpr float Eta = 0.3f, Momentum = 0.3f;
+inline float squash(float X) { return 1.0f / (1.0f + std::exp(-X)); }
+} // namespace
+
+void offload_bench::rodinia::backpropHiddenUnits(const float *Partial,
+                                                 int Blocks, int Hid,
+                                                 const float *Weights,
+                                                 float *Hidden) {
+  for (int J = 1; J <= Hid; ++J) {
+    float Sum = 0.0f;
+    for (int K = 0; K < Blocks; ++K)
+      Sum += Partial[size_t(K) * Hid + J - 1];
+    Sum += Weights[J];
+    Hidden[J] = squash(Sum);
+  }
+}
+
+void offload_bench::rodinia::backpropHiddenStep(float *Hidden, int Hid,
+                                                float *HiddenWeights,
+                                                float *HiddenPrev,
+                                                float Target,
+                                                float *HiddenDelta) {
+  // The output layer (one unit, column 1 of the (Hid + 1) x 2 weights).
+  Hidden[0] = 1.0f;
+  float Sum = 0.0f;
+  for (int K = 0; K <= Hid; ++K)
+    Sum += HiddenWeights[2 * K + 1] * Hidden[K];
+  float Out = squash(Sum);
+  float OutDelta = Out * (1.0f - Out) * (Target - Out);
+  for (int J = 1; J <= Hid; ++J) {
+    float H = Hidden[J];
+    HiddenDelta[J] = H * (1.0f - H) * (OutDelta * HiddenWeights[2 * J + 1]);
+  }
+  for (int K = 0; K <= Hid; ++K) {
+    float Dw = Eta * OutDelta * Hidden[K] + Momentum * HiddenPrev[2 * K + 1];
+    HiddenWeights[2 * K + 1] += Dw;
+    HiddenPrev[2 * K + 1] = Dw;
+  }
+}
+
+void offload_bench::rodinia::backpropOpenMP(float *Input, int In, int Hid,
+                                            float *Weights, float *Prev,
+                                            float *Hidden,
+                                            float *HiddenWeights,
+                                            float *HiddenPrev, float Target,
+                                            float *HiddenDelta) {
+  size_t Stride = size_t(Hid) + 1;
+  Input[0] = 1.0f;
+#pragma omp parallel for schedule(static)
+  for (int J = 1; J <= Hid; ++J) {
+    float Sum = 0.0f;
+    for (int K = 0; K <= In; ++K)
+      Sum += Weights[size_t(K) * Stride + J] * Input[K];
+    Hidden[J] = squash(Sum);
+  }
+  backpropHiddenStep(Hidden, Hid, HiddenWeights, HiddenPrev, Target,
+                     HiddenDelta);
+#pragma omp parallel for schedule(static)
+  for (int J = 1; J <= Hid; ++J)
+    for (int K = 0; K <= In; ++K) {
+      float Dw = Eta * HiddenDelta[J] * Input[K] +
+                 Momentum * Prev[size_t(K) * Stride + J];
+      Weights[size_t(K) * Stride + J] += Dw;
+      Prev[size_t(K) * Stride + J] = Dw;
+    }
+}

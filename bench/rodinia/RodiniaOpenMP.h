@@ -80,6 +80,26 @@ float sradQ0sqr(const float *J, int Cols, int R1, int R2, int C1, int C2);
 void sradOpenMP(float *J, float *Scratch, int Rows, int Cols, int Iterations,
                 float Lambda, int R1, int R2, int C1, int C2);
 
+/// backprop, serial: the hidden units from the input layer's partial sums
+/// (Partial: Blocks x Hid, one row per block of 16 inputs) and the bias
+/// weights (row 0 of the (In + 1) x (Hid + 1) Weights): Hidden[j] =
+/// sigmoid(sum), j = 1..Hid.
+void backpropHiddenUnits(const float *Partial, int Blocks, int Hid,
+                         const float *Weights, float *Hidden);
+/// backprop, serial: the rest of a training step after the hidden units:
+/// the output unit, the output and hidden errors (HiddenDelta, Hid + 1), and
+/// the hidden-to-output weights ((Hid + 1) x 2, HiddenWeights and their
+/// previous changes HiddenPrev) adjusted.
+void backpropHiddenStep(float *Hidden, int Hid, float *HiddenWeights,
+                        float *HiddenPrev, float Target, float *HiddenDelta);
+/// backprop: Rodinia's OpenMP training step on In inputs (Input: In + 1,
+/// Input[0] the bias unit), Hid hidden units and one output: the input
+/// layer's forward pass and weight adjustment (Weights, Prev: (In + 1) x
+/// (Hid + 1)) in parallel over the hidden units, the rest serial.
+void backpropOpenMP(float *Input, int In, int Hid, float *Weights,
+                    float *Prev, float *Hidden, float *HiddenWeights,
+                    float *HiddenPrev, float Target, float *HiddenDelta);
+
 } // namespace rodinia
 } // namespace offload_bench
 
