@@ -13,7 +13,7 @@
 #
 #   -b  build directory holding bin/offload-rodinia-bench (default: build, or
 #       $OFFLOAD_BUILD_DIR)
-#   -r  repetitions of every benchmark (default 5)
+#   -r  repetitions of every benchmark, interleaved at random (default 5)
 #   -t  minimum time of one repetition (default 0.5 s)
 #   -p  only these programs (comma-separated names)
 #   -j  the configurations, space-separated (default "1 all")
@@ -93,6 +93,7 @@ for config in $configs; do
   echo "run-rodinia-benchmarks.sh: --host_threads=$config -> $json" >&2
   "$bin" --kernel-dir="$src/bench/rodinia/kernels" --host_threads="$config" \
     --benchmark_repetitions="$reps" \
+    --benchmark_enable_random_interleaving=true \
     --benchmark_min_time="$min_time" \
     --benchmark_out="$json" --benchmark_out_format=json \
     --benchmark_color=false "$@" \
