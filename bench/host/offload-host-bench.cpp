@@ -161,7 +161,7 @@ void verify(PreparedCase &P) {
   auto End = Clock::now();
   P.OursSeconds = std::chrono::duration<double>(End - Mid).count();
   std::fprintf(
-      stderr, "offload-host-bench: %-13s %-44s compile %.3f s, launch %.3f s",
+      stderr, "offload-host-bench: %-28s %-44s compile %.3f s, launch %.3f s",
       P.Shared ? (std::string(Case.name()) + "/" + P.Form.Name).c_str()
                : Case.name(),
       Case.problem().c_str(),
