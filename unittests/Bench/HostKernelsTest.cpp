@@ -9,8 +9,8 @@
 // device at small sizes (odd sizes and partial blocks and tiles where the
 // kernel allows them), computes what its serial C++ reference computes, and
 // so does the native baseline offload-host-bench times it against. The
-// benchmark's own problems, at a tiny scale, too. Sizes are small because
-// cooperative kernels run on fibers.
+// benchmark's own problems, at a tiny scale, too; and every equivalent form
+// of the forms family (bench/host/kernels/forms, HostKernelCase::forms).
 //
 //===----------------------------------------------------------------------===//
 
