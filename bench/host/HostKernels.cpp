@@ -67,30 +67,27 @@ std::string offload_bench::host::compareOutputs(const HostKernelCase &Case,
 
 std::string KernelForm::specialize(const std::string &Source) const {
   std::string Text = Source;
-  auto IsWordChar = [](char C) {
-    return std::isalnum(static_cast<unsigned char>(C)) || C == '_' ||
-           C == '.' || C == '%' || C == '@';
+  auto IsDigit = [](char C) {
+    return std::isdigit(static_cast<unsigned char>(C)) != 0;
+  };
+  // A character that makes the number part of a name (%c512, @k512, a_512);
+  // 'x' does not (the 512 after the x of 512x512 is a dimension).
+  auto InName = [](char C) {
+    if (std::isalpha(static_cast<unsigned char>(C)))
+      return C != 'x';
+    return C == '_' || C == '.' || C == '%' || C == '@';
   };
   for (const auto &[From, To] : Substitutions) {
     std::string Out;
     size_t Pos = 0;
-    while (true) {
-      size_t Hit = Text.find(From, Pos);
-      if (Hit == std::string::npos)
-        break;
-      bool Whole =
-          (Hit == 0 || !std::isdigit(static_cast<unsigned char>(Text[Hit - 1])) ||
-           false) &&
-          (Hit + From.size() == Text.size() ||
-           !std::isdigit(static_cast<unsigned char>(Text[Hit + From.size()])));
-      // Inside a name (%c512, @k512): not a number of the shape.
-      if (Hit > 0 && IsWordChar(Text[Hit - 1]) &&
-          !(Text[Hit - 1] == 'x' || Text[Hit - 1] == '<' ||
-            Text[Hit - 1] == '['))
-        Whole = false;
+    for (size_t Hit; (Hit = Text.find(From, Pos)) != std::string::npos;) {
+      size_t End = Hit + From.size();
+      bool Whole = (Hit == 0 || (!IsDigit(Text[Hit - 1]) &&
+                                 !InName(Text[Hit - 1]))) &&
+                   (End == Text.size() || !IsDigit(Text[End]));
       Out.append(Text, Pos, Hit - Pos);
       Out += Whole ? To : From;
-      Pos = Hit + From.size();
+      Pos = End;
     }
     Out.append(Text, Pos, std::string::npos);
     Text = std::move(Out);
@@ -315,7 +312,8 @@ public:
 
   std::vector<KernelForm> forms() const override {
     float *Cp = const_cast<float *>(C.Ours.data());
-    float *Ap = const_cast<float *>(A.data()), *Bp = const_cast<float *>(B.data());
+    float *Ap = const_cast<float *>(A.data());
+    float *Bp = const_cast<float *>(B.data());
     std::vector<KernelForm> F{baseForm()};
     ArgPack TwoD;
     TwoD.memref(Ap, {idx(M), idx(K)})
@@ -523,7 +521,8 @@ public:
     float *OutP = const_cast<float *>(Out.Ours.data());
     std::vector<KernelForm> F{baseForm()};
     ArgPack TwoD;
-    TwoD.memref(InP, {idx(Rows), idx(Cols)}).memref(OutP, {idx(Cols), idx(Rows)});
+    TwoD.memref(InP, {idx(Rows), idx(Cols)})
+        .memref(OutP, {idx(Cols), idx(Rows)});
     F.push_back(form("2d_dynamic", TwoD));
     if (Rows == Cols) {
       F.push_back(form("2d_static", TwoD));
