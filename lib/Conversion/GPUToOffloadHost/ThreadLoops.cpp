@@ -2423,11 +2423,17 @@ getCoefficient(Value value, Value var,
 
 /// Whether the access of \p memref at \p indices is contiguous (unit stride)
 /// or the same address as \p var steps: every index but the last independent
-/// of it, the last one with coefficient 0 or 1, on an identity layout.
+/// of it, the last one with coefficient 0 or 1, on a layout with unit stride
+/// in the innermost dimension.
 static bool isContiguousAlong(Value memref, ValueRange indices, Value var,
                               DenseMap<Value, std::optional<int64_t>> &memo) {
   auto type = dyn_cast<MemRefType>(memref.getType());
-  if (!type || !type.getLayout().isIdentity() || indices.empty())
+  if (!type || indices.empty())
+    return false;
+  // Unit stride in the innermost dimension (identity or strided<[..., 1]>).
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) || strides.back() != 1)
     return false;
   for (auto [i, index] : llvm::enumerate(indices)) {
     std::optional<int64_t> c = getCoefficient(index, var, memo);

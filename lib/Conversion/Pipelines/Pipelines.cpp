@@ -15,6 +15,7 @@
 #include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/InitAllPasses.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -90,6 +91,10 @@ void mlir::offload::buildHostKernelPipeline(
   if (options.check)
     kernels.addPass(createOffloadCheckMemoryAccesses());
   if (options.threadLoops) {
+    // Subviews folded into the indices of their loads and stores (after the
+    // bounds checks, which check the subviews' own bounds): the thread loops
+    // see the accesses' dependence on thread ids through them.
+    kernels.addPass(memref::createFoldMemRefAliasOpsPass());
     kernels.addPass(createOffloadHostThreadLoops());
     kernels.addPass(createOffloadHostVectorizeThreadLoops());
   }

@@ -795,3 +795,52 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// i32 index arithmetic (numba-cuda-mlir, hand-written CUDA ports): a bounds
+// check `bid * 16 + tid < n` in i32 is not a loop bound (tid + u may wrap at
+// 2^32), but versions the loop on a uniform test that also checks that
+// lo = u + 0 and hi = u + 15 do not wrap (lo <= hi).
+
+// CHECK-LABEL: gpu.func @narrow_versioned
+// CHECK-SAME: %[[N:[a-z0-9]+]]: i32
+// CHECK: %[[U:.*]] = arith.muli %{{.*}}, %{{.*}} : i32
+// CHECK: %[[HI:.*]] = arith.addi %[[U]], %{{.*}} : i32
+// CHECK: %[[IN:.*]] = arith.cmpi slt, %[[HI]], %[[N]] : i32
+// CHECK: %[[NOWRAP:.*]] = arith.cmpi sle, %[[U]], %[[HI]] : i32
+// CHECK: %[[FAST:.*]] = arith.andi %[[IN]], %[[NOWRAP]] : i1
+// CHECK: scf.if %[[FAST]] {
+// CHECK:   scf.parallel
+// CHECK-NOT: scf.if
+// CHECK:     memref.load
+// CHECK: } else {
+// CHECK:   scf.parallel
+// CHECK:     scf.if
+gpu.module @kernels {
+  gpu.func @narrow_versioned(%in: memref<?xf32>, %out: memref<?xf32>, %n: i32)
+      workgroup(%t: memref<16xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 16, 1, 1>} {
+    %c16 = arith.constant 16 : i32
+    %c15 = arith.constant 15 : index
+    %bidx = gpu.block_id x
+    %tidx = gpu.thread_id x
+    %bid = arith.index_cast %bidx : index to i32
+    %tid = arith.index_cast %tidx : index to i32
+    %base = arith.muli %bid, %c16 : i32
+    %i = arith.addi %base, %tid : i32
+    %ix = arith.index_cast %i : i32 to index
+    %inside = arith.cmpi slt, %i, %n : i32
+    scf.if %inside {
+      %x = memref.load %in[%ix] : memref<?xf32>
+      memref.store %x, %t[%tidx] : memref<16xf32, #gpu.address_space<workgroup>>
+    }
+    gpu.barrier
+    %r = arith.subi %c15, %tidx : index
+    %w = memref.load %t[%r] : memref<16xf32, #gpu.address_space<workgroup>>
+    scf.if %inside {
+      memref.store %w, %out[%ix] : memref<?xf32>
+    }
+    gpu.return
+  }
+}

@@ -209,3 +209,39 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// An index computed in i32 and cast to index: contiguous only when the i32
+// lanes do not wrap (base <= INT32_MAX - 15), a run-time guard; the exact
+// lanes (a gather) otherwise.
+
+// CHECK-LABEL: gpu.func @narrow_index
+// CHECK: %[[LIMIT:.*]] = arith.constant 2147483632 : i32
+// CHECK: %[[OK:.*]] = arith.cmpi sle, %[[OFF:.*]], %[[LIMIT]] : i32
+// CHECK: %[[V:.*]] = scf.if %[[OK]] -> (vector<16xf32>) {
+// CHECK:   vector.load
+// CHECK: } else {
+// CHECK:   vector.gather
+// CHECK: scf.if %[[OK]] {
+// CHECK:   vector.store
+// CHECK: } else {
+// CHECK:   memref.store
+gpu.module @kernels {
+  gpu.func @narrow_index(%io: memref<?xf32>, %off: i32) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    scf.parallel (%x) = (%c0) to (%c16) step (%c1) {
+      %xi = arith.index_cast %x : index to i32
+      %i = arith.addi %xi, %off : i32
+      %ix = arith.index_cast %i : i32 to index
+      %v = memref.load %io[%ix] : memref<?xf32>
+      %w = arith.addf %v, %v : f32
+      memref.store %w, %io[%ix] : memref<?xf32>
+      scf.reduce
+    }
+    gpu.return
+  }
+}
