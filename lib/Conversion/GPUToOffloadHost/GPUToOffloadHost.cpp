@@ -50,6 +50,7 @@
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
@@ -858,6 +859,29 @@ static LogicalResult emitEntryPoints(gpu::GPUModuleOp module,
       fn.setConvergent(true);
   if (info.cooperative)
     body.setConvergent(true);
+  // When nothing but the block entry calls the thread entry (see the
+  // descriptor below), the body and the thread entry are inlined before
+  // LLVM's function simplification runs: it then simplifies one function,
+  // not each of the three before the inliner merges them (a third of the
+  // -O3 time of a small kernel). Not a body with an alloca outside its entry
+  // block or of a run-time size (memref.alloca in a branch or loop): LLVM
+  // treats it as dynamic and does not inline such a body into the thread
+  // loop, where each iteration would move the stack pointer (measured:
+  // lulesh's generic kernel 1.3x slower forced inline).
+  auto hasDynamicAlloca = [](LLVM::LLVMFuncOp fn) {
+    Block *entryBlock = &fn.getBody().front();
+    return fn
+        .walk([&](LLVM::AllocaOp alloca) {
+          if (alloca->getBlock() != entryBlock ||
+              !matchPattern(alloca.getArraySize(), m_Constant()))
+            return WalkResult::interrupt();
+          return WalkResult::advance();
+        })
+        .wasInterrupted();
+  };
+  if ((info.threadLoops || !info.cooperative) && !hasDynamicAlloca(body))
+    for (LLVM::LLVMFuncOp fn : {body, threadFn})
+      fn.setAlwaysInline(true);
 
   // The packed arguments and the block context are only read by the kernel,
   // and no memref of the kernel points into them: tell LLVM, so that loads of
@@ -1055,6 +1079,40 @@ void mlir::offload::populateHostKernelPreparationPatterns(
   arith::populateArithExpandOpsPatterns(patterns);
   populateHostVendorOpPatterns(patterns);
   populateUnrollNDVectorMemoryOpsPatterns(patterns);
+  // Thread loops leave single-iteration dimensions of scf.parallel (y and z
+  // of a block known to be 1-D); dropping them here saves LLVM's loop passes
+  // from deleting them again.
+  scf::ParallelOp::getCanonicalizationPatterns(patterns, patterns.getContext());
+}
+
+/// Replaces every `scf.if` whose then and else regions are equivalent
+/// (OperationEquivalence: the same operations on the same values, up to
+/// locations) by its then region. Thread loops version a loop on a uniform
+/// test and can produce two identical copies (a bounds check that became the
+/// loop bound in both); LLVM does not merge them, and each copy costs its
+/// optimization and code generation again. Returns the number merged.
+static unsigned mergeEquivalentIfBranches(Operation *root) {
+  SmallVector<scf::IfOp> merged;
+  root->walk<WalkOrder::PostOrder>([&](scf::IfOp op) {
+    if (op.getElseRegion().empty() ||
+        !OperationEquivalence::isRegionEquivalentTo(
+            &op.getThenRegion(), &op.getElseRegion(),
+            OperationEquivalence::IgnoreLocations))
+      return;
+    merged.push_back(op);
+  });
+  // Outermost last: an inner if merged first keeps the outer one's regions
+  // equivalent (both copies of an inner if are merged in the same way).
+  IRRewriter rewriter(root->getContext());
+  for (scf::IfOp op : merged) {
+    Block *then = op.thenBlock();
+    auto yield = cast<scf::YieldOp>(then->getTerminator());
+    SmallVector<Value> results(yield.getOperands());
+    rewriter.eraseOp(yield);
+    rewriter.inlineBlockBefore(then, op);
+    rewriter.replaceOp(op, results);
+  }
+  return merged.size();
 }
 
 namespace {
@@ -1164,6 +1222,7 @@ LogicalResult ConvertGPUToOffloadHostPass::prepare(gpu::GPUModuleOp module) {
   populateHostKernelPreparationPatterns(patterns);
   if (failed(applyPatternsGreedily(module, std::move(patterns))))
     return module.emitError("failed to prepare kernels for the host target");
+  mergeEquivalentIfBranches(module);
 
   SmallVector<gpu::GPUFuncOp> funcs(module.getOps<gpu::GPUFuncOp>());
   for (gpu::GPUFuncOp fn : funcs) {

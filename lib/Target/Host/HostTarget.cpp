@@ -18,6 +18,7 @@
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Target/LLVM/ModuleToObject.h"
@@ -34,6 +35,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <memory>
 #include <mutex>
 
 using namespace mlir;
@@ -61,6 +63,47 @@ static void initializeNativeTarget() {
 }
 
 namespace {
+/// Host target machines, reused across serializations. Creating an
+/// llvm::TargetMachine is cheap, but its first subtarget (X86Subtarget: the
+/// feature string's implied features, X86TargetLowering's operation actions)
+/// costs about as much as generating the code of a small kernel, and
+/// upstream's ModuleToObject creates one machine for the optimizer and we
+/// another for code generation, at every serialization. A machine serves
+/// one serialization at a time (TargetMachine is not safe for concurrent
+/// code generation): acquire() takes an idle one for the key or creates one,
+/// release() returns it, keeping at most kMaxIdle per key.
+class TargetMachinePool {
+public:
+  using Machine = std::unique_ptr<llvm::TargetMachine>;
+  static TargetMachinePool &get() {
+    static TargetMachinePool *pool = new TargetMachinePool(); // lives until exit
+    return *pool;
+  }
+
+  /// An idle machine for \p key, or null if there is none.
+  Machine acquire(StringRef key) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = idle.find(key);
+    if (it == idle.end() || it->second.empty())
+      return nullptr;
+    Machine machine = std::move(it->second.back());
+    it->second.pop_back();
+    return machine;
+  }
+
+  void release(StringRef key, Machine machine) {
+    std::lock_guard<std::mutex> lock(mutex);
+    SmallVector<Machine, 2> &machines = idle[key];
+    if (machines.size() < kMaxIdle)
+      machines.push_back(std::move(machine));
+  }
+
+private:
+  static constexpr size_t kMaxIdle = 4;
+  std::mutex mutex;
+  llvm::StringMap<SmallVector<Machine, 2>> idle;
+};
+
 /// Serializes a lowered gpu.module for the host CPU.
 class HostSerializer : public LLVM::ModuleToObject {
 public:
@@ -73,41 +116,105 @@ public:
                        options.getOptimizedLlvmIRCallback(),
                        options.getISACallback()),
         format(options.getCompilationTarget()) {}
+  ~HostSerializer() override {
+    if (machine)
+      TargetMachinePool::get().release(machineKey, std::move(machine));
+  }
 
 protected:
+  /// The data layout and triple of the pooled machine (upstream's creates
+  /// a machine of its own for them).
+  void setDataLayoutAndTriple(llvm::Module &llvmModule) override;
+  /// Optimizes at the target's level with the machine code generation uses.
+  LogicalResult optimizeModule(llvm::Module &llvmModule, int optL) override;
   FailureOr<SmallVector<char, 0>>
   moduleToObject(llvm::Module &llvmModule) override;
 
 private:
+  /// The machine of this serialization: position independent, at the code
+  /// generation level of the optimization level; from the pool.
+  FailureOr<llvm::TargetMachine *> getMachine();
+
   gpu::CompilationTarget format;
+  std::string machineKey;
+  TargetMachinePool::Machine machine;
+  /// getMachine() failed and said why.
+  bool machineFailed = false;
 };
 } // namespace
+
+FailureOr<llvm::TargetMachine *> HostSerializer::getMachine() {
+  if (machine)
+    return machine.get();
+  if (machineFailed)
+    return failure();
+  machineFailed = true; // until a machine exists
+  llvm::CodeGenOptLevel level = optLevel >= 2 ? llvm::CodeGenOptLevel::Aggressive
+                                              : llvm::CodeGenOptLevel::Less;
+  machineKey = (triple + "\n" + chip + "\n" + features + "\n" +
+                Twine(static_cast<int>(level)))
+                   .str();
+  machine = TargetMachinePool::get().acquire(machineKey);
+  if (machine) {
+    machineFailed = false;
+    return machine.get();
+  }
+  std::string error;
+  llvm::Triple targetTriple(triple);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(targetTriple, error);
+  if (!target)
+    return getOperation().emitError()
+           << "cannot serialize for the host: " << error;
+  machine.reset(target->createTargetMachine(targetTriple, chip, features,
+                                            llvm::TargetOptions(),
+                                            llvm::Reloc::PIC_, std::nullopt,
+                                            level));
+  if (!machine)
+    return getOperation().emitError()
+           << "cannot create a target machine for '" << triple << "', chip '"
+           << chip << "'";
+  machineFailed = false;
+  return machine.get();
+}
+
+void HostSerializer::setDataLayoutAndTriple(llvm::Module &llvmModule) {
+  FailureOr<llvm::TargetMachine *> tm = getMachine();
+  if (failed(tm))
+    return; // optimizeModule and moduleToObject fail with the reason given
+  llvmModule.setDataLayout((*tm)->createDataLayout());
+  llvmModule.setTargetTriple((*tm)->getTargetTriple());
+}
+
+LogicalResult HostSerializer::optimizeModule(llvm::Module &llvmModule,
+                                             int optL) {
+  if (optL < 0 || optL > 3)
+    return getOperation().emitError()
+           << "invalid optimization level " << optL << " (0 to 3)";
+  FailureOr<llvm::TargetMachine *> tm = getMachine();
+  if (failed(tm))
+    return failure();
+  // The same new-pass-manager pipeline as upstream's ModuleToObject
+  // (buildPerModuleDefaultPipeline at optL).
+  if (llvm::Error error =
+          makeOptimizingTransformer(optL, /*sizeLevel=*/0, *tm)(&llvmModule))
+    return getOperation().emitError()
+           << "cannot optimize the LLVM IR: "
+           << llvm::toString(std::move(error));
+  return success();
+}
 
 FailureOr<SmallVector<char, 0>>
 HostSerializer::moduleToObject(llvm::Module &llvmModule) {
   if (format == gpu::CompilationTarget::Offload)
     return ModuleToObject::moduleToObject(llvmModule);
 
-  std::string error;
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(llvmModule.getTargetTriple(), error);
-  if (!target)
-    return getOperation().emitError()
-           << "cannot serialize for the host: " << error;
-  llvm::TargetOptions targetOptions;
-  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      llvmModule.getTargetTriple(), chip, features, targetOptions,
-      llvm::Reloc::PIC_, std::nullopt,
-      optLevel >= 2 ? llvm::CodeGenOptLevel::Aggressive
-                    : llvm::CodeGenOptLevel::Less));
-  if (!machine)
-    return getOperation().emitError()
-           << "cannot create a target machine for '" << triple << "', chip '"
-           << chip << "'";
-
+  FailureOr<llvm::TargetMachine *> tm = getMachine();
+  if (failed(tm))
+    return failure();
   if (format == gpu::CompilationTarget::Assembly) {
     FailureOr<SmallString<0>> isa = translateModuleToISA(
-        llvmModule, *machine, [&] { return getOperation().emitError(); });
+        llvmModule, **tm, [&] { return getOperation().emitError(); });
     if (failed(isa))
       return failure();
     return SmallVector<char, 0>(isa->begin(), isa->end());
@@ -116,8 +223,8 @@ HostSerializer::moduleToObject(llvm::Module &llvmModule) {
   SmallVector<char, 0> object;
   llvm::raw_svector_ostream stream(object);
   llvm::legacy::PassManager codegen;
-  if (machine->addPassesToEmitFile(codegen, stream, nullptr,
-                                   llvm::CodeGenFileType::ObjectFile))
+  if ((*tm)->addPassesToEmitFile(codegen, stream, nullptr,
+                                 llvm::CodeGenFileType::ObjectFile))
     return getOperation().emitError()
            << "the host target machine cannot emit object files";
   codegen.run(llvmModule);

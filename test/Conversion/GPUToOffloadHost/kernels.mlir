@@ -166,12 +166,18 @@ gpu.module @misc {
 // -----
 
 // The lowered body keeps the kernel's name and the gpu.kernel attribute, so
-// host code that launches it still verifies.
+// host code that launches it still verifies. Body and thread entry of a
+// kernel that runs as a thread loop are always_inline: LLVM simplifies the
+// block entry once, with both inlined, instead of each function first.
 
 // CHECK-LABEL: module attributes {gpu.container_module}
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // CHECK: llvm.func internal @fill({{.*}}) attributes {gpu.kernel
+    // CHECK: llvm.func internal @fill({{.*}}) attributes {always_inline, gpu.kernel
+    // CHECK: llvm.func internal @__offload_thread.fill({{.*}}) attributes {always_inline
+    // CHECK: llvm.func internal @__offload_block.fill(
+    // CHECK-NOT: always_inline
+    // CHECK: llvm.mlir.global {{.*}} @__offload_kernel.fill
     gpu.func @fill(%x: memref<?xf32>) kernel {
       %i = gpu.thread_id x
       %one = arith.constant 1.0 : f32
