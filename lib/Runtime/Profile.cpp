@@ -149,7 +149,7 @@ struct Cell {
 Cell integer(uint64_t V) {
   return {json::Value(int64_t(V)), std::to_string(V)};
 }
-Cell decimal(double V, unsigned Digits = 1) {
+Cell decimal(double V, int Digits = 1) {
   std::string Text;
   raw_string_ostream(Text) << format("%.*f", Digits, V);
   return {json::Value(V), Text};
@@ -167,7 +167,7 @@ struct offload::ProfileTable {
 namespace {
 using Table = ProfileTable;
 
-/// Rows of per-name duration series: the kern_sum / mem_time_sum shape.
+/// The columns of cuda_gpu_kern_sum (mem_time_sum renames two).
 const std::vector<std::string> &timeHeaders() {
   static const std::vector<std::string> Headers = {
       "Time (%)", "Total Time (ns)", "Instances",   "Avg (ns)", "Med (ns)",
@@ -221,7 +221,6 @@ void addJITRows(Table &T, const StringMap<Profile::JITSeries> &Map) {
   std::vector<std::pair<std::string, const Profile::JITSeries *>> Rows;
   for (const auto &Entry : Map)
     Rows.emplace_back(Entry.first().str(), &Entry.second);
-  std::vector<Stats> Times;
   llvm::sort(Rows, [](const auto &A, const auto &B) {
     uint64_t TA = 0, TB = 0;
     for (uint64_t N : A.second->CompileNanos)
