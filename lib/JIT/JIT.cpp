@@ -56,6 +56,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/Endian.h"
@@ -70,6 +71,7 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <atomic>
+#include <link.h>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -88,12 +90,67 @@ using namespace offloadjit;
 #define OFFLOAD_JIT_STRINGIFY_IMPL(X) #X
 #define OFFLOAD_JIT_STRINGIFY(X) OFFLOAD_JIT_STRINGIFY_IMPL(X)
 
+/// The GNU build ID (NT_GNU_BUILD_ID) of the loaded object that holds this
+/// function, as hex; "" when it has none. The compiler's passes are linked
+/// into that object, so any rebuild of them changes it, also between commits
+/// and with uncommitted changes (which OFFLOAD_COMPILER_REVISION, fixed when
+/// CMake configures, does not see).
+static std::string getOwnBuildId() {
+  struct Search {
+    uintptr_t Address;
+    std::string Id;
+  } S{reinterpret_cast<uintptr_t>(&getOwnBuildId), {}};
+  dl_iterate_phdr(
+      [](struct dl_phdr_info *Info, size_t, void *Data) -> int {
+        auto &S = *static_cast<Search *>(Data);
+        bool Contains = false;
+        for (unsigned I = 0; I < Info->dlpi_phnum && !Contains; ++I) {
+          const ElfW(Phdr) &P = Info->dlpi_phdr[I];
+          uintptr_t Start = Info->dlpi_addr + P.p_vaddr;
+          Contains = P.p_type == PT_LOAD && S.Address >= Start &&
+                     S.Address < Start + P.p_memsz;
+        }
+        if (!Contains)
+          return 0;
+        for (unsigned I = 0; I < Info->dlpi_phnum; ++I) {
+          const ElfW(Phdr) &P = Info->dlpi_phdr[I];
+          if (P.p_type != PT_NOTE)
+            continue;
+          const char *Note =
+              reinterpret_cast<const char *>(Info->dlpi_addr + P.p_vaddr);
+          const char *End = Note + P.p_memsz;
+          while (Note + sizeof(ElfW(Nhdr)) <= End) {
+            const auto *Header = reinterpret_cast<const ElfW(Nhdr) *>(Note);
+            const char *Name = Note + sizeof(ElfW(Nhdr));
+            const char *Desc = Name + llvm::alignTo(Header->n_namesz, 4);
+            if (Header->n_type == NT_GNU_BUILD_ID && Header->n_namesz == 4 &&
+                std::memcmp(Name, "GNU", 4) == 0 &&
+                Desc + Header->n_descsz <= End) {
+              S.Id = llvm::toHex(
+                  llvm::StringRef(Desc, Header->n_descsz), /*LowerCase=*/true);
+              return 1;
+            }
+            Note = Desc + llvm::alignTo(Header->n_descsz, 4);
+          }
+        }
+        return 1;
+      },
+      &S);
+  return S.Id;
+}
+
 /// The compiler that produces the cached code: LLVM's version, this
-/// project's revision (set by CMake) and the host kernel ABI's version, so
-/// that objects of another ABI are never loaded from the disk cache.
-static constexpr const char *kCompilerVersion =
-    "llvm-" LLVM_VERSION_STRING ";offload-" OFFLOAD_COMPILER_REVISION
-    ";host-abi-" OFFLOAD_JIT_STRINGIFY(OFFLOAD_HOST_KERNEL_ABI_VERSION);
+/// project's revision (set by CMake), the build ID of the library the
+/// compiler is linked into, and the host kernel ABI's version, so that
+/// objects of another compiler or ABI are never loaded from the disk cache.
+static const std::string &getCompilerVersion() {
+  static const std::string Version =
+      "llvm-" LLVM_VERSION_STRING ";offload-" OFFLOAD_COMPILER_REVISION
+      ";build-" +
+      getOwnBuildId() +
+      ";host-abi-" OFFLOAD_JIT_STRINGIFY(OFFLOAD_HOST_KERNEL_ABI_VERSION);
+  return Version;
+}
 
 //===----------------------------------------------------------------------===//
 // Errors
@@ -845,7 +902,7 @@ offload_result_t Engine::getKernel(offload_jit_program_handle_t Program,
   // The constant part of every key of this kernel.
   std::string Prefix = Program->ModuleHash + ";" + Kernel->ModuleName +
                        "::" + Kernel->KernelName + ";" + Program->TargetKey +
-                       ";" + kCompilerVersion + ";" + getOptionsKey(*Program);
+                       ";" + getCompilerVersion() + ";" + getOptionsKey(*Program);
   Kernel->Prefix = llvm::xxh3_128bits(llvm::ArrayRef<uint8_t>(
       reinterpret_cast<const uint8_t *>(Prefix.data()), Prefix.size()));
   offload_jit_kernel_impl_t *Handle = Kernel.get();
@@ -927,7 +984,7 @@ std::string Engine::getKey(offload_jit_kernel_impl_t &Kernel,
   Inputs.ModuleHash = Kernel.Program->ModuleHash;
   Inputs.Kernel = Kernel.ModuleName + "::" + Kernel.KernelName;
   Inputs.Target = Kernel.Program->TargetKey;
-  Inputs.CompilerVersion = kCompilerVersion;
+  Inputs.CompilerVersion = getCompilerVersion();
   Inputs.Options = getOptionsKey(*Kernel.Program);
   Inputs.Specialized = Request.Specialize;
   if (Request.Specialize) {

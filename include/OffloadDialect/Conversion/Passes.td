@@ -304,6 +304,45 @@ def OffloadHostThreadLoops : Pass<"offload-host-thread-loops",
   ];
 }
 
+def OffloadHostVectorizeThreadLoops
+    : Pass<"offload-host-vectorize-thread-loops", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "run thread x of the thread loops as vector lanes";
+  let description = [{
+    Vectorization across threads (whole-function vectorization, Karrenberg
+    and Hack, CGO 2011), run after `offload-host-thread-loops` on the kernels
+    it converted (`offload.thread_loops`): the innermost dimension of each
+    innermost thread loop whose trip count is static (full blocks, see the
+    thread loops' versioning of clamped bounds) runs W threads per iteration
+    (W: 16, 8 or 4, dividing the trip count), one vector lane per thread.
+    Values that depend on thread x become `vector<W x T>`, the others stay
+    scalars; indices `base + stride * x` keep that form, so that accesses
+    with unit stride along x become `vector.load`/`vector.store`, uniform ones
+    stay scalar and others go lane by lane. Uniform `scf.for`/`scf.if` in the
+    body stay loops and branches around vector code; `scf.if` on a
+    thread-dependent condition without memory effects becomes selects.
+    A loop with anything else (atomics, calls, effects on a thread-dependent
+    condition, reductions), or with more accesses lane by lane than as
+    vectors, is left as it is, for LLVM's loop vectorizer.
+
+    ```mlir
+    scf.parallel (%y, %x) = (%c0, %c0) to (%c16, %c16) step (%c1, %c1) {
+      %v = memref.load %in[%y, %x] : memref<16x16xf32>
+      %w = arith.mulf %v, %s : f32
+      memref.store %w, %out[%y, %x] : memref<16x16xf32>
+    }
+    // becomes
+    scf.parallel (%y, %x) = (%c0, %c0) to (%c16, %c16) step (%c1, %c16) {
+      %v = vector.load %in[%y, %x] : memref<16x16xf32>, vector<16xf32>
+      %s16 = vector.broadcast %s : f32 to vector<16xf32>
+      %w = arith.mulf %v, %s16 : vector<16xf32>
+      vector.store %w, %out[%y, %x] : memref<16x16xf32>, vector<16xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def ConvertGPUToOffloadHost : Pass<"convert-gpu-to-offload-host",
                                    "::mlir::gpu::GPUModuleOp"> {
   let summary = "lower gpu kernels to LLVM dialect for the host CPU";

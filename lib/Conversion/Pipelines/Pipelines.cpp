@@ -89,8 +89,10 @@ void mlir::offload::buildHostKernelPipeline(
   kernels.addPass(createOffloadHostWorkgroupMemory());
   if (options.check)
     kernels.addPass(createOffloadCheckMemoryAccesses());
-  if (options.threadLoops)
+  if (options.threadLoops) {
     kernels.addPass(createOffloadHostThreadLoops());
+    kernels.addPass(createOffloadHostVectorizeThreadLoops());
+  }
   kernels.addPass(createConvertGPUToOffloadHost());
 }
 

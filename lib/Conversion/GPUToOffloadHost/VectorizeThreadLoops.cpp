@@ -1,0 +1,607 @@
+//===- VectorizeThreadLoops.cpp - Thread loops as vector code -------------===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Vectorization across threads (whole-function vectorization, Karrenberg and
+// Hack, CGO 2011; ISPC's SPMD-on-SIMD; PoCL's work-group vectorizer): the
+// innermost dimension (thread x) of a thread loop of `offload-host-thread-
+// loops` with a static trip count runs W threads per iteration, one vector
+// lane per thread. Values that depend on thread x become vectors, the others
+// stay scalars; index values of the form `base + stride * x` are kept in that
+// form, so that accesses along x with unit stride become vector loads and
+// stores, uniform ones stay scalar, and others are done lane by lane.
+// Uniform loops and branches in the body stay loops and branches around
+// vector code (outer-loop vectorization); branches on thread-dependent
+// conditions without memory accesses become selects.
+//
+// LLVM's loop vectorizer does the same on the thread loops when it can, but
+// its full unroller runs first: loops with a small static trip count (the
+// block size) are unrolled into straight-line code, which it then vectorizes
+// along the wrong dimension with gathers and scatters, or not at all.
+//
+// The order of memory accesses changes only between threads of one barrier
+// interval, which a race-free kernel cannot observe: lanes run each op in
+// turn instead of each thread running its whole body in turn.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OffloadDialect/Conversion/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir {
+namespace offload {
+#define GEN_PASS_DEF_OFFLOADHOSTVECTORIZETHREADLOOPS
+#include "OffloadDialect/Conversion/Passes.h.inc"
+} // namespace offload
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::offload;
+
+namespace {
+
+/// Lanes per vector at most (a 512-bit register of 32-bit elements).
+constexpr int64_t kMaxLanes = 16;
+/// Loops with larger bodies are left alone (compile time).
+constexpr unsigned kMaxBodyOps = 500;
+
+/// A thread-dependent index `base + stride * lane` (base: the scalar value of
+/// lane 0).
+struct AffineLane {
+  Value base;
+  int64_t stride;
+};
+
+class LoopVectorizer {
+public:
+  LoopVectorizer(scf::ParallelOp loop, int64_t width)
+      : loop(loop), width(width), builder(loop.getContext()),
+        loc(loop.getLoc()) {}
+
+  /// Rewrites the loop; returns false (and leaves it unchanged) when its body
+  /// has something this does not vectorize or would not gain from.
+  bool run();
+
+private:
+  bool computeVarying();
+  bool isVarying(Value v) const { return varying.contains(v); }
+  VectorType vectorOf(Type t) const { return VectorType::get({width}, t); }
+
+  Value getScalar(Value v) { return mapping.lookupOrDefault(v); }
+  /// \p v (of the original body) as a vector of its lanes.
+  Value getVector(Value v);
+  /// \p v as the new body has it: a vector when varying, else a scalar.
+  Value getValue(Value v) { return isVarying(v) ? getVector(v) : getScalar(v); }
+  /// Lane \p lane of \p v.
+  Value getLane(Value v, int64_t lane);
+
+  LogicalResult visitBlock(Block &block);
+  /// Visits the body of \p parent (a loop or branch) and collects the values
+  /// its terminator yields for \p parent's results.
+  LogicalResult visitNestedBlock(Block &block, SmallVectorImpl<Value> &yields,
+                                 Operation *parent);
+  LogicalResult visit(Operation *op);
+  LogicalResult visitElementwise(Operation *op);
+  LogicalResult visitLoad(memref::LoadOp op);
+  LogicalResult visitStore(memref::StoreOp op);
+  LogicalResult visitFor(scf::ForOp op);
+  LogicalResult visitIf(scf::IfOp op);
+  /// Whether the accesses of \p indices into \p memref are a unit-stride run
+  /// along the innermost dimension (the others uniform).
+  bool isContiguous(Value memref, ValueRange indices);
+
+  scf::ParallelOp loop;
+  int64_t width;
+  OpBuilder builder;
+  Location loc;
+  Value iv;
+  DenseSet<Value> varying;
+  IRMapping mapping;
+  DenseMap<Value, Value> vectors;
+  DenseMap<Value, AffineLane> affine;
+  /// Accesses done lane by lane and as vectors (the gain).
+  unsigned laneAccesses = 0, vectorAccesses = 0;
+};
+
+} // namespace
+
+/// Whether \p op is an op whose thread-dependent form is the same op on
+/// vectors (arith and math ops on scalars).
+static bool isElementwiseOnScalars(Operation *op) {
+  if (op->getNumRegions() != 0 || op->getNumResults() != 1 || !isPure(op) ||
+      !OpTrait::hasElementwiseMappableTraits(op))
+    return false;
+  auto isScalar = [](Type t) { return t.isIntOrIndexOrFloat(); };
+  return llvm::all_of(op->getOperandTypes(), isScalar) &&
+         llvm::all_of(op->getResultTypes(), isScalar);
+}
+
+bool LoopVectorizer::computeVarying() {
+  varying.insert(iv);
+  // To a fixed point: loop-carried values become varying when what is
+  // yielded for them is.
+  bool changed = true;
+  bool supported = true;
+  while (changed && supported) {
+    changed = false;
+    loop.getBody()->walk([&](Operation *op) {
+      bool anyVarying = llvm::any_of(op->getOperands(),
+                                     [&](Value v) { return isVarying(v); });
+      if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+        if (isVarying(forOp.getLowerBound()) ||
+            isVarying(forOp.getUpperBound()) || isVarying(forOp.getStep()))
+          supported = false;
+        auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+        for (auto [i, init] : llvm::enumerate(forOp.getInitArgs()))
+          if (isVarying(init) || isVarying(yield.getOperand(i))) {
+            changed |= varying.insert(forOp.getRegionIterArg(i)).second;
+            changed |= varying.insert(forOp.getResult(i)).second;
+          }
+        return;
+      }
+      if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+        bool cond = isVarying(ifOp.getCondition());
+        for (unsigned i = 0; i < ifOp.getNumResults(); ++i) {
+          bool v = cond || isVarying(ifOp.thenYield().getOperand(i)) ||
+                   (ifOp.elseBlock() &&
+                    isVarying(ifOp.elseYield().getOperand(i)));
+          if (v)
+            changed |= varying.insert(ifOp.getResult(i)).second;
+        }
+        return;
+      }
+      if (anyVarying)
+        for (Value r : op->getResults())
+          changed |= varying.insert(r).second;
+    });
+  }
+  return supported;
+}
+
+Value LoopVectorizer::getVector(Value v) {
+  if (Value known = vectors.lookup(v))
+    return known;
+  Value result;
+  if (auto it = affine.find(v); it != affine.end()) {
+    // base + stride * [0, 1, ..., W-1]
+    Type type = v.getType();
+    VectorType vt = vectorOf(type);
+    Value step;
+    if (type.isIndex()) {
+      step = vector::StepOp::create(builder, loc, vt);
+    } else {
+      SmallVector<Attribute> lanes;
+      for (int64_t i = 0; i < width; ++i)
+        lanes.push_back(builder.getIntegerAttr(type, i));
+      step = arith::ConstantOp::create(builder, loc, vt,
+                                       DenseElementsAttr::get(vt, lanes));
+    }
+    if (it->second.stride != 1) {
+      Value stride = arith::ConstantOp::create(
+          builder, loc, vt,
+          DenseElementsAttr::get(
+              vt, builder.getIntegerAttr(type, it->second.stride)));
+      step = arith::MulIOp::create(builder, loc, step, stride);
+    }
+    Value base = vector::BroadcastOp::create(builder, loc, vt, it->second.base);
+    result = arith::AddIOp::create(builder, loc, base, step);
+  } else {
+    assert(!isVarying(v) && "varying value without a vector");
+    result = vector::BroadcastOp::create(builder, loc, vectorOf(v.getType()),
+                                         getScalar(v));
+  }
+  vectors[v] = result;
+  return result;
+}
+
+Value LoopVectorizer::getLane(Value v, int64_t lane) {
+  if (!isVarying(v))
+    return getScalar(v);
+  if (auto it = affine.find(v); it != affine.end()) {
+    int64_t offset = it->second.stride * lane;
+    if (offset == 0)
+      return it->second.base;
+    Value c = arith::ConstantOp::create(
+        builder, loc, builder.getIntegerAttr(v.getType(), offset));
+    return arith::AddIOp::create(builder, loc, it->second.base, c);
+  }
+  return vector::ExtractOp::create(builder, loc, getVector(v), lane);
+}
+
+bool LoopVectorizer::isContiguous(Value memref, ValueRange indices) {
+  if (indices.empty())
+    return false;
+  for (Value index : indices.drop_back())
+    if (isVarying(index))
+      return false;
+  auto it = affine.find(indices.back());
+  if (it == affine.end() || it->second.stride != 1)
+    return false;
+  auto type = cast<MemRefType>(memref.getType());
+  // A vector of i1 is bit-packed in memory, an array of i1 is not: elements
+  // must be whole bytes.
+  Type element = type.getElementType();
+  if (!element.isIntOrIndexOrFloat() ||
+      (!element.isIndex() && element.getIntOrFloatBitWidth() % 8 != 0))
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return succeeded(type.getStridesAndOffset(strides, offset)) &&
+         strides.back() == 1;
+}
+
+LogicalResult LoopVectorizer::visitElementwise(Operation *op) {
+  Value result = op->getResult(0);
+  // Index arithmetic that keeps the `base + stride * lane` form.
+  auto affineOf = [&](Value v) -> std::optional<AffineLane> {
+    if (auto it = affine.find(v); it != affine.end())
+      return it->second;
+    if (!isVarying(v))
+      return AffineLane{getScalar(v), 0};
+    return std::nullopt;
+  };
+  auto constantOf = [&](Value v) -> std::optional<int64_t> {
+    APInt value;
+    if (!isVarying(v) && matchPattern(v, m_ConstantInt(&value)))
+      return value.getSExtValue();
+    return std::nullopt;
+  };
+  if (result.getType().isIndex()) {
+    if (isa<arith::AddIOp, arith::SubIOp>(op)) {
+      std::optional<AffineLane> l = affineOf(op->getOperand(0)),
+                                r = affineOf(op->getOperand(1));
+      if (l && r) {
+        bool add = isa<arith::AddIOp>(op);
+        Value base =
+            add ? arith::AddIOp::create(builder, loc, l->base, r->base)
+                      .getResult()
+                : arith::SubIOp::create(builder, loc, l->base, r->base)
+                      .getResult();
+        affine[result] = {base, add ? l->stride + r->stride
+                                    : l->stride - r->stride};
+        return success();
+      }
+    }
+    if (isa<arith::MulIOp>(op)) {
+      for (unsigned i = 0; i < 2; ++i) {
+        std::optional<AffineLane> a = affineOf(op->getOperand(i));
+        std::optional<int64_t> c = constantOf(op->getOperand(1 - i));
+        if (a && c) {
+          Value base = arith::MulIOp::create(builder, loc, a->base,
+                                             getScalar(op->getOperand(1 - i)));
+          affine[result] = {base, a->stride * *c};
+          return success();
+        }
+      }
+    }
+  }
+  OperationState state(loc, op->getName());
+  for (Value operand : op->getOperands())
+    state.addOperands(getVector(operand));
+  state.addTypes(vectorOf(result.getType()));
+  state.addAttributes(op->getAttrs());
+  Operation *vectorOp = builder.create(state);
+  vectors[result] = vectorOp->getResult(0);
+  return success();
+}
+
+LogicalResult LoopVectorizer::visitLoad(memref::LoadOp op) {
+  Value memref = op.getMemref();
+  if (isVarying(memref))
+    return failure();
+  SmallVector<Value> indices;
+  if (isContiguous(memref, op.getIndices())) {
+    for (Value index : op.getIndices().drop_back())
+      indices.push_back(getScalar(index));
+    indices.push_back(affine[op.getIndices().back()].base);
+    vectors[op.getResult()] = vector::LoadOp::create(
+        builder, loc, vectorOf(op.getType()), getScalar(memref), indices);
+    ++vectorAccesses;
+    return success();
+  }
+  // Lane by lane, in lane order.
+  SmallVector<Value> lanes;
+  for (int64_t lane = 0; lane < width; ++lane) {
+    indices.clear();
+    for (Value index : op.getIndices())
+      indices.push_back(getLane(index, lane));
+    lanes.push_back(
+        memref::LoadOp::create(builder, loc, getScalar(memref), indices));
+  }
+  vectors[op.getResult()] = vector::FromElementsOp::create(
+      builder, loc, vectorOf(op.getType()), lanes);
+  ++laneAccesses;
+  return success();
+}
+
+LogicalResult LoopVectorizer::visitStore(memref::StoreOp op) {
+  Value memref = op.getMemref();
+  if (isVarying(memref))
+    return failure();
+  bool uniformAddress =
+      llvm::none_of(op.getIndices(), [&](Value v) { return isVarying(v); });
+  SmallVector<Value> indices;
+  if (uniformAddress) {
+    // Every thread stores there; the last one's value stays.
+    for (Value index : op.getIndices())
+      indices.push_back(getScalar(index));
+    memref::StoreOp::create(builder, loc, getLane(op.getValue(), width - 1),
+                            getScalar(memref), indices);
+    return success();
+  }
+  if (isContiguous(memref, op.getIndices())) {
+    for (Value index : op.getIndices().drop_back())
+      indices.push_back(getScalar(index));
+    indices.push_back(affine[op.getIndices().back()].base);
+    vector::StoreOp::create(builder, loc, getVector(op.getValue()),
+                            getScalar(memref), indices);
+    ++vectorAccesses;
+    return success();
+  }
+  for (int64_t lane = 0; lane < width; ++lane) {
+    indices.clear();
+    for (Value index : op.getIndices())
+      indices.push_back(getLane(index, lane));
+    memref::StoreOp::create(builder, loc, getLane(op.getValue(), lane),
+                            getScalar(memref), indices);
+  }
+  ++laneAccesses;
+  return success();
+}
+
+LogicalResult LoopVectorizer::visitFor(scf::ForOp op) {
+  SmallVector<Value> inits;
+  for (Value init : op.getInitArgs())
+    inits.push_back(isVarying(op.getRegionIterArg(inits.size()))
+                        ? getVector(init)
+                        : getScalar(init));
+  auto newFor = scf::ForOp::create(
+      builder, loc, getScalar(op.getLowerBound()),
+      getScalar(op.getUpperBound()), getScalar(op.getStep()), inits);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(newFor.getBody());
+  mapping.map(op.getInductionVar(), newFor.getInductionVar());
+  for (auto [oldArg, newArg] :
+       llvm::zip(op.getRegionIterArgs(), newFor.getRegionIterArgs())) {
+    if (isVarying(oldArg))
+      vectors[oldArg] = newArg;
+    else
+      mapping.map(oldArg, newArg);
+  }
+  SmallVector<Value> yields;
+  if (failed(visitNestedBlock(*op.getBody(), yields, op)))
+    return failure();
+  scf::YieldOp::create(builder, loc, yields);
+  for (auto [oldResult, newResult] :
+       llvm::zip(op.getResults(), newFor.getResults())) {
+    if (isVarying(oldResult))
+      vectors[oldResult] = newResult;
+    else
+      mapping.map(oldResult, newResult);
+  }
+  return success();
+}
+
+LogicalResult LoopVectorizer::visitIf(scf::IfOp op) {
+  SmallVector<Type> types;
+  for (Value result : op.getResults())
+    types.push_back(isVarying(result) ? Type(vectorOf(result.getType()))
+                                      : result.getType());
+  if (!isVarying(op.getCondition())) {
+    auto newIf = scf::IfOp::create(builder, loc, types,
+                                   getScalar(op.getCondition()),
+                                   /*withElseRegion=*/op.elseBlock() != nullptr);
+    for (auto [oldBlock, newBlock] :
+         {std::pair{op.thenBlock(), newIf.thenBlock()},
+          std::pair{op.elseBlock(), newIf.elseBlock()}}) {
+      if (!oldBlock)
+        continue;
+      OpBuilder::InsertionGuard guard(builder);
+      // The builder made an empty yield when there are no results.
+      if (!newBlock->empty())
+        newBlock->getTerminator()->erase();
+      builder.setInsertionPointToEnd(newBlock);
+      SmallVector<Value> yields;
+      if (failed(visitNestedBlock(*oldBlock, yields, op)))
+        return failure();
+      scf::YieldOp::create(builder, loc, yields);
+    }
+    for (auto [oldResult, newResult] :
+         llvm::zip(op.getResults(), newIf.getResults())) {
+      if (isVarying(oldResult))
+        vectors[oldResult] = newResult;
+      else
+        mapping.map(oldResult, newResult);
+    }
+    return success();
+  }
+  // A thread-dependent condition: both branches run, as long as they have
+  // no effects, and the results are selected per lane.
+  if (!op.elseBlock())
+    return failure();
+  WalkResult effects = op->walk([&](Operation *nested) {
+    if (nested != op && !isPure(nested) && !isa<scf::YieldOp>(nested))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (effects.wasInterrupted())
+    return failure();
+  // (In the same block: what they make dominates the selects.)
+  SmallVector<Value> thenValues, elseValues;
+  if (failed(visitNestedBlock(*op.thenBlock(), thenValues, op)) ||
+      failed(visitNestedBlock(*op.elseBlock(), elseValues, op)))
+    return failure();
+  Value cond = getVector(op.getCondition());
+  for (auto [i, result] : llvm::enumerate(op.getResults()))
+    vectors[result] = arith::SelectOp::create(builder, loc, cond,
+                                              thenValues[i], elseValues[i]);
+  return success();
+}
+
+LogicalResult LoopVectorizer::visit(Operation *op) {
+  if (isa<scf::YieldOp>(op))
+    return success(); // The parent builds its own.
+  bool anyVarying =
+      llvm::any_of(op->getOperands(), [&](Value v) { return isVarying(v); }) ||
+      llvm::any_of(op->getResults(), [&](Value v) { return isVarying(v); });
+  if (auto forOp = dyn_cast<scf::ForOp>(op))
+    return visitFor(forOp);
+  if (auto ifOp = dyn_cast<scf::IfOp>(op))
+    return visitIf(ifOp);
+  if (auto load = dyn_cast<memref::LoadOp>(op)) {
+    if (!anyVarying) {
+      builder.clone(*op, mapping);
+      return success();
+    }
+    return visitLoad(load);
+  }
+  if (auto store = dyn_cast<memref::StoreOp>(op)) {
+    if (!anyVarying) {
+      builder.clone(*op, mapping);
+      return success();
+    }
+    return visitStore(store);
+  }
+  if (op->getNumRegions() != 0)
+    return failure();
+  if (!anyVarying) {
+    // Uniform code runs once for the lanes: pure ops only (anything with
+    // effects would run once instead of once per thread).
+    if (!isPure(op))
+      return failure();
+    builder.clone(*op, mapping);
+    return success();
+  }
+  if (isElementwiseOnScalars(op))
+    return visitElementwise(op);
+  return failure();
+}
+
+LogicalResult LoopVectorizer::visitBlock(Block &block) {
+  for (Operation &op : block)
+    if (failed(visit(&op)))
+      return failure();
+  return success();
+}
+
+LogicalResult LoopVectorizer::visitNestedBlock(Block &block,
+                                               SmallVectorImpl<Value> &yields,
+                                               Operation *parent) {
+  // Vectors made in the block (broadcasts, lanes of affine indices) do not
+  // dominate what follows it: they are forgotten after it.
+  DenseMap<Value, Value> saved = vectors;
+  if (failed(visitBlock(block)))
+    return failure();
+  for (auto [i, value] : llvm::enumerate(block.getTerminator()->getOperands()))
+    yields.push_back(isVarying(parent->getResult(i)) ? getVector(value)
+                                                     : getScalar(value));
+  vectors = std::move(saved);
+  return success();
+}
+
+bool LoopVectorizer::run() {
+  if (loop.getNumResults() != 0)
+    return false;
+  unsigned numOps = 0;
+  loop.getBody()->walk([&](Operation *) { ++numOps; });
+  if (numOps > kMaxBodyOps)
+    return false;
+  unsigned dim = loop.getNumLoops() - 1;
+  iv = loop.getInductionVars()[dim];
+  if (!computeVarying())
+    return false;
+
+  // Build the vector body before the old one; on failure it is erased.
+  Block *body = loop.getBody();
+  Operation *firstOld = &body->front();
+  builder.setInsertionPoint(firstOld);
+  affine[iv] = {iv, 1};
+  SmallVector<Operation *> oldOps;
+  for (Operation &op : body->without_terminator())
+    oldOps.push_back(&op);
+  bool ok = true;
+  for (Operation *op : oldOps)
+    if (failed(visit(op))) {
+      ok = false;
+      break;
+    }
+  // Worth it: more vector accesses than accesses lane by lane.
+  ok = ok && vectorAccesses > 0 && vectorAccesses >= laneAccesses;
+  if (!ok) {
+    // Erase what was built (uses first: in reverse).
+    SmallVector<Operation *> built;
+    for (Operation &op : llvm::make_range(body->begin(),
+                                          firstOld->getIterator()))
+      built.push_back(&op);
+    for (Operation *op : llvm::reverse(built)) {
+      op->dropAllUses();
+      op->erase();
+    }
+    return false;
+  }
+  for (Operation *op : llvm::reverse(oldOps)) {
+    op->dropAllUses();
+    op->erase();
+  }
+  // W threads per iteration.
+  OpBuilder b(loop);
+  Value step = arith::ConstantIndexOp::create(b, loc, width);
+  loop.getStepMutable().slice(dim, 1).assign(step);
+  return true;
+}
+
+/// The lanes for a thread loop whose innermost dimension runs \p tripCount
+/// threads: the largest power of two up to kMaxLanes that divides it, at
+/// least 4; 0 when none.
+static int64_t chooseWidth(int64_t tripCount) {
+  for (int64_t w = kMaxLanes; w >= 4; w /= 2)
+    if (tripCount % w == 0)
+      return w;
+  return 0;
+}
+
+namespace {
+struct OffloadHostVectorizeThreadLoopsPass
+    : public offload::impl::OffloadHostVectorizeThreadLoopsBase<
+          OffloadHostVectorizeThreadLoopsPass> {
+  void runOnOperation() override {
+    getOperation().walk([&](gpu::GPUFuncOp kernel) {
+      if (!kernel->hasAttr("offload.thread_loops"))
+        return;
+      SmallVector<scf::ParallelOp> loops;
+      kernel.walk([&](scf::ParallelOp loop) {
+        // Innermost thread loops only.
+        if (loop.getBody()
+                ->walk([](scf::ParallelOp) { return WalkResult::interrupt(); })
+                .wasInterrupted())
+          return;
+        loops.push_back(loop);
+      });
+      for (scf::ParallelOp loop : loops) {
+        unsigned dim = loop.getNumLoops() - 1;
+        std::optional<int64_t> lb =
+            getConstantIntValue(loop.getLowerBound()[dim]);
+        std::optional<int64_t> ub =
+            getConstantIntValue(loop.getUpperBound()[dim]);
+        std::optional<int64_t> step = getConstantIntValue(loop.getStep()[dim]);
+        if (!lb || !ub || !step || *step != 1 || *ub <= *lb)
+          continue;
+        int64_t width = chooseWidth(*ub - *lb);
+        if (width == 0)
+          continue;
+        LoopVectorizer(loop, width).run();
+      }
+    });
+  }
+};
+} // namespace

@@ -1,0 +1,182 @@
+// RUN: offload-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(offload-host-vectorize-thread-loops,canonicalize,cse))' | FileCheck %s
+
+// Unit-stride accesses along thread x become vector loads and stores; the
+// uniform load stays scalar and is broadcast; the uniform loop stays a loop
+// with a vector accumulator.
+
+// (One iteration along x remains: canonicalize folds that dimension.)
+// CHECK-LABEL: gpu.func @rows
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: scf.parallel (%[[Y:.*]]) =
+// CHECK:   %[[S:.*]] = memref.load %{{.*}}[%[[Y]]] : memref<16xf32>
+// CHECK:   %[[ACC:.*]] = scf.for {{.*}} iter_args(%[[A:.*]] = %{{.*}}) -> (vector<16xf32>)
+// CHECK:     %[[V:.*]] = vector.load %{{.*}}[%{{.*}}, %[[C0]]] : memref<?x16xf32>, vector<16xf32>
+// CHECK:     %[[B:.*]] = vector.broadcast %[[S]] : f32 to vector<16xf32>
+// CHECK:     %[[P:.*]] = arith.mulf %[[V]], %[[B]] : vector<16xf32>
+// CHECK:     arith.addf %[[A]], %[[P]] : vector<16xf32>
+// CHECK:   vector.store %[[ACC]], %{{.*}}[%[[Y]], %[[C0]]] : memref<16x16xf32>, vector<16xf32>
+gpu.module @kernels {
+  gpu.func @rows(%in: memref<?x16xf32>, %s: memref<16xf32>, %out: memref<16x16xf32>, %k: index) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %zero = arith.constant 0.0 : f32
+    scf.parallel (%y, %x) = (%c0, %c0) to (%c16, %c16) step (%c1, %c1) {
+      %sy = memref.load %s[%y] : memref<16xf32>
+      %sum = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %zero) -> (f32) {
+        %v = memref.load %in[%i, %x] : memref<?x16xf32>
+        %p = arith.mulf %v, %sy : f32
+        %a = arith.addf %acc, %p : f32
+        scf.yield %a : f32
+      }
+      memref.store %sum, %out[%y, %x] : memref<16x16xf32>
+      scf.reduce
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A transpose through registers: the read along x is contiguous, the write
+// has stride 16 and goes lane by lane, in lane order.
+
+// CHECK-LABEL: gpu.func @transpose
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C15:.*]] = arith.constant 15 : index
+// CHECK: scf.parallel (%[[Y:.*]]) =
+// CHECK:   %[[V:.*]] = vector.load %{{.*}}[%[[Y]], %[[C0]]] : memref<16x16xf32>, vector<16xf32>
+// CHECK:   %[[E0:.*]] = vector.extract %[[V]][0] : f32 from vector<16xf32>
+// CHECK:   memref.store %[[E0]], %{{.*}}[%[[C0]], %[[Y]]] : memref<16x16xf32>
+// CHECK:   %[[E1:.*]] = vector.extract %[[V]][1] : f32 from vector<16xf32>
+// CHECK:   memref.store %[[E1]], %{{.*}}[%[[C1]], %[[Y]]] : memref<16x16xf32>
+// CHECK:   %[[E15:.*]] = vector.extract %[[V]][15] : f32 from vector<16xf32>
+// CHECK:   memref.store %[[E15]], %{{.*}}[%[[C15]], %[[Y]]] : memref<16x16xf32>
+// CHECK-NOT: vector.store
+gpu.module @kernels {
+  gpu.func @transpose(%in: memref<16x16xf32>, %out: memref<16x16xf32>) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    scf.parallel (%y, %x) = (%c0, %c0) to (%c16, %c16) step (%c1, %c1) {
+      %v = memref.load %in[%y, %x] : memref<16x16xf32>
+      memref.store %v, %out[%x, %y] : memref<16x16xf32>
+      scf.reduce
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A thread-dependent branch without effects becomes a select; i1 arrays are
+// accessed lane by lane (a vector of i1 is bit-packed, an array is not).
+
+// CHECK-LABEL: gpu.func @select
+// CHECK: %[[X:.*]] = arith.constant 0 : index
+// CHECK-NOT: scf.if
+// CHECK: %[[V:.*]] = vector.load %{{.*}}[%[[X]]] : memref<8xi32>, vector<8xi32>
+// CHECK: %[[NEG:.*]] = arith.cmpi slt, %[[V]], %{{.*}} : vector<8xi32>
+// CHECK: %[[R:.*]] = arith.select %[[NEG]], %{{.*}}, %[[V]] : vector<8xi1>, vector<8xi32>
+// CHECK: vector.store %[[R]], %{{.*}}[%[[X]]] : memref<8xi32>, vector<8xi32>
+// CHECK: %[[F0:.*]] = vector.extract %[[NEG]][0] : i1 from vector<8xi1>
+// CHECK: memref.store %[[F0]], %{{.*}}[%[[X]]] : memref<8xi1>
+// CHECK-NOT: vector.store
+gpu.module @kernels {
+  gpu.func @select(%io: memref<8xi32>, %flags: memref<8xi1>) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %zero = arith.constant 0 : i32
+    scf.parallel (%x) = (%c0) to (%c8) step (%c1) {
+      %v = memref.load %io[%x] : memref<8xi32>
+      %neg = arith.cmpi slt, %v, %zero : i32
+      %r = scf.if %neg -> (i32) {
+        %m = arith.subi %zero, %v : i32
+        scf.yield %m : i32
+      } else {
+        scf.yield %v : i32
+      }
+      memref.store %r, %io[%x] : memref<8xi32>
+      memref.store %neg, %flags[%x] : memref<8xi1>
+      scf.reduce
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// Left alone: a dynamic trip count (edge blocks), effects under a
+// thread-dependent condition, atomics, and kernels that are not thread loops.
+
+// CHECK-LABEL: gpu.func @dynamic
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%[[ONE:.*]])
+// CHECK-NOT: vector
+// CHECK-LABEL: gpu.func @masked_store
+// CHECK: scf.parallel
+// CHECK: scf.if
+// CHECK-NOT: vector
+// CHECK-LABEL: gpu.func @atomic
+// CHECK-NOT: vector
+// CHECK-LABEL: gpu.func @not_thread_loops
+// CHECK-NOT: vector
+gpu.module @kernels {
+  gpu.func @dynamic(%io: memref<?xf32>, %n: index) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.parallel (%x) = (%c0) to (%n) step (%c1) {
+      %v = memref.load %io[%x] : memref<?xf32>
+      %w = arith.addf %v, %v : f32
+      memref.store %w, %io[%x] : memref<?xf32>
+      scf.reduce
+    }
+    gpu.return
+  }
+  gpu.func @masked_store(%io: memref<16xf32>) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %zero = arith.constant 0.0 : f32
+    scf.parallel (%x) = (%c0) to (%c16) step (%c1) {
+      %v = memref.load %io[%x] : memref<16xf32>
+      %neg = arith.cmpf olt, %v, %zero : f32
+      scf.if %neg {
+        memref.store %zero, %io[%x] : memref<16xf32>
+      }
+      scf.reduce
+    }
+    gpu.return
+  }
+  gpu.func @atomic(%io: memref<16xf32>, %sum: memref<1xf32>) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    scf.parallel (%x) = (%c0) to (%c16) step (%c1) {
+      %v = memref.load %io[%x] : memref<16xf32>
+      %old = memref.atomic_rmw addf %v, %sum[%c0] : (f32, memref<1xf32>) -> f32
+      memref.store %old, %io[%x] : memref<16xf32>
+      scf.reduce
+    }
+    gpu.return
+  }
+  gpu.func @not_thread_loops(%io: memref<16xf32>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    scf.parallel (%x) = (%c0) to (%c16) step (%c1) {
+      %v = memref.load %io[%x] : memref<16xf32>
+      %w = arith.addf %v, %v : f32
+      memref.store %w, %io[%x] : memref<16xf32>
+      scf.reduce
+    }
+    gpu.return
+  }
+}
