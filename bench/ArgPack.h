@@ -39,6 +39,17 @@ public:
     return memrefRaw(Data, std::vector<int64_t>(Sizes), sizeof(T));
   }
 
+  /// A memref with an explicit layout: offset and strides in elements
+  /// (`memref<?x?xT, strided<[?, 1], offset: ?>>`), over \p Data (the
+  /// allocated and aligned pointer; element Offset is the memref's first).
+  template <typename T>
+  ArgPack &stridedMemref(T *Data, int64_t Offset,
+                         std::initializer_list<int64_t> Sizes,
+                         std::initializer_list<int64_t> Strides) {
+    return memrefRaw(Data, std::vector<int64_t>(Sizes), sizeof(T), Offset,
+                     std::vector<int64_t>(Strides));
+  }
+
   /// Where a memref argument's buffer is: the offsets of its allocated and
   /// aligned pointers in the buffer, the host data and its size in bytes
   /// (so that a GPU benchmark can copy it to device memory and point the
@@ -69,21 +80,29 @@ public:
 
 private:
   ArgPack &memrefRaw(void *Data, const std::vector<int64_t> &Sizes,
-                     size_t ElementSize) {
+                     size_t ElementSize, int64_t Offset = 0,
+                     std::vector<int64_t> Strides = {}) {
+    if (Strides.empty()) {
+      Strides.assign(Sizes.size(), 1);
+      for (size_t I = Sizes.size(); I-- > 1;)
+        Strides[I - 1] = Strides[I] * Sizes[I];
+    }
     MemrefArg M{};
     M.Data = Data;
-    M.Bytes = ElementSize;
+    // The bytes up to the last element (what a GPU benchmark copies).
+    int64_t Last = Offset;
+    for (size_t I = 0; I < Sizes.size(); ++I)
+      Last += (Sizes[I] - 1) * Strides[I];
+    M.Bytes = ElementSize * static_cast<size_t>(Last + 1);
     for (int64_t Size : Sizes)
-      M.Bytes *= static_cast<size_t>(Size);
+      if (Size == 0)
+        M.Bytes = 0;
     M.AllocatedOffset = append(&Data, sizeof(Data), alignof(void *));
     M.AlignedOffset = append(&Data, sizeof(Data), alignof(void *));
     Memrefs.push_back(M);
-    index(0);
+    index(Offset);
     for (int64_t Size : Sizes)
       index(Size);
-    std::vector<int64_t> Strides(Sizes.size(), 1);
-    for (size_t I = Sizes.size(); I-- > 1;)
-      Strides[I - 1] = Strides[I] * Sizes[I];
     for (int64_t Stride : Strides)
       index(Stride);
     return *this;

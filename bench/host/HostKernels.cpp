@@ -15,6 +15,7 @@
 
 #include "NativeKernels.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -62,6 +63,36 @@ std::string offload_bench::host::compareOutputs(const HostKernelCase &Case,
               << First.str() << "\n";
   }
   return Message.str();
+}
+
+std::string KernelForm::specialize(const std::string &Source) const {
+  std::string Text = Source;
+  auto IsDigit = [](char C) {
+    return std::isdigit(static_cast<unsigned char>(C)) != 0;
+  };
+  // A character that makes the number part of a name (%c512, @k512, a_512);
+  // 'x' does not (the 512 after the x of 512x512 is a dimension).
+  auto InName = [](char C) {
+    if (std::isalpha(static_cast<unsigned char>(C)))
+      return C != 'x';
+    return C == '_' || C == '.' || C == '%' || C == '@';
+  };
+  for (const auto &[From, To] : Substitutions) {
+    std::string Out;
+    size_t Pos = 0;
+    for (size_t Hit; (Hit = Text.find(From, Pos)) != std::string::npos;) {
+      size_t End = Hit + From.size();
+      bool Whole = (Hit == 0 || (!IsDigit(Text[Hit - 1]) &&
+                                 !InName(Text[Hit - 1]))) &&
+                   (End == Text.size() || !IsDigit(Text[End]));
+      Out.append(Text, Pos, Hit - Pos);
+      Out += Whole ? To : From;
+      Pos = End;
+    }
+    Out.append(Text, Pos, std::string::npos);
+    Text = std::move(Out);
+  }
+  return Text;
 }
 
 namespace {
@@ -192,6 +223,39 @@ public:
     return {Out.view("out")};
   }
 
+  std::vector<KernelForm> forms() const override {
+    float *InP = const_cast<float *>(In.data());
+    float *OutP = const_cast<float *>(Out.Ours.data());
+    std::vector<KernelForm> F{baseForm()};
+    ArgPack Static;
+    Static.scalar(W0).scalar(W1).scalar(W2).memref(InP, {idx(N)}).memref(
+        OutP, {idx(N)});
+    F.push_back(form("static", Static));
+    F.back().Substitutions = {{"16777216", std::to_string(N)}};
+    ArgPack I32;
+    I32.scalar(int32_t(N))
+        .scalar(W0)
+        .scalar(W1)
+        .scalar(W2)
+        .memref(InP, {idx(N)})
+        .memref(OutP, {idx(N)});
+    F.push_back(form("i32", I32));
+    F.push_back(form("global_id", Args));
+    ArgPack Strided;
+    Strided.index(idx(N))
+        .scalar(W0)
+        .scalar(W1)
+        .scalar(W2)
+        .stridedMemref(InP, 0, {idx(N)}, {1})
+        .stridedMemref(OutP, 0, {idx(N)}, {1});
+    F.push_back(form("strided", Strided));
+    F.push_back(form("subview", Args));
+    F.push_back(form("affine", Args));
+    if (N % 256 == 0)
+      F.push_back(form("nobounds", Args));
+    return F;
+  }
+
 private:
   size_t N;
   float W0 = 0.25f, W1 = 0.5f, W2 = 0.25f;
@@ -245,6 +309,41 @@ public:
       }
   }
   std::vector<OutputBuffers> outputs() const override { return {C.view("C")}; }
+
+  std::vector<KernelForm> forms() const override {
+    float *Cp = const_cast<float *>(C.Ours.data());
+    float *Ap = const_cast<float *>(A.data());
+    float *Bp = const_cast<float *>(B.data());
+    std::vector<KernelForm> F{baseForm()};
+    ArgPack TwoD;
+    TwoD.memref(Ap, {idx(M), idx(K)})
+        .memref(Bp, {idx(K), idx(N)})
+        .memref(Cp, {idx(M), idx(N)});
+    ArgPack I32;
+    I32.scalar(int32_t(M))
+        .scalar(int32_t(N))
+        .scalar(int32_t(K))
+        .memref(Ap, {idx(M * K)})
+        .memref(Bp, {idx(K * N)})
+        .memref(Cp, {idx(M * N)});
+    F.push_back(form("2d_dynamic", TwoD));
+    if (M == N && N == K) {
+      F.push_back(form("2d_static", TwoD));
+      F.back().Substitutions = {{"512", std::to_string(M)}};
+    }
+    F.push_back(form("i32", I32));
+    F.push_back(form("affine", TwoD));
+    bool Whole = M % 16 == 0 && N % 16 == 0 && (!Tiled || K % 16 == 0);
+    if (Whole)
+      F.push_back(form("nobounds", Args));
+    if (Tiled) {
+      F.push_back(form("flat_tiles", Args));
+    } else {
+      F.push_back(form("global_id", Args));
+      F.push_back(form("strided_subview", TwoD));
+    }
+    return F;
+  }
 
 private:
   size_t M, N, K;
@@ -342,6 +441,37 @@ public:
     return {Out.view("out")};
   }
 
+  std::vector<KernelForm> forms() const override {
+    if (Shuffles)
+      return {};
+    float *InP = const_cast<float *>(In.data());
+    float *OutP = const_cast<float *>(Out.Ours.data());
+    size_t Blocks = Out.Ours.size();
+    std::vector<KernelForm> F{baseForm()};
+    ArgPack I32;
+    I32.scalar(int32_t(N)).memref(InP, {idx(N)}).memref(OutP, {idx(Blocks)});
+    F.push_back(form("i32", I32));
+    F.push_back(form("global_id", Args));
+    ArgPack Static;
+    Static.memref(InP, {idx(N)}).memref(OutP, {idx(Blocks)});
+    F.push_back(form("static", Static));
+    // The output's size first: the input's may become a number the second
+    // substitution would change.
+    F.back().Substitutions = {{"65536", std::to_string(Blocks)},
+                              {"16777216", std::to_string(N)}};
+    F.push_back(form("subview", Args));
+    if (N % BlockSize == 0) {
+      F.push_back(form("nobounds", Args));
+      ArgPack TwoD;
+      TwoD.memref(InP, {idx(Blocks), idx(BlockSize)})
+          .memref(OutP, {idx(Blocks)});
+      F.push_back(form("2d", TwoD));
+    }
+    if ((BlockSize & (BlockSize - 1)) == 0)
+      F.push_back(form("tree", Args));
+    return F;
+  }
+
 private:
   size_t N;
   uint32_t BlockSize;
@@ -384,6 +514,34 @@ public:
   }
   std::vector<OutputBuffers> outputs() const override {
     return {Out.view("out")};
+  }
+
+  std::vector<KernelForm> forms() const override {
+    float *InP = const_cast<float *>(In.data());
+    float *OutP = const_cast<float *>(Out.Ours.data());
+    std::vector<KernelForm> F{baseForm()};
+    ArgPack TwoD;
+    TwoD.memref(InP, {idx(Rows), idx(Cols)})
+        .memref(OutP, {idx(Cols), idx(Rows)});
+    F.push_back(form("2d_dynamic", TwoD));
+    if (Rows == Cols) {
+      F.push_back(form("2d_static", TwoD));
+      F.back().Substitutions = {{"2048", std::to_string(Rows)}};
+    }
+    ArgPack I32;
+    I32.scalar(int32_t(Rows))
+        .scalar(int32_t(Cols))
+        .memref(InP, {idx(Rows * Cols)})
+        .memref(OutP, {idx(Rows * Cols)});
+    F.push_back(form("i32", I32));
+    ArgPack Strided;
+    Strided.stridedMemref(InP, 0, {idx(Rows), idx(Cols)}, {idx(Cols), 1})
+        .stridedMemref(OutP, 0, {idx(Cols), idx(Rows)}, {idx(Rows), 1});
+    F.push_back(form("strided", Strided));
+    F.push_back(form("affine", TwoD));
+    if (Rows % 32 == 0 && Cols % 32 == 0)
+      F.push_back(form("nobounds", Args));
+    return F;
   }
 
 private:
@@ -470,6 +628,27 @@ public:
   }
   std::vector<OutputBuffers> outputs() const override {
     return {Hist.view("hist")};
+  }
+
+  std::vector<KernelForm> forms() const override {
+    uint8_t *InP = const_cast<uint8_t *>(In.data());
+    int32_t *HistP = const_cast<int32_t *>(Hist.Ours.data());
+    std::vector<KernelForm> F{baseForm()};
+    ArgPack I32;
+    I32.scalar(int32_t(N)).memref(InP, {idx(N)}).memref(HistP, {256});
+    F.push_back(form("i32", I32));
+    F.push_back(form("global_id", Args));
+    ArgPack Static;
+    Static.memref(InP, {idx(N)}).memref(HistP, {256});
+    F.push_back(form("static", Static));
+    F.back().Substitutions = {{"16777216", std::to_string(N)}};
+    ArgPack Strided;
+    Strided.index(idx(N))
+        .stridedMemref(InP, 0, {idx(N)}, {1})
+        .memref(HistP, {256});
+    F.push_back(form("strided", Strided));
+    F.push_back(form("while", Args));
+    return F;
   }
 
 private:

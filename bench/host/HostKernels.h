@@ -33,6 +33,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace offload_bench {
@@ -83,6 +84,32 @@ struct OutputBuffers {
   }
 };
 
+/// One equivalent form of a case's kernel (bench/host/kernels/forms): the
+/// same algorithm on the same buffers, written another way (2-D memrefs,
+/// static shapes, subviews, i32 arithmetic, gpu.global_id, no bounds check,
+/// affine ops, ...). A form writes the case's Ours outputs, so that it is
+/// checked against the case's native baseline and reference like the case's
+/// own kernel.
+struct KernelForm {
+  /// Short name ("2d_static"); "base" is the case's own kernel file.
+  std::string Name;
+  /// The MLIR file, relative to bench/host/kernels ("forms/<case>/<form>.mlir"
+  /// or, for base, the case's file).
+  std::string File;
+  /// The gpu.func symbol.
+  std::string Kernel;
+  /// Its arguments, over the case's buffers.
+  ArgPack Args;
+  offload_kernel_launch_size_args_t Sizes{};
+  /// Whole numbers of the file replaced before compiling, {from, to}: a
+  /// static-shape form is written at the benchmark's full size (512 x 512
+  /// matrices, ...) and gets the case's size this way (a number is replaced
+  /// only where it is not part of a longer number or name).
+  std::vector<std::pair<std::string, std::string>> Substitutions;
+  /// The source with the substitutions applied.
+  std::string specialize(const std::string &Source) const;
+};
+
 /// One kernel with its inputs and outputs.
 class HostKernelCase {
 public:
@@ -123,6 +150,18 @@ public:
   const ArgPack &args() const { return Args; }
   const offload_kernel_launch_size_args_t &launchSizes() const { return Sizes; }
 
+  /// The equivalent forms of the kernel that fit the case's problem (a form
+  /// without bounds checks only when the problem is a multiple of the
+  /// block), the first being "base" (file(), kernel(), args(),
+  /// launchSizes()); empty for the kernels that have no forms.
+  virtual std::vector<KernelForm> forms() const { return {}; }
+  /// Makes \p F the kernel that offload-host-bench launches for this case:
+  /// its arguments and launch sizes replace args() and launchSizes().
+  void useForm(const KernelForm &F) {
+    Args = F.Args;
+    Sizes = F.Sizes;
+  }
+
 protected:
   ArgPack Args;
   offload_kernel_launch_size_args_t Sizes{};
@@ -130,10 +169,41 @@ protected:
   uint64_t Items = 0;
   void setSizes(uint32_t BlocksX, uint32_t BlocksY, uint32_t ThreadsX,
                 uint32_t ThreadsY) {
-    Sizes.Dimensions = ThreadsY > 1 || BlocksY > 1 ? 2 : 1;
-    Sizes.NumGroups = {BlocksX, BlocksY, 1};
-    Sizes.GroupSize = {ThreadsX, ThreadsY, 1};
-    Sizes.DynSharedMemory = 0;
+    Sizes = makeSizes(BlocksX, BlocksY, ThreadsX, ThreadsY);
+  }
+  static offload_kernel_launch_size_args_t
+  makeSizes(uint32_t BlocksX, uint32_t BlocksY, uint32_t ThreadsX,
+            uint32_t ThreadsY) {
+    offload_kernel_launch_size_args_t S{};
+    S.Dimensions = ThreadsY > 1 || BlocksY > 1 ? 2 : 1;
+    S.NumGroups = {BlocksX, BlocksY, 1};
+    S.GroupSize = {ThreadsX, ThreadsY, 1};
+    S.DynSharedMemory = 0;
+    return S;
+  }
+public:
+  /// The form "base": the case's own kernel.
+  KernelForm baseForm() const {
+    KernelForm F;
+    F.Name = "base";
+    F.File = file();
+    F.Kernel = kernel();
+    F.Args = Args;
+    F.Sizes = Sizes;
+    return F;
+  }
+protected:
+  /// The form \p Name of forms/<name()>/<Name>.mlir, kernel symbol \p Kernel
+  /// (default: the case's), with the case's launch sizes.
+  KernelForm form(const std::string &Name, ArgPack FormArgs,
+                  std::string Kernel = "") const {
+    KernelForm F;
+    F.Name = Name;
+    F.File = std::string("forms/") + name() + "/" + Name + ".mlir";
+    F.Kernel = Kernel.empty() ? std::string(kernel()) : Kernel;
+    F.Args = std::move(FormArgs);
+    F.Sizes = Sizes;
+    return F;
   }
 };
 

@@ -33,6 +33,15 @@
 //                                  work of the cooperative kernels (4-9)
 //                                  times S (default: the scale above)
 //   --host_bench_kernels=a,b,...   only these kernels (default: all ten)
+//   --host_bench_forms             instead of the above, the forms family:
+//                                  every equivalent form of the kernels
+//                                  that have them (HostKernelCase::forms,
+//                                  bench/host/kernels/forms) as
+//                                  BM_Form/<kernel>/<form>/ours/threads:<T>
+//                                  and the kernel's baseline once as
+//                                  BM_Form/<kernel>/native/threads:<T>;
+//                                  every form is checked against native
+//                                  before timing, like the kernels
 //   --kernel-dir=DIR               the kernels' MLIR (default: the source
 //                                  tree's bench/host/kernels, or
 //                                  $OFFLOAD_HOST_BENCH_KERNEL_DIR)
@@ -50,6 +59,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -95,30 +105,35 @@ std::string readFile(const std::string &Path) {
 /// JIT programs by file, created once.
 std::map<std::string, offload_jit_program_handle_t> Programs;
 
-offload_jit_kernel_handle_t jitKernel(const HostKernelCase &Case) {
-  offload_jit_program_handle_t &Program = Programs[Case.file()];
+offload_jit_kernel_handle_t jitKernel(const KernelForm &F) {
+  offload_jit_program_handle_t &Program = Programs[F.File];
   if (!Program) {
-    std::string Source = readFile(KernelDir + "/" + Case.file());
+    std::string Source = F.specialize(readFile(KernelDir + "/" + F.File));
     check(offloadCreateProgramFromMLIR(Device, Source.data(), Source.size(),
                                        &Program),
-          std::string("cannot create the JIT program of ") + Case.file());
+          "cannot create the JIT program of " + F.File);
   }
   offload_jit_kernel_handle_t Kernel = nullptr;
-  check(offloadJITGetKernel(Program, Case.kernel(), &Kernel),
-        std::string("no kernel ") + Case.kernel() + " in " + Case.file());
+  check(offloadJITGetKernel(Program, F.Kernel.c_str(), &Kernel),
+        "no kernel " + F.Kernel + " in " + F.File);
   return Kernel;
 }
 
 struct PreparedCase {
   std::unique_ptr<HostKernelCase> Case;
   offload_jit_kernel_handle_t Kernel = nullptr;
+  /// In --host_bench_forms: the form this entry launches (Case is shared by
+  /// the entries of its forms and set to the form before each use).
+  HostKernelCase *Shared = nullptr;
+  KernelForm Form;
+  HostKernelCase &the() { return Shared ? *Shared : *Case; }
   /// Seconds of the verification runs; a timed run starts with an untimed
   /// warm-up call when it takes under a second.
   double OursSeconds = 0, NativeSeconds = 0;
 };
 
 void launchOurs(PreparedCase &P) {
-  HostKernelCase &Case = *P.Case;
+  HostKernelCase &Case = P.the();
   Case.beforeLaunch();
   // The message is built only on failure: nothing but the launch is timed.
   if (offload_result_t R =
@@ -130,39 +145,49 @@ void launchOurs(PreparedCase &P) {
 
 /// Compiles ours, runs it and native once and requires equal results.
 void verify(PreparedCase &P) {
-  HostKernelCase &Case = *P.Case;
+  HostKernelCase &Case = P.the();
+  if (P.Shared)
+    Case.useForm(P.Form);
   Case.reset();
   auto Start = Clock::now();
   offload_symbol_handle_t Symbol = nullptr;
   check(offloadJITGetSpecializedKernel(Device, P.Kernel, Case.args().data(),
                                        Case.args().size(), &Case.launchSizes(),
                                        &Symbol),
-        std::string("compile of ") + Case.name());
+        std::string("compile of ") + Case.name() +
+            (P.Shared ? " form " + P.Form.Name : ""));
   auto Mid = Clock::now();
   launchOurs(P);
   auto End = Clock::now();
   P.OursSeconds = std::chrono::duration<double>(End - Mid).count();
   std::fprintf(
-      stderr, "offload-host-bench: %-13s %-44s compile %.3f s, launch %.3f s",
-      Case.name(), Case.problem().c_str(),
+      stderr, "offload-host-bench: %-28s %-44s compile %.3f s, launch %.3f s",
+      P.Shared ? (std::string(Case.name()) + "/" + P.Form.Name).c_str()
+               : Case.name(),
+      Case.problem().c_str(),
       std::chrono::duration<double>(Mid - Start).count(), P.OursSeconds);
   Start = Clock::now();
   Case.runNative();
   P.NativeSeconds = std::chrono::duration<double>(Clock::now() - Start).count();
   std::string Diff = compareOutputs(Case, Producer::Ours, Producer::Native);
   if (!Diff.empty())
-    fail("\nresults of the kernel and the native baseline differ: " + Diff);
+    fail(P.Shared ? "\nresults of form " + P.Form.Name + " (" + P.Form.File +
+                        ") and the native baseline differ: " + Diff
+                  : "\nresults of the kernel and the native baseline differ: " +
+                        Diff);
   std::fprintf(stderr, ", native %.4f s: equal\n", P.NativeSeconds);
   Case.reset();
 }
 
 void oursTime(benchmark::State &State, PreparedCase *P) {
+  if (P->Shared)
+    P->Shared->useForm(P->Form);
   if (P->OursSeconds < 1)
     launchOurs(*P);
   for (auto _ : State)
     launchOurs(*P);
-  State.SetItemsProcessed(State.iterations() * P->Case->items());
-  State.SetLabel(P->Case->problem());
+  State.SetItemsProcessed(State.iterations() * P->the().items());
+  State.SetLabel(P->the().problem());
 }
 
 void nativeTime(benchmark::State &State, PreparedCase *P) {
@@ -207,9 +232,12 @@ int main(int argc, char **argv) {
   const char *CooperativeScale = nullptr;
   std::string Threads = "all";
   std::set<std::string> Only;
+  bool Forms = false;
   for (int I = 1; I < argc; ++I) {
     const char *V;
-    if (startsWith(argv[I], "--kernel-dir=", V)) {
+    if (std::strcmp(argv[I], "--host_bench_forms") == 0) {
+      Forms = true;
+    } else if (startsWith(argv[I], "--kernel-dir=", V)) {
       KernelDir = V;
     } else if (startsWith(argv[I], "--host_threads=", V)) {
       Threads = V;
@@ -268,22 +296,41 @@ int main(int argc, char **argv) {
   check(offloadInit(), "offloadInit");
   check(offloadGetHostDevice(&Device), "offloadGetHostDevice");
 
-  std::vector<PreparedCase> Cases;
+  // Forms: one entry owns the case and times its native baseline, one
+  // entry per form shares it (std::deque: stable addresses).
+  std::deque<PreparedCase> Cases;
   std::set<std::string> Known;
   for (std::unique_ptr<HostKernelCase> &Case : createBenchCases(Scale)) {
     Known.insert(Case->name());
     if (!Only.empty() && !Only.count(Case->name()))
       continue;
+    std::vector<KernelForm> CaseForms;
+    if (Forms) {
+      CaseForms = Case->forms();
+      if (CaseForms.empty())
+        continue;
+    }
     PreparedCase P;
-    P.Kernel = jitKernel(*Case);
+    P.Kernel = jitKernel(Case->baseForm());
     P.Case = std::move(Case);
     Cases.push_back(std::move(P));
+    HostKernelCase *Owner = Cases.back().Case.get();
+    for (KernelForm &F : CaseForms) {
+      PreparedCase FP;
+      FP.Shared = Owner;
+      FP.Kernel = jitKernel(F);
+      FP.Form = std::move(F);
+      Cases.push_back(std::move(FP));
+    }
   }
+  if (Forms && Cases.empty())
+    fail("no kernel with forms selected (--host_bench_kernels)");
   for (const std::string &Name : Only)
     if (!Known.count(Name))
       fail("no kernel " + Name + " (--host_bench_kernels)");
   for (PreparedCase &P : Cases)
-    verify(P);
+    if (!Forms || P.Shared)
+      verify(P);
   nativeRelease();
 
   char Buffer[64];
@@ -298,7 +345,29 @@ int main(int argc, char **argv) {
   benchmark::AddCustomContext("native_openmp",
                               nativeHasOpenMP() ? "true" : "false");
   benchmark::AddCustomContext("offload_cache_dir", CacheDir);
+  benchmark::AddCustomContext("host_bench_forms", Forms ? "true" : "false");
   for (PreparedCase &P : Cases) {
+    if (Forms) {
+      std::string Base = std::string("BM_Form/") + P.the().name();
+      if (P.Shared) {
+        benchmark::AddCustomContext("file:" + std::string(P.the().name()) +
+                                        "/" + P.Form.Name,
+                                    P.Form.File);
+        benchmark::RegisterBenchmark(
+            (Base + "/" + P.Form.Name + "/ours" + Suffix).c_str(), oursTime,
+            &P)
+            ->UseRealTime()
+            ->Unit(benchmark::kMillisecond);
+        continue;
+      }
+      benchmark::AddCustomContext("problem:" + std::string(P.Case->name()),
+                                  P.Case->problem());
+      benchmark::RegisterBenchmark((Base + "/native" + Suffix).c_str(),
+                                   nativeTime, &P)
+          ->UseRealTime()
+          ->Unit(benchmark::kMillisecond);
+      continue;
+    }
     std::string Base = std::string("host/") + P.Case->name();
     benchmark::AddCustomContext("problem:" + std::string(P.Case->name()),
                                 P.Case->problem());

@@ -9,8 +9,8 @@
 // device at small sizes (odd sizes and partial blocks and tiles where the
 // kernel allows them), computes what its serial C++ reference computes, and
 // so does the native baseline offload-host-bench times it against. The
-// benchmark's own problems, at a tiny scale, too. Sizes are small because
-// cooperative kernels run on fibers.
+// benchmark's own problems, at a tiny scale, too; and every equivalent form
+// of the forms family (bench/host/kernels/forms, HostKernelCase::forms).
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,7 +49,7 @@ std::string describe(offload_result_t R) {
         << #Call << " -> " << describe(Result_);                               \
   } while (0)
 
-std::string readKernel(const char *File) {
+std::string readKernel(const std::string &File) {
   std::ifstream In(std::string(OFFLOAD_HOST_BENCH_KERNEL_DIR) + "/" + File,
                    std::ios::binary);
   std::stringstream Contents;
@@ -123,20 +123,23 @@ protected:
   }
 
   /// Launches \p Case's kernel once through the JIT, from the reset state.
-  void launch(HostKernelCase &Case) {
-    std::string Source = readKernel(Case.file());
-    ASSERT_FALSE(Source.empty()) << "cannot read " << Case.file();
+  void launch(HostKernelCase &Case) { launchForm(Case, Case.baseForm()); }
+
+  /// Launches form \p F of \p Case (its file, kernel, arguments and launch
+  /// sizes) once through the JIT.
+  void launchForm(HostKernelCase &Case, const KernelForm &F) {
+    std::string Source = F.specialize(readKernel(F.File));
+    ASSERT_FALSE(Source.empty()) << "cannot read " << F.File;
     if (Program)
       ASSERT_OK(offloadJITDestroyProgram(Program));
     Program = nullptr;
     ASSERT_OK(offloadCreateProgramFromMLIR(Device, Source.data(), Source.size(),
                                            &Program));
     offload_jit_kernel_handle_t Kernel = nullptr;
-    ASSERT_OK(offloadJITGetKernel(Program, Case.kernel(), &Kernel));
+    ASSERT_OK(offloadJITGetKernel(Program, F.Kernel.c_str(), &Kernel));
     Case.beforeLaunch();
-    ASSERT_OK(offloadJITLaunchKernel(nullptr, Device, Kernel,
-                                     Case.args().data(), Case.args().size(),
-                                     &Case.launchSizes()));
+    ASSERT_OK(offloadJITLaunchKernel(nullptr, Device, Kernel, F.Args.data(),
+                                     F.Args.size(), &F.Sizes));
   }
 
   /// The kernel and the native baseline compute the reference's results,
@@ -176,6 +179,77 @@ INSTANTIATE_TEST_SUITE_P(Kernels, HostKernelsTest,
                          [](const ::testing::TestParamInfo<CaseParam> &Info) {
                            return Info.param.Name;
                          });
+
+/// A case of the forms test and how many forms it must have at its size.
+struct FormsParam {
+  std::string Name;
+  std::function<std::unique_ptr<HostKernelCase>()> Make;
+  size_t MinForms;
+};
+void PrintTo(const FormsParam &P, std::ostream *OS) { *OS << P.Name; }
+
+/// The kernels of the forms family (bench/host/kernels/forms) at sizes that
+/// are multiples of their blocks (every form applies, at least 6 with base)
+/// and at sizes that are not (the forms with bounds checks).
+std::vector<FormsParam> formsParams() {
+  return {
+      {"naive_matmul_48", [] { return createNaiveMatmul(48, 48, 48); }, 8},
+      {"naive_matmul_37x29x45", [] { return createNaiveMatmul(37, 45, 29); },
+       5},
+      {"tiled_matmul_48", [] { return createTiledMatmul(48, 48, 48); }, 7},
+      {"tiled_matmul_37x29x45", [] { return createTiledMatmul(37, 45, 29); },
+       5},
+      {"stencil3_1024", [] { return createStencil3(1024); }, 8},
+      {"stencil3_1001", [] { return createStencil3(1001); }, 7},
+      {"block_sum_1024_256", [] { return createBlockSum(1024, 256); }, 8},
+      {"block_sum_1000_256", [] { return createBlockSum(1000, 256); }, 6},
+      {"block_sum_100_96", [] { return createBlockSum(100, 96); }, 5},
+      {"transpose_64x64", [] { return createTranspose(64, 64); }, 7},
+      {"transpose_45x70", [] { return createTranspose(45, 70); }, 5},
+      {"histogram_10007_256x8",
+       [] { return createHistogram(10007, 256, 8); }, 6},
+      {"histogram_4096_128x4", [] { return createHistogram(4096, 128, 4); },
+       6},
+  };
+}
+
+class HostKernelFormsTest : public HostKernelsFixture,
+                            public ::testing::WithParamInterface<FormsParam> {
+};
+
+/// Every form of the kernel computes what the reference computes (and the
+/// kernel has its forms: a form missing from forms() is a failure too).
+TEST_P(HostKernelFormsTest, EveryFormMatchesTheReference) {
+  std::unique_ptr<HostKernelCase> Case = GetParam().Make();
+  std::vector<KernelForm> Forms = Case->forms();
+  ASSERT_GE(Forms.size(), GetParam().MinForms);
+  EXPECT_EQ(Forms.front().Name, "base");
+  Case->reset();
+  Case->runReference();
+  for (const KernelForm &F : Forms) {
+    SCOPED_TRACE("form " + F.Name + " (" + F.File + ")");
+    Case->reset();
+    Case->runReference();
+    ASSERT_NO_FATAL_FAILURE(launchForm(*Case, F));
+    EXPECT_EQ(compareOutputs(*Case, Producer::Reference, Producer::Ours), "");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Forms, HostKernelFormsTest,
+                         ::testing::ValuesIn(formsParams()),
+                         [](const ::testing::TestParamInfo<FormsParam> &Info) {
+                           return Info.param.Name;
+                         });
+
+/// Substitutions replace whole numbers only.
+TEST(KernelFormTest, SpecializeReplacesWholeNumbers) {
+  KernelForm F;
+  F.Substitutions = {{"512", "48"}};
+  EXPECT_EQ(F.specialize("memref<512x512xf32> %c512 = arith.constant 512 : "
+                         "index 1512 5120 [512]"),
+            "memref<48x48xf32> %c512 = arith.constant 48 : index 1512 5120 "
+            "[48]");
+}
 
 /// The benchmark's nine problems, scaled down 4096 times in work.
 using HostBenchCasesTest = HostKernelsFixture;

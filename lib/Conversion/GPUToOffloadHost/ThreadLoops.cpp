@@ -419,6 +419,10 @@ private:
     Value limit;
     /// The compared thread-dependent value (iv_dim + offset) itself.
     Value expr;
+    /// Whether the comparison is of iN values (`tid_i32 + u < n` as
+    /// frontends that compute in i32 write it), not of index values: offset
+    /// and limit are iN, and iv + offset wraps at 2^N.
+    bool isNarrow() const { return !expr.getType().isIndex(); }
   };
   /// Matches `lhs pred rhs` (values of thread region \p source) as an
   /// AffineCompare, with offset and limit computed before \p before.
@@ -1920,7 +1924,7 @@ ThreadLoopBuilder::matchAffineCompare(ThreadRegion &source, Value lhs,
     std::swap(lhs, rhs);
     pred = swapOperands(pred);
   }
-  if (!lhs.getType().isIndex())
+  if (!lhs.getType().isIntOrIndex())
     return std::nullopt;
   IRMapping mapping;
   FailureOr<Value> u = cloneWithout(lhs, source, ivs[dim], before, mapping);
@@ -2013,7 +2017,9 @@ bool ThreadLoopBuilder::tightenBounds(ThreadRegion &region, Value cond,
     return tightenDivRem(region, rhs, swapOperands(pred), lhs);
   std::optional<AffineCompare> match =
       matchAffineCompare(*source, lhs, pred, rhs, region.loop);
-  if (!match)
+  // Bounds are index values: an iN comparison, where iv + u may wrap, is
+  // only versioned (versionOnBoundsChecks).
+  if (!match || match->isNarrow())
     return false;
   unsigned dim = match->dim;
   pred = match->pred;
@@ -2164,7 +2170,8 @@ void ThreadLoopBuilder::versionOnBoundsChecks(ThreadRegion &region) {
   // splits the loop; checks that depend on the block (`i < n` for
   // i = block * size + tid) version it: interior blocks then run loops with
   // their static trip count.
-  if (checks.size() == 1 && !dependsOnBlockId(checks[0].second.offset) &&
+  if (checks.size() == 1 && !checks[0].second.isNarrow() &&
+      !dependsOnBlockId(checks[0].second.offset) &&
       !dependsOnBlockId(checks[0].second.limit) &&
       splitOnCheck(region, checks[0].first, checks[0].second))
     return;
@@ -2176,13 +2183,17 @@ void ThreadLoopBuilder::versionOnBoundsChecks(ThreadRegion &region) {
   Value fast;
   SmallVector<std::pair<arith::CmpIOp, bool>> assumed;
   for (auto &[cmp, match] : checks) {
-    Value lo = arith::AddIOp::create(b, loc, loop.getLowerBound()[match.dim],
-                                     match.offset);
-    Value hi = arith::AddIOp::create(
-        b, loc,
+    Value first = loop.getLowerBound()[match.dim];
+    Value last =
         arith::SubIOp::create(b, loc, loop.getUpperBound()[match.dim],
-                              oneIndex),
-        match.offset);
+                              oneIndex);
+    Type type = match.offset.getType();
+    if (match.isNarrow()) {
+      first = arith::IndexCastOp::create(b, loc, type, first);
+      last = arith::IndexCastOp::create(b, loc, type, last);
+    }
+    Value lo = arith::AddIOp::create(b, loc, first, match.offset);
+    Value hi = arith::AddIOp::create(b, loc, last, match.offset);
     auto cmpi = [&](P p, Value l, Value r) {
       return arith::CmpIOp::create(b, loc, p, l, r).getResult();
     };
@@ -2215,9 +2226,15 @@ void ThreadLoopBuilder::versionOnBoundsChecks(ThreadRegion &region) {
                                   cmpi(P::sgt, match.limit, hi));
       break;
     }
-    // x + u must not wrap for unsigned comparisons: lo >= 0.
-    if (isUnsigned)
+    if (match.isNarrow()) {
+      // x + u must not wrap at 2^N between lo and hi (ub - lb < 2^31): then
+      // lo <= hi in the comparison's order, and every x + u lies between.
+      P order = isUnsigned ? P::ule : P::sle;
+      test = arith::AndIOp::create(b, loc, test, cmpi(order, lo, hi));
+    } else if (isUnsigned) {
+      // x + u must not wrap for unsigned comparisons: lo >= 0.
       test = arith::AndIOp::create(b, loc, test, cmpi(P::sge, lo, zeroIndex));
+    }
     fast = fast ? arith::AndIOp::create(b, loc, fast, test).getResult() : test;
     assumed.push_back({cmp, outcome});
   }

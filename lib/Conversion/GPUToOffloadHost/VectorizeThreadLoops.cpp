@@ -94,11 +94,20 @@ private:
   LogicalResult visitElementwise(Operation *op);
   LogicalResult visitLoad(memref::LoadOp op);
   LogicalResult visitStore(memref::StoreOp op);
+  Value emitContiguousLoad(memref::LoadOp op);
+  /// A gather, or loads lane by lane.
+  Value emitGeneralLoad(memref::LoadOp op);
+  void emitContiguousStore(memref::StoreOp op);
+  void emitLaneStores(memref::StoreOp op);
   LogicalResult visitFor(scf::ForOp op);
   LogicalResult visitIf(scf::IfOp op);
   /// Whether the accesses of \p indices into \p memref are a unit-stride run
   /// along the innermost dimension (the others uniform).
-  bool isContiguous(Value memref, ValueRange indices);
+  /// \p guard: null, or the i1 value under which the run is contiguous.
+  bool isContiguous(Value memref, ValueRange indices, Value &guard);
+  /// Whether the accesses differ between lanes along the innermost dimension
+  /// only (a gather).
+  bool isGatherable(Value memref, ValueRange indices);
 
   scf::ParallelOp loop;
   int64_t width;
@@ -109,6 +118,9 @@ private:
   IRMapping mapping;
   DenseMap<Value, Value> vectors;
   DenseMap<Value, AffineLane> affine;
+  /// For affine forms that hold only when a cast did not wrap: the i1 value
+  /// that says they hold (the exact lanes are in `vectors`).
+  DenseMap<Value, Value> guards;
   /// Accesses done lane by lane and as vectors (the gain).
   unsigned laneAccesses = 0, vectorAccesses = 0;
 };
@@ -207,7 +219,7 @@ Value LoopVectorizer::getVector(Value v) {
 Value LoopVectorizer::getLane(Value v, int64_t lane) {
   if (!isVarying(v))
     return getScalar(v);
-  if (auto it = affine.find(v); it != affine.end()) {
+  if (auto it = affine.find(v); it != affine.end() && !guards.contains(v)) {
     int64_t offset = it->second.stride * lane;
     if (offset == 0)
       return it->second.base;
@@ -218,15 +230,9 @@ Value LoopVectorizer::getLane(Value v, int64_t lane) {
   return vector::ExtractOp::create(builder, loc, getVector(v), lane);
 }
 
-bool LoopVectorizer::isContiguous(Value memref, ValueRange indices) {
-  if (indices.empty())
-    return false;
-  for (Value index : indices.drop_back())
-    if (isVarying(index))
-      return false;
-  auto it = affine.find(indices.back());
-  if (it == affine.end() || it->second.stride != 1)
-    return false;
+/// Whether a vector of \p memref's elements has their layout in memory and
+/// \p memref has unit stride in its innermost dimension.
+static bool hasVectorLayout(Value memref) {
   auto type = cast<MemRefType>(memref.getType());
   // A vector of i1 is bit-packed in memory, an array of i1 is not: elements
   // must be whole bytes.
@@ -236,8 +242,33 @@ bool LoopVectorizer::isContiguous(Value memref, ValueRange indices) {
     return false;
   SmallVector<int64_t> strides;
   int64_t offset;
-  return succeeded(type.getStridesAndOffset(strides, offset)) &&
+  return type.getRank() > 0 &&
+         succeeded(type.getStridesAndOffset(strides, offset)) &&
          strides.back() == 1;
+}
+
+bool LoopVectorizer::isGatherable(Value memref, ValueRange indices) {
+  if (indices.empty() || !hasVectorLayout(memref))
+    return false;
+  for (Value index : indices.drop_back())
+    if (isVarying(index))
+      return false;
+  return true;
+}
+
+bool LoopVectorizer::isContiguous(Value memref, ValueRange indices,
+                                  Value &guard) {
+  guard = nullptr;
+  if (indices.empty())
+    return false;
+  for (Value index : indices.drop_back())
+    if (isVarying(index))
+      return false;
+  auto it = affine.find(indices.back());
+  if (it == affine.end() || it->second.stride != 1)
+    return false;
+  guard = guards.lookup(indices.back());
+  return hasVectorLayout(memref);
 }
 
 LogicalResult LoopVectorizer::visitElementwise(Operation *op) {
@@ -256,7 +287,18 @@ LogicalResult LoopVectorizer::visitElementwise(Operation *op) {
       return value.getSExtValue();
     return std::nullopt;
   };
-  if (result.getType().isIndex()) {
+  // Integer arithmetic that keeps the `base + stride * lane` form: exact in
+  // the type's modular arithmetic, but for extensions of iN values (the
+  // index_cast of an i32 index), which hold when base + stride * (W - 1)
+  // does not wrap at 2^N: a run-time guard.
+  auto andGuards = [&](Value x, Value y) -> Value {
+    if (!x || !y)
+      return x ? x : y;
+    return arith::AndIOp::create(builder, loc, x, y);
+  };
+  std::optional<AffineLane> form;
+  Value guard;
+  if (result.getType().isIntOrIndex()) {
     if (isa<arith::AddIOp, arith::SubIOp>(op)) {
       std::optional<AffineLane> l = affineOf(op->getOperand(0)),
                                 r = affineOf(op->getOperand(1));
@@ -267,24 +309,60 @@ LogicalResult LoopVectorizer::visitElementwise(Operation *op) {
                       .getResult()
                 : arith::SubIOp::create(builder, loc, l->base, r->base)
                       .getResult();
-        affine[result] = {base, add ? l->stride + r->stride
+        form = AffineLane{base, add ? l->stride + r->stride
                                     : l->stride - r->stride};
-        return success();
+        guard = andGuards(guards.lookup(op->getOperand(0)),
+                          guards.lookup(op->getOperand(1)));
       }
-    }
-    if (isa<arith::MulIOp>(op)) {
-      for (unsigned i = 0; i < 2; ++i) {
+    } else if (isa<arith::MulIOp>(op)) {
+      for (unsigned i = 0; i < 2 && !form; ++i) {
         std::optional<AffineLane> a = affineOf(op->getOperand(i));
         std::optional<int64_t> c = constantOf(op->getOperand(1 - i));
         if (a && c) {
           Value base = arith::MulIOp::create(builder, loc, a->base,
                                              getScalar(op->getOperand(1 - i)));
-          affine[result] = {base, a->stride * *c};
-          return success();
+          form = AffineLane{base, a->stride * *c};
+          guard = guards.lookup(op->getOperand(i));
+        }
+      }
+    } else if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+                   arith::ExtUIOp>(op)) {
+      Value source = op->getOperand(0);
+      std::optional<AffineLane> a = affineOf(source);
+      auto widthOf = [](Type t) {
+        return t.isIndex() ? 64u : t.getIntOrFloatBitWidth();
+      };
+      unsigned from = widthOf(source.getType()), to = widthOf(result.getType());
+      if (a && a->stride >= 0 && from <= 64) {
+        OperationState state(loc, op->getName());
+        state.addOperands(a->base);
+        state.addTypes(result.getType());
+        state.addAttributes(op->getAttrs());
+        form = AffineLane{builder.create(state)->getResult(0), a->stride};
+        guard = guards.lookup(source);
+        if (to > from) {
+          bool isSigned = isa<arith::IndexCastOp, arith::ExtSIOp>(op);
+          APInt max = isSigned ? APInt::getSignedMaxValue(from)
+                               : APInt::getMaxValue(from);
+          APInt span(from, uint64_t(a->stride) * uint64_t(width - 1));
+          Value limit = arith::ConstantOp::create(
+              builder, loc,
+              builder.getIntegerAttr(source.getType(), max - span));
+          Value ok = arith::CmpIOp::create(
+              builder, loc,
+              isSigned ? arith::CmpIPredicate::sle : arith::CmpIPredicate::ule,
+              a->base, limit);
+          guard = andGuards(guard, ok);
         }
       }
     }
   }
+  if (form && !guard) {
+    affine[result] = *form;
+    return success();
+  }
+  // The exact lanes; a guarded form is kept beside them for contiguous
+  // accesses (isContiguous).
   OperationState state(loc, op->getName());
   for (Value operand : op->getOperands())
     state.addOperands(getVector(operand));
@@ -292,22 +370,40 @@ LogicalResult LoopVectorizer::visitElementwise(Operation *op) {
   state.addAttributes(op->getAttrs());
   Operation *vectorOp = builder.create(state);
   vectors[result] = vectorOp->getResult(0);
+  if (form) {
+    affine[result] = *form;
+    guards[result] = guard;
+  }
   return success();
 }
 
-LogicalResult LoopVectorizer::visitLoad(memref::LoadOp op) {
-  Value memref = op.getMemref();
-  if (isVarying(memref))
-    return failure();
+Value LoopVectorizer::emitContiguousLoad(memref::LoadOp op) {
   SmallVector<Value> indices;
-  if (isContiguous(memref, op.getIndices())) {
+  for (Value index : op.getIndices().drop_back())
+    indices.push_back(getScalar(index));
+  indices.push_back(affine[op.getIndices().back()].base);
+  return vector::LoadOp::create(builder, loc, vectorOf(op.getType()),
+                                getScalar(op.getMemref()), indices);
+}
+
+Value LoopVectorizer::emitGeneralLoad(memref::LoadOp op) {
+  Value memref = op.getMemref();
+  SmallVector<Value> indices;
+  VectorType type = vectorOf(op.getType());
+  // Thread-dependent offsets along the innermost dimension only: a gather.
+  if (isGatherable(memref, op.getIndices())) {
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
     for (Value index : op.getIndices().drop_back())
       indices.push_back(getScalar(index));
-    indices.push_back(affine[op.getIndices().back()].base);
-    vectors[op.getResult()] = vector::LoadOp::create(
-        builder, loc, vectorOf(op.getType()), getScalar(memref), indices);
-    ++vectorAccesses;
-    return success();
+    indices.push_back(zero);
+    Value mask = arith::ConstantOp::create(
+        builder, loc,
+        DenseElementsAttr::get(vectorOf(builder.getI1Type()), true));
+    Value passThrough =
+        arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
+    return vector::GatherOp::create(builder, loc, type, getScalar(memref),
+                                    indices, getVector(op.getIndices().back()),
+                                    mask, passThrough);
   }
   // Lane by lane, in lane order.
   SmallVector<Value> lanes;
@@ -318,10 +414,58 @@ LogicalResult LoopVectorizer::visitLoad(memref::LoadOp op) {
     lanes.push_back(
         memref::LoadOp::create(builder, loc, getScalar(memref), indices));
   }
-  vectors[op.getResult()] = vector::FromElementsOp::create(
-      builder, loc, vectorOf(op.getType()), lanes);
-  ++laneAccesses;
+  return vector::FromElementsOp::create(builder, loc, type, lanes);
+}
+
+LogicalResult LoopVectorizer::visitLoad(memref::LoadOp op) {
+  if (isVarying(op.getMemref()))
+    return failure();
+  Value guard;
+  if (!isContiguous(op.getMemref(), op.getIndices(), guard)) {
+    if (!isGatherable(op.getMemref(), op.getIndices()))
+      ++laneAccesses;
+    vectors[op.getResult()] = emitGeneralLoad(op);
+    return success();
+  }
+  ++vectorAccesses;
+  if (!guard) {
+    vectors[op.getResult()] = emitContiguousLoad(op);
+    return success();
+  }
+  // Contiguous when the guard holds (no wrap), else the exact lanes.
+  auto ifOp = scf::IfOp::create(builder, loc, vectorOf(op.getType()), guard,
+                                /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard insertion(builder);
+    DenseMap<Value, Value> saved = vectors;
+    builder.setInsertionPointToStart(ifOp.thenBlock());
+    scf::YieldOp::create(builder, loc, emitContiguousLoad(op));
+    builder.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(builder, loc, emitGeneralLoad(op));
+    vectors = std::move(saved);
+  }
+  vectors[op.getResult()] = ifOp.getResult(0);
   return success();
+}
+
+void LoopVectorizer::emitContiguousStore(memref::StoreOp op) {
+  SmallVector<Value> indices;
+  for (Value index : op.getIndices().drop_back())
+    indices.push_back(getScalar(index));
+  indices.push_back(affine[op.getIndices().back()].base);
+  vector::StoreOp::create(builder, loc, getVector(op.getValue()),
+                          getScalar(op.getMemref()), indices);
+}
+
+void LoopVectorizer::emitLaneStores(memref::StoreOp op) {
+  SmallVector<Value> indices;
+  for (int64_t lane = 0; lane < width; ++lane) {
+    indices.clear();
+    for (Value index : op.getIndices())
+      indices.push_back(getLane(index, lane));
+    memref::StoreOp::create(builder, loc, getLane(op.getValue(), lane),
+                            getScalar(op.getMemref()), indices);
+  }
 }
 
 LogicalResult LoopVectorizer::visitStore(memref::StoreOp op) {
@@ -330,32 +474,35 @@ LogicalResult LoopVectorizer::visitStore(memref::StoreOp op) {
     return failure();
   bool uniformAddress =
       llvm::none_of(op.getIndices(), [&](Value v) { return isVarying(v); });
-  SmallVector<Value> indices;
   if (uniformAddress) {
     // Every thread stores there; the last one's value stays.
+    SmallVector<Value> indices;
     for (Value index : op.getIndices())
       indices.push_back(getScalar(index));
     memref::StoreOp::create(builder, loc, getLane(op.getValue(), width - 1),
                             getScalar(memref), indices);
     return success();
   }
-  if (isContiguous(memref, op.getIndices())) {
-    for (Value index : op.getIndices().drop_back())
-      indices.push_back(getScalar(index));
-    indices.push_back(affine[op.getIndices().back()].base);
-    vector::StoreOp::create(builder, loc, getVector(op.getValue()),
-                            getScalar(memref), indices);
-    ++vectorAccesses;
+  Value guard;
+  if (!isContiguous(memref, op.getIndices(), guard)) {
+    ++laneAccesses;
+    emitLaneStores(op);
     return success();
   }
-  for (int64_t lane = 0; lane < width; ++lane) {
-    indices.clear();
-    for (Value index : op.getIndices())
-      indices.push_back(getLane(index, lane));
-    memref::StoreOp::create(builder, loc, getLane(op.getValue(), lane),
-                            getScalar(memref), indices);
+  ++vectorAccesses;
+  if (!guard) {
+    emitContiguousStore(op);
+    return success();
   }
-  ++laneAccesses;
+  auto ifOp = scf::IfOp::create(builder, loc, TypeRange(), guard,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard insertion(builder);
+  DenseMap<Value, Value> saved = vectors;
+  builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  emitContiguousStore(op);
+  builder.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+  emitLaneStores(op);
+  vectors = std::move(saved);
   return success();
 }
 

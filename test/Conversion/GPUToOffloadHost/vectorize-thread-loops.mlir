@@ -180,3 +180,32 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// A clamped neighbour index (hotspot's `t[max(tx - 1, lo)]`) is a gather.
+
+// CHECK-LABEL: gpu.func @clamped
+// CHECK: %[[IDX:.*]] = arith.maxsi %{{.*}}, %{{.*}} : vector<16xindex>
+// CHECK: %[[A:.*]] = vector.gather %{{.*}}[%{{.*}}] [%[[IDX]]], %{{.*}}, %{{.*}} : memref<16xf32>, vector<16xindex>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// CHECK: %[[B:.*]] = vector.load
+// CHECK: %[[S:.*]] = arith.addf %[[A]], %[[B]] : vector<16xf32>
+// CHECK: vector.store %[[S]]
+gpu.module @kernels {
+  gpu.func @clamped(%t: memref<16xf32>, %out: memref<16xf32>, %lo: index) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    scf.parallel (%x) = (%c0) to (%c16) step (%c1) {
+      %xm = arith.subi %x, %c1 : index
+      %w = arith.maxsi %xm, %lo : index
+      %a = memref.load %t[%w] : memref<16xf32>
+      %b = memref.load %t[%x] : memref<16xf32>
+      %s = arith.addf %a, %b : f32
+      memref.store %s, %out[%x] : memref<16xf32>
+      scf.reduce
+    }
+    gpu.return
+  }
+}
