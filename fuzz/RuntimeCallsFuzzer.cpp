@@ -369,6 +369,24 @@ void Session::opSyncEvent() {
   if (!Events[I].Live)
     return expectError(R, "offloadSyncEvent (stale)");
   expectSuccess(R, "offloadSyncEvent");
+  // Time it against another event (every event is of the host device): a
+  // complete live one succeeds, a stale or null one fails.
+  size_t J = pick(Events);
+  float Ms = 0;
+  if (J == Events.size())
+    return expectError(
+        offloadGetEventElapsedTime(Events[I].Value, nullptr, &Ms),
+        "offloadGetEventElapsedTime(null)");
+  if (!Events[J].Live && reused(Events, J))
+    return;
+  if (!Events[J].Live)
+    return expectError(
+        offloadGetEventElapsedTime(Events[I].Value, Events[J].Value, &Ms),
+        "offloadGetEventElapsedTime (stale)");
+  expectSuccess(offloadSyncEvent(Events[J].Value), "offloadSyncEvent");
+  expectSuccess(
+      offloadGetEventElapsedTime(Events[I].Value, Events[J].Value, &Ms),
+      "offloadGetEventElapsedTime");
 }
 
 void Session::opDestroyEvent() {

@@ -37,6 +37,9 @@ class BuildPyWithExtension(build_py):
                 "enabled) or set OFFLOAD_BUILD_DIR")
         libraries = [os.path.join(build, "lib", name)
                      for name in ("libOffloadRuntime.so", "libOffloadJIT.so")]
+        # The extension's type stub (nanobind stubgen), where it was made.
+        libraries += glob.glob(os.path.join(build, "python", "offload",
+                                            "_offload.pyi"))
         target = os.path.join(self.build_lib, "offload")
         os.makedirs(target, exist_ok=True)
         for path in extensions + libraries:

@@ -214,6 +214,8 @@ module attributes {gpu.container_module} {
 x = offload.asarray(np.arange(64, dtype=np.float32), device=offload.host_device())
 mod.kernel("scale")(x, 3.0, grid=1, block=64)
 assert np.array_equal(x.numpy(), 3.0 * np.arange(64, dtype=np.float32)), x.numpy()
+# Typed (PEP 561); the extension's stub is made in unsanitized builds.
+assert os.path.isfile(os.path.join(os.path.dirname(offload.__file__), "py.typed"))
 print("python: offload from", os.path.dirname(offload.__file__), "scaled 64 values")
 EOF
     ); then

@@ -65,6 +65,12 @@ if sanitized:
            os.path.join(config.offload_tools_dir, "offload-run"))))
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
+# %python: the project's virtual environment (scripts/setup.sh makes it),
+# else the interpreter running lit; for tests that parse JSON output.
+_venv_python = os.path.join(config.offload_src_root, ".venv", "bin", "python")
+config.substitutions.append(
+    ("%python", _venv_python if os.path.isfile(_venv_python) else sys.executable))
+
 # The shared conformance corpus sits next to the project in a checkout
 # (../shared), or where $OFFLOAD_SHARED_DIR says (a git worktree elsewhere);
 # tests that need it are gated on this feature, and scripts/test.sh reports

@@ -119,7 +119,7 @@ typedef struct offload_event_impl_t *offload_event_handle_t;
 typedef struct offload_program_impl_t *offload_program_handle_t;
 typedef struct offload_symbol_impl_t *offload_symbol_handle_t;
 
-/// Error codes; values 0-24 are liboffload 22's `ol_errc_t`, 25 and 26 are
+/// Error codes; values 0-24 are liboffload 22's `ol_errc_t`, 25-27 are
 /// ours.
 typedef enum offload_errc_t {
   OFFLOAD_ERRC_SUCCESS = 0,
@@ -149,6 +149,7 @@ typedef enum offload_errc_t {
   OFFLOAD_ERRC_SYMBOL_KIND = 24,         ///< symbol of the wrong kind
   OFFLOAD_ERRC_INVALID_PROGRAM = 25,     ///< invalid program (ours)
   OFFLOAD_ERRC_INVALID_SYMBOL = 26,      ///< invalid symbol (ours)
+  OFFLOAD_ERRC_NOT_READY = 27, ///< the work is not complete yet (ours)
 } offload_errc_t;
 
 /// Details of an error returned by an entry point.
@@ -706,6 +707,22 @@ OFFLOAD_API offload_result_t offloadGetEventInfoSizeWithCodeLoc(
     offload_event_handle_t Event, offload_event_info_t PropName,
     size_t *PropSizeRet, offload_code_location_t *CodeLocation);
 
+/// Writes into \p ElapsedMs the time in milliseconds between the completion
+/// of \p Start and that of \p End (liboffload 23's `olGetEventElapsedTime`,
+/// CUDA's `cuEventElapsedTime`): negative when \p End completed first.
+/// Resolution: the device's event clock (about 0.5 us on CUDA and HIP, the
+/// host's steady clock on the host device). Both events must come from
+/// queues of the same device and be complete; the call does not wait.
+/// Errors: INVALID_NULL_HANDLE, INVALID_EVENT (Start, End),
+/// INVALID_NULL_POINTER (ElapsedMs), INVALID_DEVICE (the events' queues are
+/// on different devices), NOT_READY (an event is not complete yet:
+/// offloadSyncEvent it first).
+OFFLOAD_API offload_result_t offloadGetEventElapsedTime(
+    offload_event_handle_t Start, offload_event_handle_t End, float *ElapsedMs);
+OFFLOAD_API offload_result_t offloadGetEventElapsedTimeWithCodeLoc(
+    offload_event_handle_t Start, offload_event_handle_t End, float *ElapsedMs,
+    offload_code_location_t *CodeLocation);
+
 //===----------------------------------------------------------------------===//
 // Programs
 //===----------------------------------------------------------------------===//
@@ -963,6 +980,28 @@ OFFLOAD_API void offloadTraceRecord(const char *Name, const char *Category,
                                     const char *Track, uint64_t StartMicros,
                                     uint64_t DurationMicros,
                                     const char *Details);
+
+//===----------------------------------------------------------------------===//
+// Profile summaries (OFFLOAD_PROFILE)
+//===----------------------------------------------------------------------===//
+
+/// What the JIT reports to the profile, per kernel.
+typedef enum offload_profile_jit_event_t {
+  OFFLOAD_PROFILE_JIT_COMPILE = 0,    ///< a specialization was compiled
+  OFFLOAD_PROFILE_JIT_MEMORY_HIT = 1, ///< found in the in-memory cache
+  OFFLOAD_PROFILE_JIT_DISK_HIT = 2,   ///< read from the disk cache
+} offload_profile_jit_event_t;
+
+/// Whether OFFLOAD_PROFILE (1 or json:PATH) is set: the runtime then times
+/// its launches, copies and fills and prints (or writes) `nsys stats`-like
+/// summaries at the last offloadShutDown and at exit (docs/Profiling.md).
+OFFLOAD_API bool offloadProfileEnabled(void);
+/// Adds a JIT event of kernel \p KernelName to the profile; \p DurationNanos
+/// is the compile time of OFFLOAD_PROFILE_JIT_COMPILE (0 otherwise). Does
+/// nothing when profiling is off or \p KernelName is null.
+OFFLOAD_API void offloadProfileRecordJIT(const char *KernelName,
+                                         offload_profile_jit_event_t Event,
+                                         uint64_t DurationNanos);
 
 #ifdef __cplusplus
 } // extern "C"

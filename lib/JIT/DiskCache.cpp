@@ -19,7 +19,13 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <thread>
+#include <tuple>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 using namespace llvm;
 using namespace offloadjit;
@@ -71,6 +77,95 @@ std::string DiskCache::pathFor(StringRef Key) const {
   SmallString<256> Path(Directory);
   sys::path::append(Path, Key + kCacheEntrySuffix);
   return std::string(Path);
+}
+
+std::string DiskCache::hitsPathFor(StringRef Key) const {
+  SmallString<256> Path(Directory);
+  sys::path::append(Path, Key + kCacheHitsSuffix);
+  return std::string(Path);
+}
+
+namespace {
+/// An entry's statistics file, open and locked; closed and unlocked when
+/// destroyed.
+class LockedStatistics {
+public:
+  explicit LockedStatistics(const std::string &Path) {
+    FD = ::open(Path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (FD < 0)
+      return;
+    // flock(2), not fcntl record locks (llvm::sys::fs::lockFile): an flock
+    // belongs to the open file, so threads of one process exclude each
+    // other too.
+    if (::flock(FD, LOCK_EX) != 0) {
+      ::close(FD);
+      FD = -1;
+    }
+  }
+  ~LockedStatistics() {
+    if (FD < 0)
+      return;
+    ::flock(FD, LOCK_UN);
+    ::close(FD);
+  }
+  bool isOpen() const { return FD >= 0; }
+  /// Write time and hits; zeros for a new (empty) or short file.
+  std::pair<int64_t, uint64_t> read() const {
+    char Buffer[16] = {};
+    if (::pread(FD, Buffer, sizeof(Buffer), 0) != ssize_t(sizeof(Buffer)))
+      return {0, 0};
+    return {int64_t(readWord(Buffer)), readWord(Buffer + 8)};
+  }
+  void write(int64_t Written, uint64_t Hits) const {
+    char Buffer[16];
+    support::endian::write64le(Buffer, uint64_t(Written));
+    support::endian::write64le(Buffer + 8, Hits);
+    (void)!::pwrite(FD, Buffer, sizeof(Buffer), 0);
+  }
+
+private:
+  int FD = -1;
+};
+} // namespace
+
+void DiskCache::recordHit(StringRef Key) {
+  LockedStatistics Stats(hitsPathFor(Key));
+  if (!Stats.isOpen())
+    return;
+  auto [Written, Hits] = Stats.read();
+  Stats.write(Written, Hits + 1);
+}
+
+void DiskCache::resetStatistics(StringRef Key) {
+  LockedStatistics Stats(hitsPathFor(Key));
+  if (Stats.isOpen())
+    Stats.write(std::time(nullptr), 0);
+}
+
+/// Reads the statistics file at \p Path without locking it (a torn read
+/// of 16 bytes written by one pwrite cannot happen on Linux filesystems).
+static std::pair<int64_t, uint64_t> peekStatistics(const std::string &Path) {
+  int FD = ::open(Path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (FD < 0)
+    return {0, 0};
+  char Buffer[16] = {};
+  ssize_t N = ::pread(FD, Buffer, sizeof(Buffer), 0);
+  ::close(FD);
+  if (N != ssize_t(sizeof(Buffer)))
+    return {0, 0};
+  return {int64_t(readWord(Buffer)), readWord(Buffer + 8)};
+}
+
+void DiskCache::removeOrphanStatistics() {
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(Directory, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    StringRef Name = sys::path::filename(It->path());
+    if (!Name.ends_with(kCacheHitsSuffix))
+      continue;
+    if (!sys::fs::exists(pathFor(Name.drop_back(kCacheHitsSuffix.size()))))
+      sys::fs::remove(It->path());
+  }
 }
 
 std::vector<char> DiskCache::encode(const EntryIdentity &Id,
@@ -179,6 +274,7 @@ std::optional<std::vector<char>> DiskCache::read(const EntryIdentity &Id,
   if (!Problem.empty()) {
     Problem = "corrupt cache entry " + Path + ": " + Problem;
     sys::fs::remove(Path);
+    sys::fs::remove(hitsPathFor(Id.Key));
     return std::nullopt;
   }
   // Refresh the entry's last use for LRU eviction.
@@ -188,6 +284,7 @@ std::optional<std::vector<char>> DiskCache::read(const EntryIdentity &Id,
         FD, sys::toTimePoint(std::time(nullptr)));
     sys::Process::SafelyCloseFileDescriptor(FD);
   }
+  recordHit(Id.Key);
   return std::vector<char>(Bytes.begin() + Entry->second, Bytes.end());
 }
 
@@ -223,6 +320,7 @@ Error DiskCache::write(const EntryIdentity &Id, ArrayRef<char> Payload) {
     return createStringError(EC, "cannot rename " + Temp + ": " +
                                      EC.message());
   }
+  resetStatistics(Key);
   evict();
   return Error::success();
 }
@@ -279,6 +377,8 @@ std::vector<CacheEntryInfo> DiskCache::list() const {
     EntryIdentity Id = peekIdentity(Info.Path);
     Info.Kernel = std::move(Id.Kernel);
     Info.Target = std::move(Id.Target);
+    std::tie(Info.WrittenSeconds, Info.Hits) =
+        peekStatistics(hitsPathFor(Info.Key));
   }
   sortByLastUse(Entries);
   return Entries;
@@ -290,6 +390,11 @@ size_t DiskCache::clear() {
   for (sys::fs::directory_iterator It(Directory, EC), End; It != End && !EC;
        It.increment(EC)) {
     StringRef Name = sys::path::filename(It->path());
+    // Statistics go with their entries but are not counted.
+    if (Name.ends_with(kCacheHitsSuffix)) {
+      sys::fs::remove(It->path());
+      continue;
+    }
     if (!Name.ends_with(kCacheEntrySuffix) && !isTemporary(Name))
       continue;
     if (!sys::fs::remove(It->path()))
@@ -307,6 +412,7 @@ uint64_t DiskCache::removeStaleTemporaries() {
       continue;
     Live += Temp.FileSize;
   }
+  removeOrphanStatistics();
   return Live;
 }
 
@@ -323,8 +429,10 @@ void DiskCache::evict() {
   // Oldest last in the list: remove from the back.
   while (Total > MaxBytes && !Entries.empty()) {
     const CacheEntryInfo &Oldest = Entries.back();
-    if (!sys::fs::remove(Oldest.Path))
+    if (!sys::fs::remove(Oldest.Path)) {
       Total -= Oldest.FileSize;
+      sys::fs::remove(hitsPathFor(Oldest.Key));
+    }
     Entries.pop_back();
   }
 }

@@ -28,6 +28,19 @@
 // kStaleTemporarySeconds belong to writers that died and are deleted, after
 // each write (also without a bound) and when the JIT opens the cache.
 //
+// Statistics of an entry live beside it, so that the entry's bytes (and its
+// checksum) never change after the rename:
+//
+//   <dir>/<key>.hits    16 bytes, little-endian: the entry's write time
+//                       (seconds since the epoch), its disk hits so far
+//
+// A writer creates it after its rename (hits 0); every disk hit increments
+// the count under an exclusive flock(2) of the file, so concurrent threads
+// and processes never lose a hit on a local filesystem. An entry without one
+// (written by an older version) reports an unknown age and 0 hits. It is
+// deleted with its entry (corrupt, evicted, cleared), orphans when the JIT
+// opens the cache; it is not counted towards the bound.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef OFFLOAD_LIB_JIT_DISKCACHE_H
@@ -47,6 +60,8 @@ namespace offloadjit {
 
 /// File name suffix of cache entries.
 inline constexpr llvm::StringLiteral kCacheEntrySuffix = ".ofj";
+/// File name suffix of an entry's statistics (write time, hit count).
+inline constexpr llvm::StringLiteral kCacheHitsSuffix = ".hits";
 
 /// One entry as listed by DiskCache::list.
 /// Temporary files older than this (seconds) are left by killed writers.
@@ -70,6 +85,10 @@ struct CacheEntryInfo {
   std::string Path;
   uint64_t FileSize = 0;
   int64_t LastUseSeconds = 0; ///< modification time, seconds since epoch
+  /// When the entry was written (seconds since the epoch); 0 when unknown.
+  int64_t WrittenSeconds = 0;
+  /// Disk hits since it was written (DiskCache::read).
+  uint64_t Hits = 0;
 };
 
 class DiskCache {
@@ -108,8 +127,9 @@ public:
   void evict();
   /// Deletes the temporary files older than kStaleTemporarySeconds (their
   /// writers died between write and rename); returns the size of the others
-  /// (live writers'). The JIT calls it when it opens the cache, so that a
-  /// process whose lookups all hit collects them too.
+  /// (live writers'), and the statistics files of entries that are gone.
+  /// The JIT calls it when it opens the cache, so that a process whose
+  /// lookups all hit collects them too.
   uint64_t removeStaleTemporaries();
 
   /// Encodes \p Payload as an entry file's bytes (header, identity, payload).
@@ -118,6 +138,14 @@ public:
 
 private:
   std::string pathFor(llvm::StringRef Key) const;
+  std::string hitsPathFor(llvm::StringRef Key) const;
+  /// Increments the hit count of \p Key's entry (creating the file with an
+  /// unknown write time when it is missing).
+  void recordHit(llvm::StringRef Key);
+  /// Starts \p Key's statistics: written now, no hits.
+  void resetStatistics(llvm::StringRef Key);
+  /// Deletes the statistics files whose entry is gone.
+  void removeOrphanStatistics();
 
   std::string Directory;
   uint64_t MaxBytes;

@@ -524,6 +524,14 @@ private:
   /// OFFLOAD_TRACE_FILE is set: cache lookups and compiles go on the
   /// runtime's timeline.
   bool Timeline = false;
+  /// OFFLOAD_PROFILE is set: compiles and hits go into its JIT summary.
+  bool Profiling = false;
+  /// Reports \p Event of \p Kernel to the runtime's profile, if on.
+  void profile(const offload_jit_kernel_impl_t &Kernel,
+               offload_profile_jit_event_t Event, uint64_t Nanos = 0) const {
+    if (Profiling)
+      offloadProfileRecordJIT(Kernel.KernelName.c_str(), Event, Nanos);
+  }
   std::string TargetKey;
 
   std::mutex MlirMutex; // serializes everything that touches the context
@@ -620,6 +628,7 @@ Engine::Engine()
     Disk->removeStaleTemporaries();
   }
   Timeline = offloadTraceEnabled();
+  Profiling = offloadProfileEnabled();
   if (const char *Print = std::getenv("OFFLOAD_JIT_STATS"); Print &&
       StringRef(Print) == "1")
     std::atexit(printStatsAtExit);
@@ -1213,6 +1222,7 @@ Engine::readFromDisk(const std::string &Key,
   }
   if (Payload) {
     ++Counters.DiskHits;
+    profile(Kernel, OFFLOAD_PROFILE_JIT_DISK_HIT);
     trace("disk hit " + Kernel.KernelName + " key=" + Key);
   }
   return Payload;
@@ -1257,6 +1267,7 @@ void Engine::compileEntry(CacheEntry &Entry, const std::string &Key,
       compile(*Program, Kernel, Request, Micros, Phases);
   Counters.CompileMicroseconds += Micros;
   ++Counters.Compiles;
+  profile(Kernel, OFFLOAD_PROFILE_JIT_COMPILE, Micros * 1000);
   if (Timeline)
     offloadTraceRecord(("compile " + Kernel.KernelName).c_str(), "jit",
                        "jit compiles", TraceStart,
@@ -1337,6 +1348,7 @@ Engine::getOrCompile(const std::string &Key, offload_device_handle_t Device,
   std::unique_lock<std::mutex> Lock(Entry->Mutex);
   Entry->Ready.wait(Lock, [&] { return Entry->Done.load(); });
   ++Counters.MemoryHits;
+  profile(Kernel, OFFLOAD_PROFILE_JIT_MEMORY_HIT);
   return Entry;
 }
 
@@ -1448,6 +1460,7 @@ offload_result_t Engine::resolve(offload_queue_handle_t Queue,
         It->second->Done.load(std::memory_order_acquire) &&
         !It->second->Error) {
       ++Counters.MemoryHits;
+      profile(*Kernel, OFFLOAD_PROFILE_JIT_MEMORY_HIT);
       if (!Specialize)
         ++Counters.GenericLaunches;
       Symbol = It->second->Symbol;
@@ -1524,8 +1537,10 @@ offload_result_t Engine::resolve(offload_queue_handle_t Queue,
                          /*Background=*/true, &Created);
     bool Ready = Entry->Done.load(std::memory_order_acquire) && !Entry->Error;
     if (Ready) {
-      if (!Created) // else just read from disk
+      if (!Created) { // else just read from disk
         ++Counters.MemoryHits;
+        profile(*Kernel, OFFLOAD_PROFILE_JIT_MEMORY_HIT);
+      }
     } else {
       ++Counters.GenericLaunches;
       GenericStandIn = true;

@@ -41,6 +41,11 @@ uint64_t ChromeTrace::now() const {
       .count();
 }
 
+uint64_t ChromeTrace::micros(std::chrono::steady_clock::time_point Time) const {
+  return std::chrono::duration_cast<std::chrono::microseconds>(Time - Origin)
+      .count();
+}
+
 uint64_t ChromeTrace::getTrack(const void *Queue) {
   if (!Queue)
     return 0;

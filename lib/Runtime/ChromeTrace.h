@@ -40,6 +40,8 @@ public:
 
   /// Microseconds since the trace started.
   uint64_t now() const;
+  /// Microseconds from the trace's start to \p Time.
+  uint64_t micros(std::chrono::steady_clock::time_point Time) const;
   /// The track of \p Queue (null: the synchronous track), created on first
   /// use and named "queue N".
   uint64_t getTrack(const void *Queue);

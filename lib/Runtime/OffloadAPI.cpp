@@ -18,6 +18,7 @@
 #include "ChromeTrace.h"
 #include "Error.h"
 #include "Plugin.h"
+#include "Profile.h"
 #include "Runtime.h"
 #include "Trace.h"
 #include "Validation.h"
@@ -509,37 +510,70 @@ offload::Queue *getImpl(offload_queue_handle_t Queue) {
   return Queue ? unwrap(Queue).Impl.get() : nullptr;
 }
 
-/// Runs \p Operation, a copy, fill or launch on \p Queue (null: synchronous),
-/// and records it on the OFFLOAD_TRACE_FILE timeline. On a queue it is timed
-/// by host functions enqueued before and after it, which read the clock when
-/// the queue reaches them.
+/// What the OFFLOAD_TRACE_FILE timeline and the OFFLOAD_PROFILE summaries
+/// record of one operation.
+struct OperationRecord {
+  ChromeTrace *Trace;
+  Profile *Prof;
+  std::string Name, Category, Details;
+  uint64_t Track;
+  Profile::Kind Kind;
+  uint64_t Bytes;
+  std::chrono::steady_clock::time_point Start;
+
+  void finish() {
+    auto End = std::chrono::steady_clock::now();
+    if (Trace)
+      Trace->record(
+          Name, Category, Track, Trace->micros(Start),
+          std::chrono::duration_cast<std::chrono::microseconds>(End - Start)
+              .count(),
+          std::move(Details));
+    if (Prof)
+      Prof->record(
+          Kind, Name, Bytes,
+          std::chrono::duration_cast<std::chrono::nanoseconds>(End - Start)
+              .count());
+  }
+};
+
+/// Runs \p Operation, a copy, fill or launch (\p Kind, of \p Bytes for copies
+/// and fills) on \p Queue (null: synchronous), and records it on the
+/// OFFLOAD_TRACE_FILE timeline and in the OFFLOAD_PROFILE summaries under
+/// \p NameTwine (a kernel's name; "[memcpy Host-to-Device]", "[memset]"...).
+/// On a queue it is timed by host functions enqueued before and after it,
+/// which read the clock when the queue reaches them.
 template <typename OperationT>
-static Error
-traced(const Twine &NameTwine, StringRef Category, offload_queue_handle_t Queue,
-       function_ref<std::string()> Details, OperationT &&Operation) {
+static Error traced(const Twine &NameTwine, StringRef Category,
+                    offload_queue_handle_t Queue,
+                    function_ref<std::string()> Details, Profile::Kind Kind,
+                    uint64_t Bytes, OperationT &&Operation) {
   ChromeTrace *Trace = ChromeTrace::get();
-  if (!Trace)
+  Profile *Prof = Profile::get();
+  if (!Trace && !Prof)
     return Operation();
-  // Built only when tracing: launches allocate nothing otherwise.
-  std::string Name = NameTwine.str();
-  uint64_t Track = Trace->getTrack(Queue);
+  // Built only when tracing or profiling: launches allocate nothing
+  // otherwise.
+  auto *M = new OperationRecord{Trace,
+                                Prof,
+                                NameTwine.str(),
+                                Category.str(),
+                                Trace ? Details() : std::string(),
+                                Trace ? Trace->getTrack(Queue) : 0,
+                                Kind,
+                                Bytes,
+                                {}};
   if (!Queue) {
-    uint64_t Start = Trace->now();
+    std::unique_ptr<OperationRecord> Owner(M);
+    M->Start = std::chrono::steady_clock::now();
     Error E = Operation();
-    Trace->record(Name, Category, Track, Start, Trace->now() - Start,
-                  Details());
+    M->finish();
     return E;
   }
-  struct Marker {
-    ChromeTrace *Trace;
-    std::string Name, Category, Details;
-    uint64_t Track, Start = 0;
-  };
-  auto *M = new Marker{Trace, Name, Category.str(), Details(), Track};
   if (Error E = unwrap(Queue).Impl->enqueueHostFunction(
           [](void *P) {
-            auto *M = static_cast<Marker *>(P);
-            M->Start = M->Trace->now();
+            static_cast<OperationRecord *>(P)->Start =
+                std::chrono::steady_clock::now();
           },
           M)) {
     delete M;
@@ -548,13 +582,24 @@ traced(const Twine &NameTwine, StringRef Category, offload_queue_handle_t Queue,
   Error E = Operation();
   if (Error End = unwrap(Queue).Impl->enqueueHostFunction(
           [](void *P) {
-            std::unique_ptr<Marker> M(static_cast<Marker *>(P));
-            M->Trace->record(M->Name, M->Category, M->Track, M->Start,
-                             M->Trace->now() - M->Start, std::move(M->Details));
+            std::unique_ptr<OperationRecord> M(
+                static_cast<OperationRecord *>(P));
+            M->finish();
           },
           M))
     return joinErrors(std::move(E), std::move(End));
   return E;
+}
+
+/// The name of a copy between memory of \p Dst and \p Src, as nsys names
+/// CUDA's ("[CUDA memcpy Host-to-Device]"): the host device's memory is the
+/// host side.
+const char *getCopyName(Runtime &RT, offload_device_handle_t Dst,
+                        offload_device_handle_t Src) {
+  bool DstHost = Dst == RT.getHostDevice(), SrcHost = Src == RT.getHostDevice();
+  if (SrcHost)
+    return DstHost ? "[memcpy Host-to-Host]" : "[memcpy Host-to-Device]";
+  return DstHost ? "[memcpy Device-to-Host]" : "[memcpy Device-to-Device]";
 }
 
 /// A synchronous copy, done by the non-host side (arguments checked).
@@ -564,8 +609,9 @@ Error copyNow(Runtime &RT, void *DstPtr, offload_device_handle_t DstDevice,
   offload_device_handle_t Executor =
       DstDevice != RT.getHostDevice() ? DstDevice : SrcDevice;
   return traced(
-      "memcpy", "copy", nullptr,
-      [&] { return std::to_string(Size) + " bytes"; },
+      getCopyName(RT, DstDevice, SrcDevice), "copy", nullptr,
+      [&] { return std::to_string(Size) + " bytes"; }, Profile::Kind::Memory,
+      Size,
       [&] {
         return unwrap(Executor).Impl->memcpy(nullptr, DstPtr, SrcPtr, Size);
       });
@@ -606,7 +652,9 @@ Error memcpy(Runtime &RT, offload_queue_handle_t Queue, void *DstPtr,
   if (!Queue)
     return copyNow(RT, DstPtr, DstDevice, SrcPtr, SrcDevice, Size);
   return traced(
-      "memcpy", "copy", Queue, [&] { return std::to_string(Size) + " bytes"; },
+      getCopyName(RT, DstDevice, SrcDevice), "copy", Queue,
+      [&] { return std::to_string(Size) + " bytes"; }, Profile::Kind::Memory,
+      Size,
       [&] {
         return unwrap(unwrap(Queue).Device)
             .Impl->memcpy(getImpl(Queue), DstPtr, SrcPtr, Size);
@@ -647,8 +695,9 @@ Error memFill(Runtime &RT, offload_queue_handle_t Queue, void *Ptr,
   ArrayRef<uint8_t> Pattern(static_cast<const uint8_t *>(PatternPtr),
                             PatternSize);
   return traced(
-      "memfill", "copy", Queue,
+      "[memset]", "copy", Queue,
       [&] { return std::to_string(FillSize) + " bytes"; },
+      Profile::Kind::Memory, FillSize,
       [&] {
         return unwrap(Device).Impl->fill(getImpl(Queue), Ptr, Pattern,
                                          FillSize);
@@ -776,6 +825,35 @@ Error syncEvent(Runtime &RT, offload_event_handle_t Event) {
   if (Error E = RT.checkEvent(Event))
     return E;
   return unwrap(Event).Impl->synchronize();
+}
+
+Error getEventElapsedTime(Runtime &RT, offload_event_handle_t Start,
+                          offload_event_handle_t End, float *ElapsedMs) {
+  if (Error E = RT.checkEvent(Start, "Start"))
+    return E;
+  if (Error E = RT.checkEvent(End, "End"))
+    return E;
+  if (Error E = requireNotNull(ElapsedMs, "ElapsedMs"))
+    return E;
+  EventObject &S = unwrap(Start), &En = unwrap(End);
+  // Checked even without validation: the plugin compares clocks of one
+  // device only.
+  if (S.Device != En.Device)
+    return createError(OFFLOAD_ERRC_INVALID_DEVICE,
+                       "Start ({0}) and End ({1}) were recorded on queues of "
+                       "different devices",
+                       formatPointer(Start), formatPointer(End));
+  if (!S.Impl->isComplete())
+    return createError(OFFLOAD_ERRC_NOT_READY,
+                       "Start ({0}) is not complete yet", formatPointer(Start));
+  if (!En.Impl->isComplete())
+    return createError(OFFLOAD_ERRC_NOT_READY, "End ({0}) is not complete yet",
+                       formatPointer(End));
+  Expected<float> Ms = En.Impl->elapsedMillisSince(*S.Impl);
+  if (!Ms)
+    return Ms.takeError();
+  *ElapsedMs = *Ms;
+  return Error::success();
 }
 
 Error destroyEvent(Runtime &RT, offload_event_handle_t Event) {
@@ -986,7 +1064,7 @@ Error launchKernel(Runtime &RT, offload_queue_handle_t Queue,
   ArrayRef<uint8_t> Args(static_cast<const uint8_t *>(ArgumentsData),
                          ArgumentsSize);
   return traced(
-      "launch " + Sym.getName(), "launch", Queue,
+      Sym.getName(), "kernel", Queue,
       [&] {
         const offload_kernel_launch_size_args_t &L = *LaunchSizeArgs;
         return llvm::formatv("grid ({0},{1},{2}) block ({3},{4},{5})",
@@ -994,6 +1072,7 @@ Error launchKernel(Runtime &RT, offload_queue_handle_t Queue,
                              L.GroupSize.x, L.GroupSize.y, L.GroupSize.z)
             .str();
       },
+      Profile::Kind::Kernel, 0,
       [&] {
         return unwrap(Device).Impl->launchKernel(getImpl(Queue), Sym, Args,
                                                  *LaunchSizeArgs);
@@ -1260,6 +1339,7 @@ const char *offloadErrcName(offload_errc_t Code) {
     OFFLOAD_ERRC_CASE(SYMBOL_KIND)
     OFFLOAD_ERRC_CASE(INVALID_PROGRAM)
     OFFLOAD_ERRC_CASE(INVALID_SYMBOL)
+    OFFLOAD_ERRC_CASE(NOT_READY)
 #undef OFFLOAD_ERRC_CASE
   }
   return "OFFLOAD_ERRC_<invalid>";
@@ -1434,7 +1514,7 @@ tryHostCopy(offload_queue_handle_t Queue, void *DstPtr,
   Runtime *RT = Runtime::getIfInitialized();
   if (!RT || Queue || isTraceEnabled() || DstDevice != RT->getHostDevice() ||
       SrcDevice != DstDevice || !DstPtr || !SrcPtr || !Size ||
-      ChromeTrace::get())
+      ChromeTrace::get() || Profile::get())
     return false;
   if (isValidationEnabled() && !RT->isCopyInCachedBounds(DstPtr, SrcPtr, Size))
     return false;
@@ -1666,6 +1746,23 @@ offloadDestroyEventWithCodeLoc(offload_event_handle_t Event,
   return runEntryPoint(
       "offloadDestroyEvent", CodeLocation,
       [&](Runtime &RT) { return destroyEvent(RT, Event); }, "Event", Event);
+}
+
+offload_result_t offloadGetEventElapsedTime(offload_event_handle_t Start,
+                                            offload_event_handle_t End,
+                                            float *ElapsedMs) {
+  return offloadGetEventElapsedTimeWithCodeLoc(Start, End, ElapsedMs, nullptr);
+}
+
+offload_result_t offloadGetEventElapsedTimeWithCodeLoc(
+    offload_event_handle_t Start, offload_event_handle_t End, float *ElapsedMs,
+    offload_code_location_t *CodeLocation) {
+  return runEntryPoint(
+      "offloadGetEventElapsedTime", CodeLocation,
+      [&](Runtime &RT) {
+        return getEventElapsedTime(RT, Start, End, ElapsedMs);
+      },
+      "Start", Start, "End", End, "ElapsedMs", ElapsedMs);
 }
 
 offload_result_t offloadGetEventInfo(offload_event_handle_t Event,

@@ -185,6 +185,10 @@ public:
   /// Blocks until the event is complete.
   virtual llvm::Error synchronize() = 0;
   virtual bool isComplete() const = 0;
+  /// Milliseconds from the completion of \p Start to that of this event;
+  /// both complete and of the same device (checked by the caller). NOT_READY
+  /// if the backend has no time for them yet.
+  virtual llvm::Expected<float> elapsedMillisSince(Event &Start) = 0;
 };
 
 /// A loaded device binary.

@@ -8,6 +8,7 @@
 #include "Runtime.h"
 
 #include "ChromeTrace.h"
+#include "Profile.h"
 #include "plugins/cuda/CUDAPlugin.h"
 #include "plugins/hip/HIPPlugin.h"
 
@@ -51,6 +52,10 @@ static Error checkEnvironment() {
                          "yes/no)",
                          Name, Value);
   }
+  if (Expected<Profile::Setting> S =
+          Profile::parseSetting(std::getenv("OFFLOAD_PROFILE"));
+      !S)
+    return S.takeError();
   struct Number {
     const char *Name;
     uint64_t Min, Max;
@@ -142,6 +147,8 @@ Error Runtime::shutDown() {
   // Queues are drained: the timeline is complete.
   if (ChromeTrace *Trace = ChromeTrace::get())
     Trace->write();
+  if (Profile *Prof = Profile::get())
+    Prof->report();
   return E;
 }
 

@@ -27,6 +27,12 @@ elsewhere it is a copy. Kernels on the host device also take NumPy arrays
 directly, in place. Arrays passed to work on a :class:`Queue` are kept alive
 by the queue until ``queue.sync()``.
 
+Interop: :func:`from_dlpack` views any DLPack tensor's memory (NumPy,
+PyTorch, CuPy) without a copy, ``np.from_dlpack(array)`` views an Array;
+Arrays of CUDA devices have ``__cuda_array_interface__``. Timing:
+``start.elapsed_time(end)`` of two ``queue.record()`` events, in ms;
+``device.synchronize()`` waits for all of a device's queues.
+
 Errors of the runtime and JIT raise :class:`OffloadError` (``.code``, e.g.
 ``'INVALID_BINARY'``, and ``.message``); argument mistakes raise
 ``TypeError``/``ValueError`` before anything runs.
@@ -35,11 +41,15 @@ Environment (read when the runtime or JIT starts, i.e. at the first call that
 needs them): ``OFFLOAD_TRACE=1`` (one line per runtime call and JIT event on
 stderr; or :func:`set_trace` before the first call), ``OFFLOAD_JIT=0``,
 ``OFFLOAD_JIT_ASYNC=1``, ``OFFLOAD_CACHE_DIR``, ``OFFLOAD_JIT_DUMP``,
-``OFFLOAD_HOST_THREADS`` (see the project README).
+``OFFLOAD_HOST_THREADS``, ``OFFLOAD_PROFILE=1`` (kernel, copy and JIT
+summaries at exit; docs/Profiling.md) (see the project README).
 """
+
+from __future__ import annotations
 
 import atexit as _atexit
 import os as _os
+from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Union
 
 from . import _offload
 from ._offload import (
@@ -56,10 +66,21 @@ from ._offload import (
     wait_for_compiles,
 )
 
+if TYPE_CHECKING:
+    import numpy.typing as _npt
+
+#: What the ``device=`` arguments take: a Device, an index into devices(), or
+#: None for default_device().
+DeviceLike = Union[Device, int, None]
+#: Shapes: an int or a sequence of ints (elements).
+ShapeLike = Union[int, Sequence[int]]
+
 __all__ = [
-    "Array", "Device", "Event", "Kernel", "Module", "OffloadError", "Queue",
+    "Array", "Device", "DeviceLike", "Event", "Kernel", "Module",
+    "OffloadError", "Queue", "ShapeLike",
     "asarray", "clear_jit_cache", "compile", "default_device", "devices",
-    "empty", "host_device", "init", "jit_stats", "reset_jit_stats",
+    "empty", "from_dlpack", "host_device", "init", "jit_stats",
+    "reset_jit_stats",
     "set_default_device", "set_jit_enabled", "set_trace", "supported_dtypes",
     "wait_for_compiles", "zeros",
 ]
@@ -79,7 +100,11 @@ class OffloadError(RuntimeError):
         errc: the numeric ``offload_errc_t``.
     """
 
-    def __init__(self, code, message, errc=0):
+    code: str
+    message: str
+    errc: int
+
+    def __init__(self, code: str, message: str, errc: int = 0) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
@@ -94,13 +119,13 @@ _offload._set_error_class(OffloadError)
 _default_device = None
 
 
-def init():
+def init() -> None:
     """Initializes the runtime now (otherwise done by the first call that
     needs it). Raises OffloadError if a plugin fails to start."""
     _offload._init()
 
 
-def devices(backend=None):
+def devices(backend: Optional[str] = None) -> List[Device]:
     """All devices, the host device first.
 
     Args:
@@ -118,18 +143,18 @@ def devices(backend=None):
     return [d for d in found if d.backend == backend]
 
 
-def host_device():
+def host_device() -> Device:
     """The host device (the CPU this process runs on); always present."""
     return _offload._host_device()
 
 
-def default_device():
+def default_device() -> Device:
     """The device used when ``device=None``: the one given to
     :func:`set_default_device`, else the host device."""
     return _default_device if _default_device is not None else host_device()
 
 
-def set_default_device(device):
+def set_default_device(device: DeviceLike) -> None:
     """Sets the device used when ``device=None`` (None restores the host
     device). Accepts a :class:`Device` or an index into :func:`devices`."""
     global _default_device
@@ -138,7 +163,7 @@ def set_default_device(device):
     _default_device = device
 
 
-def _device(device):
+def _device(device: DeviceLike) -> Device:
     if device is None:
         return default_device()
     if isinstance(device, Device):
@@ -149,26 +174,29 @@ def _device(device):
                     f"not {type(device).__name__}")
 
 
-def supported_dtypes():
+def supported_dtypes() -> List[str]:
     """Names of the NumPy dtypes arrays can have."""
     return list(_offload._supported_dtypes())
 
 
-def empty(shape, dtype="float32", device=None, kind="device"):
+def empty(shape: ShapeLike, dtype: Any = "float32", device: DeviceLike = None,
+          kind: str = "device") -> Array:
     """An uninitialized :class:`Array` of ``shape`` (elements) and ``dtype``
     on ``device`` (default: :func:`default_device`). See
     :meth:`Device.alloc` for ``kind`` and errors."""
     return _device(device).alloc(shape, dtype, kind)
 
 
-def zeros(shape, dtype="float32", device=None, kind="device"):
+def zeros(shape: ShapeLike, dtype: Any = "float32", device: DeviceLike = None,
+          kind: str = "device") -> Array:
     """Like :func:`empty`, filled with zeros."""
     array = empty(shape, dtype, device, kind)
     array.fill(0)
     return array
 
 
-def asarray(obj, dtype=None, device=None, kind="device"):
+def asarray(obj: Any, dtype: Any = None, device: DeviceLike = None,
+            kind: str = "device") -> Array:
     """``obj`` as an :class:`Array` on ``device`` (default:
     :func:`default_device`).
 
@@ -201,7 +229,9 @@ def asarray(obj, dtype=None, device=None, kind="device"):
     return _offload._from_numpy(dev, host, kind)
 
 
-def compile(source, device=None, name=None, check=False):
+def compile(source: Union[str, bytes, bytearray, memoryview, _os.PathLike],
+            device: DeviceLike = None, name: Optional[str] = None,
+            check: bool = False) -> Module:
     """Creates a :class:`Module` from MLIR for ``device`` (default:
     :func:`default_device`).
 
@@ -251,7 +281,66 @@ def compile(source, device=None, name=None, check=False):
     return _offload._create_module(dev, data, label, bool(check))
 
 
-def set_trace(enabled=True):
+def from_dlpack(x: Any, device: DeviceLike = None,
+                copy: Optional[bool] = None) -> Array:
+    """An :class:`Array` viewing the memory of ``x``, any object with
+    ``__dlpack__`` (a NumPy array, a PyTorch or CuPy tensor, an Array), as
+    the Python Array API's ``from_dlpack``.
+
+    Without a copy (``copy=None`` or ``False``) when ``x`` is C-contiguous,
+    writable and of a supported dtype, and its memory is host memory (kDLCPU:
+    the result is on the host device) or device memory of a CUDA or HIP
+    device of the runtime (kDLCUDA / kDLROCM with that device's ordinal);
+    the Array keeps ``x`` alive, and writes through either are seen by both.
+    ``device`` asks for the Array on that device: when ``x``'s memory is
+    elsewhere (or ``copy=True``, or ``x`` cannot be viewed), the result is a
+    copy on it (default device: the host device for host memory).
+
+    Raises BufferError when ``copy=False`` and no view is possible, TypeError
+    for an unsupported dtype.
+    """
+    dev = None if device is None else _device(device)
+    if not hasattr(x, "__dlpack__"):
+        raise TypeError(f"from_dlpack: {type(x).__name__} has no __dlpack__")
+    view = None
+    problem = None
+    if copy is not True:
+        try:
+            view = _offload._from_dlpack(x, x)
+        except BufferError as error:
+            problem = error
+        except TypeError as error:
+            # nanobind refuses what it cannot import writable (a read-only
+            # tensor); an unsupported dtype stays an error.
+            if "incompatible function arguments" not in str(error):
+                raise
+            problem = BufferError("the tensor is read-only")
+        if view is not None and (dev is None or view.device == dev):
+            return view
+        if copy is False:
+            if view is not None:
+                raise BufferError(f"from_dlpack: the memory is on "
+                                  f"{view.device!r}, not the requested "
+                                  f"device, and copy=False")
+            raise BufferError(f"from_dlpack: cannot view the tensor without "
+                              f"a copy: {problem}") from problem
+    if view is None:
+        try:
+            view = _offload._from_dlpack(x, x)
+        except (TypeError, BufferError) as error:
+            if isinstance(error, TypeError) and \
+                    "incompatible function arguments" not in str(error):
+                raise
+            import numpy as np
+            # Not viewable (strided, read-only): NumPy reads host tensors.
+            return asarray(np.from_dlpack(x), device=dev)
+    target = dev if dev is not None else view.device
+    result = target.alloc(view.shape, view.dtype)
+    result.copy_from(view)
+    return result
+
+
+def set_trace(enabled: bool = True) -> None:
     """Turns tracing (``OFFLOAD_TRACE``: every runtime call and JIT event on
     stderr) on or off. It must be called before the runtime starts (before
     the first call that uses a device); afterwards it raises RuntimeError:

@@ -299,7 +299,15 @@ std::string formatBytes(uint64_t Bytes) {
 struct Allocation {
   void *Ptr = nullptr;
   size_t Bytes = 0;
+  /// Memory of another library (offload.from_dlpack): not freed here; the
+  /// producer's object, which keeps it alive, is released instead.
+  PyObject *ExternalOwner = nullptr;
   ~Allocation() {
+    if (ExternalOwner) {
+      nb::gil_scoped_acquire Acquire;
+      Py_DECREF(ExternalOwner);
+      return;
+    }
     if (Ptr && runtimeAlive())
       (void)offloadMemFree(Ptr);
   }
@@ -409,17 +417,60 @@ nb::capsule ownerOf(const std::shared_ptr<Allocation> &Memory) {
 }
 
 /// A framework-less nanobind ndarray viewing \p A's memory in place.
-template <typename... Ts> nb::ndarray<Ts...> viewOf(const Array &A) {
+/// \p DeviceType and \p DeviceId: DLPack's (kDLCPU for host-accessible
+/// memory).
+template <typename... Ts>
+nb::ndarray<Ts...> viewOf(const Array &A,
+                          int32_t DeviceType = nb::device::cpu::value,
+                          int32_t DeviceId = 0) {
   const std::shared_ptr<Allocation> &Memory = A.memory();
   std::vector<size_t> Shape(A.Shape.begin(), A.Shape.end());
   return nb::ndarray<Ts...>(Memory->Ptr, Shape.size(), Shape.data(),
                             ownerOf(Memory), /*strides=*/nullptr,
-                            toDLPack(*A.Type), nb::device::cpu::value, 0);
+                            toDLPack(*A.Type), DeviceType, DeviceId);
+}
+
+/// The ordinal of \p D among the devices of its platform (CUDA's device
+/// number for a CUDA device: the plugin lists them in driver order).
+int32_t platformOrdinal(const Device &D) {
+  int32_t Ordinal = 0;
+  offload_platform_handle_t P = D.platform();
+  for (const Device &Other : listDevices()) {
+    if (Other.Handle == D.Handle)
+      return Ordinal;
+    if (Other.platform() == P)
+      ++Ordinal;
+  }
+  return Ordinal;
+}
+
+/// The DLPack device of \p A: kDLCPU for host-accessible memory, kDLCUDA or
+/// kDLROCM with the device's ordinal for device memory of a GPU.
+std::pair<int32_t, int32_t> dlpackDevice(const Array &A) {
+  if (A.HostAccessible)
+    return {nb::device::cpu::value, 0};
+  offload_platform_backend_t B = A.Dev.backend();
+  if (B == OFFLOAD_PLATFORM_BACKEND_CUDA)
+    return {nb::device::cuda::value, platformOrdinal(A.Dev)};
+  if (B == OFFLOAD_PLATFORM_BACKEND_AMDGPU)
+    return {nb::device::rocm::value, platformOrdinal(A.Dev)};
+  throw nb::buffer_error("DLPack export: memory of an unknown device kind");
 }
 
 //===----------------------------------------------------------------------===//
 // Queues and events
 //===----------------------------------------------------------------------===//
+
+struct Queue;
+/// Queues with a live handle, for Device.synchronize(); guarded by the GIL.
+std::vector<Queue *> &liveQueues() {
+  static auto *Queues = new std::vector<Queue *>();
+  return *Queues;
+}
+void forgetQueue(Queue *Q) {
+  std::vector<Queue *> &L = liveQueues();
+  L.erase(std::remove(L.begin(), L.end(), Q), L.end());
+}
 
 struct Queue {
   offload_queue_handle_t Handle = nullptr;
@@ -433,11 +484,16 @@ struct Queue {
   Queue(Queue &&Other) noexcept
       : Handle(std::exchange(Other.Handle, nullptr)), Dev(Other.Dev),
         PendingMemory(std::move(Other.PendingMemory)),
-        PendingObjects(std::move(Other.PendingObjects)) {}
+        PendingObjects(std::move(Other.PendingObjects)) {
+    forgetQueue(&Other);
+    if (Handle)
+      liveQueues().push_back(this);
+  }
   Queue(const Queue &) = delete;
   Queue &operator=(const Queue &) = delete;
   ~Queue() { destroy(); }
   void destroy() {
+    forgetQueue(this);
     if (Handle && runtimeAlive()) {
       nb::gil_scoped_release Release;
       (void)offloadDestroyQueue(Handle);
@@ -1495,9 +1551,32 @@ NB_MODULE(_offload, m) {
             Queue Q;
             Q.Dev = D;
             check(offloadCreateQueue(D.Handle, &Q.Handle));
+            liveQueues().push_back(&Q);
             return Q;
           },
-          "queue() -> Queue\n\nCreates an in-order queue on this device.");
+          "queue() -> Queue\n\nCreates an in-order queue on this device.")
+      .def(
+          "synchronize",
+          [](const Device &D) {
+            ensureInit();
+            // The Python objects keep the queues alive while the GIL is
+            // released in sync().
+            std::vector<nb::object> Queues;
+            for (Queue *Q : liveQueues())
+              if (Q->Dev.Handle == D.Handle)
+                if (nb::handle H = nb::find(Q); H.is_valid())
+                  Queues.push_back(nb::borrow(H));
+            for (nb::object &Q : Queues) {
+              Queue &Ref = nb::cast<Queue &>(Q);
+              if (Ref.Handle)
+                Ref.sync();
+            }
+          },
+          "synchronize()\n\nBlocks until the work of every queue of this "
+          "device is done (torch.cuda.synchronize()); copies, fills and "
+          "launches without a queue are synchronous already. Raises "
+          "OffloadError with the first error of a queue's work (queues "
+          "after it are not waited for).");
 
   //===--------------------------------------------------------------------===//
   // Array
@@ -1577,19 +1656,48 @@ NB_MODULE(_offload, m) {
       .def(
           "__dlpack__",
           [](Array &A, nb::kwargs Kwargs) {
-            if (!A.HostAccessible)
-              throw nb::buffer_error(
-                  "DLPack export needs host-accessible memory; use numpy()");
-            return toNumPy(A).attr("__dlpack__")(**Kwargs);
+            // Host-accessible memory goes through NumPy's exporter, which
+            // knows every keyword of the protocol's versions.
+            if (A.HostAccessible)
+              return toNumPy(A).attr("__dlpack__")(**Kwargs);
+            auto [Type, Id] = dlpackDevice(A);
+            return nb::cast(viewOf<nb::array_api>(A, Type, Id))
+                .attr("__dlpack__")(**Kwargs);
           },
-          "DLPack export of host-accessible memory (no copy).")
-      .def("__dlpack_device__",
-           [](Array &A) {
-             if (!A.HostAccessible)
-               throw nb::buffer_error("DLPack export needs host-accessible "
-                                      "memory");
-             return nb::make_tuple(1, 0); // kDLCPU
-           })
+          "__dlpack__(**kwargs)\n\nDLPack export without a copy: "
+          "host-accessible memory as kDLCPU, device memory of a CUDA or HIP "
+          "device as kDLCUDA / kDLROCM with the device's ordinal. The "
+          "capsule keeps the memory alive. Work on queues that writes the "
+          "array must be synchronized first (the stream argument is "
+          "ignored).")
+      .def(
+          "__dlpack_device__",
+          [](Array &A) {
+            auto [Type, Id] = dlpackDevice(A);
+            return nb::make_tuple(Type, Id);
+          },
+          "(device_type, device_id) of DLPack: (1, 0) for host-accessible "
+          "memory, (2, N) CUDA, (10, N) ROCm.")
+      .def_prop_ro(
+          "__cuda_array_interface__",
+          [](Array &A) {
+            if (A.Dev.backend() != OFFLOAD_PLATFORM_BACKEND_CUDA)
+              throw nb::attribute_error(
+                  "__cuda_array_interface__: not memory of a CUDA device");
+            nb::dict D;
+            D["shape"] = toTuple(A.Shape);
+            D["typestr"] = numpy().attr("dtype")(A.Type->Name).attr("str");
+            D["data"] = nb::make_tuple(
+                reinterpret_cast<uintptr_t>(A.memory()->Ptr), false);
+            D["strides"] = nb::none(); // C-contiguous
+            D["version"] = 3;
+            return D;
+          },
+          "CUDA Array Interface (version 3) of memory of a CUDA device, for "
+          "CuPy, Numba, PyTorch: shape, typestr, data (pointer, "
+          "read-only=False), strides None (C-contiguous); no stream: "
+          "synchronize queued work that writes the array first. "
+          "AttributeError on other devices.")
       .def(
           "copy_from",
           [](Array &A, nb::handle Source, nb::handle Q) {
@@ -1650,6 +1758,69 @@ NB_MODULE(_offload, m) {
              backendName(A.Dev.backend()) + ") kind=" + allocKindName(A.Kind);
         return S + (A.Memory ? ">" : " freed>");
       });
+
+  m.def(
+      "_from_dlpack",
+      [](nb::handle Producer, nb::ndarray<> X) {
+        ensureInit();
+        const DType *T = fromDLPack(X.dtype());
+        if (!T)
+          throw nb::type_error(
+              ("unsupported dtype; supported: " + supportedDTypeNames())
+                  .c_str());
+        // C-contiguous only: an Array has no strides (size-1 dimensions
+        // may have any stride).
+        int64_t Expected = 1;
+        for (size_t I = X.ndim(); I-- > 0;) {
+          if (X.shape(I) != 1 && X.stride(I) != Expected)
+            throw nb::buffer_error("offload.from_dlpack: the tensor is not "
+                                   "C-contiguous");
+          Expected *= int64_t(X.shape(I));
+        }
+        std::optional<Device> Dev;
+        offload_platform_backend_t Backend = OFFLOAD_PLATFORM_BACKEND_UNKNOWN;
+        int Type = X.device_type();
+        if (Type == nb::device::cpu::value ||
+            Type == nb::device::cuda_host::value ||
+            Type == nb::device::rocm_host::value)
+          Dev = hostDevice();
+        else if (Type == nb::device::cuda::value)
+          Backend = OFFLOAD_PLATFORM_BACKEND_CUDA;
+        else if (Type == nb::device::rocm::value)
+          Backend = OFFLOAD_PLATFORM_BACKEND_AMDGPU;
+        else
+          throw nb::buffer_error(("offload.from_dlpack: DLPack device type " +
+                                  std::to_string(Type) + " is not supported")
+                                     .c_str());
+        if (!Dev) {
+          for (const Device &D : listDevices())
+            if (D.backend() == Backend && platformOrdinal(D) == X.device_id())
+              Dev = D;
+          if (!Dev)
+            throw nb::buffer_error(("offload.from_dlpack: no " +
+                                    std::string(backendName(Backend)) +
+                                    " device " + std::to_string(X.device_id()))
+                                       .c_str());
+        }
+        Array A;
+        A.Dev = *Dev;
+        for (size_t I = 0; I < X.ndim(); ++I)
+          A.Shape.push_back(int64_t(X.shape(I)));
+        A.Type = T;
+        A.HostAccessible = Dev->isHost();
+        A.Kind = A.HostAccessible ? OFFLOAD_ALLOC_TYPE_HOST
+                                  : OFFLOAD_ALLOC_TYPE_DEVICE;
+        auto Memory = std::make_shared<Allocation>();
+        Memory->Ptr = X.data();
+        Memory->Bytes = A.nbytes();
+        // The imported tensor (which releases the producer's export when
+        // it goes) and the producer itself.
+        nb::object Keep = nb::make_tuple(nb::borrow(Producer), nb::cast(X));
+        Memory->ExternalOwner = Keep.release().ptr();
+        A.Memory = std::move(Memory);
+        return A;
+      },
+      "producer"_a, "tensor"_a);
 
   m.def(
       "_from_numpy",
@@ -1727,6 +1898,30 @@ NB_MODULE(_offload, m) {
   nb::class_<Event>(m, "Event", "A point in a queue's work (Queue.record()).")
       .def("sync", &Event::sync,
            "sync()\n\nBlocks until the work before the event is done.")
+      .def("synchronize", &Event::sync, "synchronize()\n\nSame as sync().")
+      .def(
+          "query",
+          [](const Event &E) {
+            bool Complete = false;
+            check(offloadGetEventInfo(E.Handle, OFFLOAD_EVENT_INFO_IS_COMPLETE,
+                                      sizeof(Complete), &Complete));
+            return Complete;
+          },
+          "query() -> bool\n\nWhether the work before the event is done.")
+      .def(
+          "elapsed_time",
+          [](const Event &Start, const Event &End) {
+            float Ms = 0;
+            check(offloadGetEventElapsedTime(Start.Handle, End.Handle, &Ms));
+            return Ms;
+          },
+          "end_event"_a,
+          "elapsed_time(end_event) -> float\n\nMilliseconds from this "
+          "event's completion to end_event's (torch.cuda.Event."
+          "elapsed_time; offloadGetEventElapsedTime): negative if end_event "
+          "completed first. Both must be complete (sync() them) and of "
+          "queues of one device: else OffloadError 'NOT_READY' or "
+          "'INVALID_DEVICE'.")
       .def_prop_ro("queue", [](const Event &E) { return E.QueueRef; })
       .def("__repr__", [](const Event &) { return "<offload.Event>"; });
 

@@ -1,5 +1,7 @@
 // OFFLOAD_TRACE_FILE writes a Chrome trace: launches and copies on a track per
-// queue (here one queue, from the async tokens) and on the synchronous track.
+// queue (here one queue, from the async tokens) and on the synchronous track,
+// under the names of the OFFLOAD_PROFILE summaries (the kernel's name, the
+// copy's kind as nsys names it).
 
 // RUN: rm -f %t.json
 // RUN: env OFFLOAD_TRACE_FILE=%t.json offload-run %s | FileCheck %s --check-prefix=OUT
@@ -9,9 +11,10 @@
 
 // TRACE-DAG: "name": "synchronous calls"
 // TRACE-DAG: "name": "queue 1"
-// TRACE-DAG: "name": "launch main_kernel"
+// TRACE-DAG: "name": "main_kernel"
+// TRACE-DAG: "cat": "kernel"
 // TRACE-DAG: "detail": "grid (1,1,1) block (4,1,1)"
-// TRACE-DAG: "name": "memcpy"
+// TRACE-DAG: "name": "[memcpy Host-to-Host]"
 // TRACE-DAG: "detail": "16 bytes"
 // TRACE-DAG: "ph": "X"
 

@@ -5,7 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-//   offload-cache [--dir=DIR] list      entries, most recently used first
+//   offload-cache [--dir=DIR] list      entries, most recently used first:
+//                                       key, size, disk hits, age (since
+//                                       written), last use, kernel, target
 //   offload-cache [--dir=DIR] stats     entry count, bytes, bound, oldest use
 //   offload-cache [--dir=DIR] verify    check every entry; exit 1 if any is
 //                                       corrupt (--delete-corrupt removes them)
@@ -47,6 +49,25 @@ static std::string formatTime(int64_t seconds) {
   char buffer[32];
   std::strftime(buffer, sizeof(buffer), "%Y-%m-%d %H:%M:%S",
                 std::localtime(&time));
+  return buffer;
+}
+
+/// \p seconds as "45s", "12m", "3h05m", "4d02h".
+static std::string formatAge(int64_t seconds) {
+  if (seconds < 0)
+    seconds = 0;
+  char buffer[32];
+  if (seconds < 60)
+    std::snprintf(buffer, sizeof(buffer), "%llds", (long long)seconds);
+  else if (seconds < 3600)
+    std::snprintf(buffer, sizeof(buffer), "%lldm", (long long)seconds / 60);
+  else if (seconds < 86400)
+    std::snprintf(buffer, sizeof(buffer), "%lldh%02lldm",
+                  (long long)seconds / 3600, (long long)seconds % 3600 / 60);
+  else
+    std::snprintf(buffer, sizeof(buffer), "%lldd%02lldh",
+                  (long long)seconds / 86400,
+                  (long long)seconds % 86400 / 3600);
   return buffer;
 }
 
@@ -94,21 +115,30 @@ int main(int argc, char **argv) {
   DiskCache cache(dir, DiskCache::getDefaultMaxBytes());
 
   if (command == "list") {
+    int64_t now = std::time(nullptr);
     for (const CacheEntryInfo &entry : cache.list())
       outs() << entry.Key << "  " << format("%10llu", entry.FileSize)
-             << " bytes  last used " << formatTime(entry.LastUseSeconds) << "  "
+             << " bytes  " << format("%6llu", entry.Hits) << " hits  age "
+             << format("%-6s",
+                       entry.WrittenSeconds
+                           ? formatAge(now - entry.WrittenSeconds).c_str()
+                           : "?")
+             << "  last used " << formatTime(entry.LastUseSeconds) << "  "
              << (entry.Kernel.empty() ? "(unreadable header)" : entry.Kernel)
              << (entry.Target.empty() ? "" : "  " + entry.Target) << "\n";
     return 0;
   }
   if (command == "stats") {
     std::vector<CacheEntryInfo> entries = cache.list();
-    uint64_t total = 0;
-    for (const CacheEntryInfo &entry : entries)
+    uint64_t total = 0, hits = 0;
+    for (const CacheEntryInfo &entry : entries) {
       total += entry.FileSize;
+      hits += entry.Hits;
+    }
     outs() << "directory: " << dir << "\n"
            << "entries: " << entries.size() << "\n"
            << "bytes: " << total << "\n"
+           << "disk hits: " << hits << "\n"
            << "bound: " << DiskCache::getDefaultMaxBytes()
            << " bytes (OFFLOAD_CACHE_MAX_BYTES)\n";
     if (!entries.empty())

@@ -553,6 +553,7 @@ int main(int argc, char **argv) {
           "are always loaded)\n"
           "  --help-hidden                   every option, LLVM's included\n\n"
           "Environment: OFFLOAD_TRACE=1, OFFLOAD_TRACE_FILE=, "
+          "OFFLOAD_PROFILE=1|json:PATH, "
           "OFFLOAD_CHECK=1,\n"
           "OFFLOAD_JIT*, OFFLOAD_CACHE_DIR, OFFLOAD_HOST_THREADS (README.md,\n"
           "docs/JIT.md, docs/HostTarget.md).\n");

@@ -14,6 +14,7 @@
 #include "gtest/gtest.h"
 
 #include <atomic>
+#include <ctime>
 #include <fstream>
 #include <thread>
 
@@ -276,4 +277,76 @@ TEST_F(DiskCacheTest, RemoveStaleTemporariesNeedsNoWrite) {
   EXPECT_EQ(Cache.removeStaleTemporaries(), 7u);
   EXPECT_FALSE(llvm::sys::fs::exists(Stale));
   EXPECT_TRUE(llvm::sys::fs::exists(Live));
+}
+
+TEST_F(DiskCacheTest, HitsAndWriteTimeAreRecordedBesideTheEntry) {
+  DiskCache Cache(Dir, 0);
+  int64_t Before = std::time(nullptr);
+  ASSERT_FALSE(bool(Cache.write(id("k"), bytes("code"))));
+  int64_t After = std::time(nullptr);
+  std::vector<CacheEntryInfo> Entries = Cache.list();
+  ASSERT_EQ(Entries.size(), 1u);
+  EXPECT_EQ(Entries[0].Hits, 0u);
+  EXPECT_GE(Entries[0].WrittenSeconds, Before);
+  EXPECT_LE(Entries[0].WrittenSeconds, After);
+  std::string Problem;
+  for (int I = 0; I < 3; ++I)
+    ASSERT_TRUE(Cache.read(id("k"), Problem)) << Problem;
+  EXPECT_EQ(Cache.list()[0].Hits, 3u);
+  // The entry's bytes are untouched: it still verifies.
+  EXPECT_EQ(DiskCache::verifyFile(Cache.list()[0].Path), "");
+  EXPECT_TRUE(llvm::sys::fs::exists(Dir + "/k.hits"));
+  // A rewrite starts over.
+  ASSERT_FALSE(bool(Cache.write(id("k"), bytes("new code"))));
+  EXPECT_EQ(Cache.list()[0].Hits, 0u);
+  // clear() takes the statistics along but counts entries only.
+  EXPECT_EQ(Cache.clear(), 1u);
+  EXPECT_FALSE(llvm::sys::fs::exists(Dir + "/k.hits"));
+}
+
+TEST_F(DiskCacheTest, CorruptEntryTakesItsStatisticsAlong) {
+  DiskCache Cache(Dir, 0);
+  ASSERT_FALSE(bool(Cache.write(id("k"), bytes("a longer payload"))));
+  std::string Problem;
+  ASSERT_TRUE(Cache.read(id("k"), Problem));
+  std::string Path = Cache.list()[0].Path;
+  {
+    int FD;
+    ASSERT_FALSE(llvm::sys::fs::openFileForWrite(
+        Path, FD, llvm::sys::fs::CD_OpenExisting));
+    ASSERT_FALSE(llvm::sys::fs::resize_file(FD, 10));
+    llvm::sys::Process::SafelyCloseFileDescriptor(FD);
+  }
+  EXPECT_FALSE(Cache.read(id("k"), Problem));
+  EXPECT_NE(Problem.find("corrupt cache entry"), std::string::npos) << Problem;
+  EXPECT_FALSE(llvm::sys::fs::exists(Path));
+  EXPECT_FALSE(llvm::sys::fs::exists(Dir + "/k.hits"));
+}
+
+TEST_F(DiskCacheTest, ConcurrentHitsAreAllCounted) {
+  // Each reader opens and locks the statistics file itself, as separate
+  // processes do.
+  DiskCache Cache(Dir, 0);
+  ASSERT_FALSE(bool(Cache.write(id("k"), bytes("code"))));
+  constexpr int Threads = 4, Reads = 50;
+  std::vector<std::thread> Workers;
+  for (int T = 0; T < Threads; ++T)
+    Workers.emplace_back([&] {
+      DiskCache Mine(Dir, 0);
+      std::string Problem;
+      for (int I = 0; I < Reads; ++I)
+        EXPECT_TRUE(Mine.read(id("k"), Problem)) << Problem;
+    });
+  for (std::thread &W : Workers)
+    W.join();
+  EXPECT_EQ(Cache.list()[0].Hits, uint64_t(Threads * Reads));
+}
+
+TEST_F(DiskCacheTest, OrphanStatisticsAreDeleted) {
+  DiskCache Cache(Dir, 0);
+  ASSERT_FALSE(bool(Cache.write(id("k"), bytes("code"))));
+  ASSERT_FALSE(llvm::sys::fs::remove(Cache.list()[0].Path));
+  EXPECT_TRUE(llvm::sys::fs::exists(Dir + "/k.hits"));
+  Cache.removeStaleTemporaries();
+  EXPECT_FALSE(llvm::sys::fs::exists(Dir + "/k.hits"));
 }

@@ -280,6 +280,20 @@ TEST_P(WithCodeLocTest, offloadGetEventInfoWithCodeLoc) {
   ASSERT_SUCCESS(offloadDestroyEvent(Event));
 }
 
+TEST_P(WithCodeLocTest, offloadGetEventElapsedTimeWithCodeLoc) {
+  offload_event_handle_t Event = nullptr;
+  ASSERT_SUCCESS(offloadCreateEvent(Queue, &Event));
+  ASSERT_SUCCESS(offloadSyncEvent(Event));
+  float Ms = -1;
+  ASSERT_SUCCESS(
+      offloadGetEventElapsedTimeWithCodeLoc(Event, Event, &Ms, &Loc));
+  EXPECT_EQ(Ms, 0.0f);
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_NULL_POINTER, "ElapsedMs is null",
+      offloadGetEventElapsedTimeWithCodeLoc(Event, Event, nullptr, &Loc));
+  ASSERT_SUCCESS(offloadDestroyEvent(Event));
+}
+
 TEST_P(WithCodeLocTest, offloadGetEventInfoSizeWithCodeLoc) {
   offload_event_handle_t Event = nullptr;
   ASSERT_SUCCESS(offloadCreateEvent(Queue, &Event));

@@ -17,8 +17,9 @@ TEST(offloadErrcNameTest, SuccessEveryCode) {
                "OFFLOAD_ERRC_SYMBOL_KIND");
   EXPECT_STREQ(offloadErrcName(OFFLOAD_ERRC_INVALID_SYMBOL),
                "OFFLOAD_ERRC_INVALID_SYMBOL");
-  for (int Code = OFFLOAD_ERRC_SUCCESS; Code <= OFFLOAD_ERRC_INVALID_SYMBOL;
-       ++Code)
+  EXPECT_STREQ(offloadErrcName(OFFLOAD_ERRC_NOT_READY),
+               "OFFLOAD_ERRC_NOT_READY");
+  for (int Code = OFFLOAD_ERRC_SUCCESS; Code <= OFFLOAD_ERRC_NOT_READY; ++Code)
     EXPECT_EQ(std::string(offloadErrcName(static_cast<offload_errc_t>(Code)))
                   .rfind("OFFLOAD_ERRC_", 0),
               0u)

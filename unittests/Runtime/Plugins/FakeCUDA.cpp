@@ -183,10 +183,13 @@ struct Record {
   std::condition_variable CV;
   bool Complete = false;
   CUresult Error = Success;
+  /// When the stream reached the recording (cuEventElapsedTime).
+  std::chrono::steady_clock::time_point CompletedAt;
   void complete(CUresult E) {
     std::lock_guard<std::mutex> Lock(Mutex);
     Complete = true;
     Error = E;
+    CompletedAt = std::chrono::steady_clock::now();
     CV.notify_all();
   }
   CUresult wait() {
@@ -197,6 +200,8 @@ struct Record {
 };
 
 struct Event {
+  /// cuEventCreate's flags (CU_EVENT_DISABLE_TIMING = 2).
+  unsigned Flags = 0;
   std::mutex Mutex;
   /// The latest recording; null if never recorded (then complete).
   std::shared_ptr<Record> Last;
@@ -961,7 +966,9 @@ FAKE_API CUresult cuStreamQuery(void *S) {
 FAKE_API CUresult cuEventCreate(void **E, unsigned Flags) {
   if (CUresult R = enter("cuEventCreate"))
     return R;
-  *E = new Event();
+  auto *Ev = new Event();
+  Ev->Flags = Flags;
+  *E = Ev;
   return Success;
 }
 
@@ -1009,6 +1016,31 @@ FAKE_API CUresult cuEventQuery(void *E) {
     return Success;
   std::lock_guard<std::mutex> Lock(Rec->Mutex);
   return Rec->Complete ? Success : NotReady;
+}
+
+/// As the driver: INVALID_HANDLE for an event without timing or never
+/// recorded, NOT_READY while a recording has not completed.
+FAKE_API CUresult cuEventElapsedTime(float *Ms, void *Start, void *End) {
+  if (CUresult R = enter("cuEventElapsedTime"))
+    return R;
+  if (!Ms)
+    return InvalidValue;
+  std::chrono::steady_clock::time_point Times[2];
+  void *Events[2] = {Start, End};
+  for (int I = 0; I < 2; ++I) {
+    auto *Ev = static_cast<Event *>(Events[I]);
+    if (Ev->Flags & 2)
+      return InvalidHandle;
+    std::shared_ptr<Record> Rec = lastRecord(Ev);
+    if (!Rec)
+      return InvalidHandle;
+    std::lock_guard<std::mutex> Lock(Rec->Mutex);
+    if (!Rec->Complete)
+      return NotReady;
+    Times[I] = Rec->CompletedAt;
+  }
+  *Ms = std::chrono::duration<float, std::milli>(Times[1] - Times[0]).count();
+  return Success;
 }
 
 FAKE_API CUresult cuStreamWaitEvent(void *S, void *E, unsigned Flags) {

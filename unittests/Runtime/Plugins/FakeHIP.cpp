@@ -321,6 +321,11 @@ HIP_API hipError_t hipEventSynchronize(void *E) {
   return fromCUDA(cuEventSynchronize(E));
 }
 
+HIP_API hipError_t hipEventElapsedTime(float *Ms, void *Start, void *End) {
+  bindDevice();
+  return fromCUDA(cuEventElapsedTime(Ms, Start, End));
+}
+
 HIP_API hipError_t hipEventQuery(void *E) {
   bindDevice();
   return fromCUDA(cuEventQuery(E));

@@ -82,12 +82,13 @@ public:
   Error destroyStream(void *Stream) override;
   Error synchronizeStream(void *Stream) override;
   Expected<bool> queryStream(void *Stream) override;
-  Expected<void *> createEvent() override;
+  Expected<void *> createEvent(bool Timing) override;
   Error destroyEvent(void *Event) override;
   Error recordEvent(void *Event, void *Stream) override;
   Error synchronizeEvent(void *Event) override;
   Expected<bool> queryEvent(void *Event) override;
   Error streamWaitEvent(void *Stream, void *Event) override;
+  Expected<float> eventElapsedTime(void *Start, void *End) override;
   Error streamWaitValue32(void *Stream, uint32_t *Address,
                           uint32_t Value) override;
   Error launchHostFunction(void *Stream, HostFn Fn, void *UserData) override;
@@ -556,9 +557,10 @@ Expected<bool> CUDADriver::queryStream(void *Stream) {
   return true;
 }
 
-Expected<void *> CUDADriver::createEvent() {
+Expected<void *> CUDADriver::createEvent(bool Timing) {
   CUevent E = nullptr;
-  if (Error Err = check(Sym.cuEventCreate(&E, CU_EVENT_DISABLE_TIMING),
+  if (Error Err = check(Sym.cuEventCreate(&E, Timing ? CU_EVENT_DEFAULT
+                                                     : CU_EVENT_DISABLE_TIMING),
                         "cuEventCreate"))
     return std::move(Err);
   return E;
@@ -593,6 +595,18 @@ Error CUDADriver::streamWaitEvent(void *Stream, void *Event) {
   return check(Sym.cuStreamWaitEvent(static_cast<CUstream>(Stream),
                                      static_cast<CUevent>(Event), 0),
                "cuStreamWaitEvent");
+}
+
+Expected<float> CUDADriver::eventElapsedTime(void *Start, void *End) {
+  float Ms = 0;
+  CUresult R = Sym.cuEventElapsedTime(&Ms, static_cast<CUevent>(Start),
+                                      static_cast<CUevent>(End));
+  if (R == CUDA_ERROR_NOT_READY)
+    return createError(OFFLOAD_ERRC_NOT_READY,
+                       "cuEventElapsedTime: an event is not complete yet");
+  if (Error E = check(R, "cuEventElapsedTime"))
+    return std::move(E);
+  return Ms;
 }
 
 Error CUDADriver::streamWaitValue32(void *Stream, uint32_t *Address,

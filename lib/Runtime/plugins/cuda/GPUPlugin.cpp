@@ -138,6 +138,22 @@ bool GPUEvent::isComplete() const {
   return *Done;
 }
 
+Expected<float> GPUEvent::elapsedMillisSince(Event &Start) {
+  // The runtime checked that both events are of this device, so Start is a
+  // GPUEvent too.
+  auto &S = static_cast<GPUEvent &>(Start);
+  if (Error E = Dev.makeCurrent())
+    return std::move(E);
+  Driver &Drv = Dev.getDriver();
+  // An event recorded on an idle queue counts as complete before the driver
+  // processed the record: wait for both native events (at most a moment).
+  if (Error E = Drv.synchronizeEvent(S.Native))
+    return std::move(E);
+  if (Error E = Drv.synchronizeEvent(Native))
+    return std::move(E);
+  return Drv.eventElapsedTime(S.Native, Native);
+}
+
 //===----------------------------------------------------------------------===//
 // Queues
 //===----------------------------------------------------------------------===//
@@ -211,7 +227,7 @@ Expected<std::shared_ptr<Event>> GPUQueue::recordEvent() {
   if (Error E = Dev.makeCurrent())
     return std::move(E);
   Driver &Drv = Dev.getDriver();
-  Expected<void *> Native = Drv.createEvent();
+  Expected<void *> Native = Drv.createEvent(/*Timing=*/true);
   if (!Native)
     return Native.takeError();
   // An event of an idle queue is complete at once (the native one completes

@@ -154,12 +154,17 @@ public:
   virtual llvm::Error synchronizeStream(void *Stream) = 0;
   /// True when the stream has no pending work.
   virtual llvm::Expected<bool> queryStream(void *Stream) = 0;
-  virtual llvm::Expected<void *> createEvent() = 0;
+  /// \p Timing: the event records a time stamp (cuEventElapsedTime);
+  /// internal events go without, which is cheaper to record.
+  virtual llvm::Expected<void *> createEvent(bool Timing = false) = 0;
   virtual llvm::Error destroyEvent(void *Event) = 0;
   virtual llvm::Error recordEvent(void *Event, void *Stream) = 0;
   virtual llvm::Error synchronizeEvent(void *Event) = 0;
   virtual llvm::Expected<bool> queryEvent(void *Event) = 0;
   virtual llvm::Error streamWaitEvent(void *Stream, void *Event) = 0;
+  /// Milliseconds between two completed timing events (cuEventElapsedTime);
+  /// NOT_READY when one has not completed.
+  virtual llvm::Expected<float> eventElapsedTime(void *Start, void *End) = 0;
   /// Makes \p Stream wait until the 32-bit word at \p Address (pinned host
   /// memory) is >= \p Value (cyclic comparison).
   virtual llvm::Error streamWaitValue32(void *Stream, uint32_t *Address,
@@ -221,6 +226,7 @@ public:
   ~GPUEvent() override;
   llvm::Error synchronize() override;
   bool isComplete() const override;
+  llvm::Expected<float> elapsedMillisSince(Event &Start) override;
 
   GPUDevice &getDevice() const { return Dev; }
   void *getNative() const { return Native; }

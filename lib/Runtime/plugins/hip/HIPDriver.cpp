@@ -77,6 +77,7 @@ constexpr int hipDeviceAttributeWarpSize = 87;
 constexpr int hipDeviceAttributeCanUseStreamWaitValue = 10013;
 
 constexpr unsigned hipStreamNonBlocking = 1;
+constexpr unsigned hipEventDefault = 0;
 constexpr unsigned hipEventDisableTiming = 2;
 constexpr int hipMemcpyDefault = 4;
 constexpr unsigned hipHostMallocDefault = 0;
@@ -140,12 +141,13 @@ public:
   Error destroyStream(void *Stream) override;
   Error synchronizeStream(void *Stream) override;
   Expected<bool> queryStream(void *Stream) override;
-  Expected<void *> createEvent() override;
+  Expected<void *> createEvent(bool Timing) override;
   Error destroyEvent(void *Event) override;
   Error recordEvent(void *Event, void *Stream) override;
   Error synchronizeEvent(void *Event) override;
   Expected<bool> queryEvent(void *Event) override;
   Error streamWaitEvent(void *Stream, void *Event) override;
+  Expected<float> eventElapsedTime(void *Start, void *End) override;
   Error streamWaitValue32(void *Stream, uint32_t *Address,
                           uint32_t Value) override;
   Error launchHostFunction(void *Stream, HostFn Fn, void *UserData) override;
@@ -598,10 +600,12 @@ Expected<bool> HIPDriver::queryStream(void *Stream) {
   return true;
 }
 
-Expected<void *> HIPDriver::createEvent() {
+Expected<void *> HIPDriver::createEvent(bool Timing) {
   hipEvent_t E = nullptr;
-  if (Error Err = check(Sym.hipEventCreateWithFlags(&E, hipEventDisableTiming),
-                        "hipEventCreateWithFlags"))
+  if (Error Err =
+          check(Sym.hipEventCreateWithFlags(&E, Timing ? hipEventDefault
+                                                       : hipEventDisableTiming),
+                "hipEventCreateWithFlags"))
     return std::move(Err);
   return E;
 }
@@ -635,6 +639,18 @@ Error HIPDriver::streamWaitEvent(void *Stream, void *Event) {
   return check(Sym.hipStreamWaitEvent(static_cast<hipStream_t>(Stream),
                                       static_cast<hipEvent_t>(Event), 0),
                "hipStreamWaitEvent");
+}
+
+Expected<float> HIPDriver::eventElapsedTime(void *Start, void *End) {
+  float Ms = 0;
+  hipError_t R = Sym.hipEventElapsedTime(&Ms, static_cast<hipEvent_t>(Start),
+                                         static_cast<hipEvent_t>(End));
+  if (R == hipErrorNotReady)
+    return createError(OFFLOAD_ERRC_NOT_READY,
+                       "hipEventElapsedTime: an event is not complete yet");
+  if (Error E = check(R, "hipEventElapsedTime"))
+    return std::move(E);
+  return Ms;
 }
 
 Error HIPDriver::streamWaitValue32(void *Stream, uint32_t *Address,

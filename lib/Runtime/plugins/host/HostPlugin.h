@@ -30,6 +30,7 @@
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <map>
@@ -132,18 +133,25 @@ private:
 // Queues and events
 //===----------------------------------------------------------------------===//
 
-/// An event: set once the queue reaches the point where it was recorded.
+/// An event: set once the queue reaches the point where it was recorded,
+/// which is its time stamp (steady clock).
 class HostEvent final : public Event {
 public:
-  explicit HostEvent(bool Complete = false) : Complete(Complete) {}
+  /// \p Complete: the queue is idle, the event completes now.
+  explicit HostEvent(bool Complete = false) : Complete(Complete) {
+    if (Complete)
+      CompletedAt = std::chrono::steady_clock::now();
+  }
   llvm::Error synchronize() override;
   bool isComplete() const override;
+  llvm::Expected<float> elapsedMillisSince(Event &Start) override;
   void signal();
 
 private:
   mutable std::mutex Mutex;
   std::condition_variable CV;
   bool Complete;
+  std::chrono::steady_clock::time_point CompletedAt;
 };
 
 /// A queued operation: a move-only callable returning llvm::Error, stored in

@@ -52,9 +52,30 @@ bool HostEvent::isComplete() const {
   return Complete;
 }
 
+Expected<float> HostEvent::elapsedMillisSince(Event &Start) {
+  // Every event of the host device is a HostEvent (the runtime checked that
+  // both are of one device).
+  auto &S = static_cast<HostEvent &>(Start);
+  std::chrono::steady_clock::time_point Begin, End;
+  {
+    std::lock_guard<std::mutex> Lock(S.Mutex);
+    if (!S.Complete)
+      return createError(OFFLOAD_ERRC_NOT_READY, "Start is not complete yet");
+    Begin = S.CompletedAt;
+  }
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    if (!Complete)
+      return createError(OFFLOAD_ERRC_NOT_READY, "End is not complete yet");
+    End = CompletedAt;
+  }
+  return std::chrono::duration<float, std::milli>(End - Begin).count();
+}
+
 void HostEvent::signal() {
   {
     std::lock_guard<std::mutex> Lock(Mutex);
+    CompletedAt = std::chrono::steady_clock::now();
     Complete = true;
   }
   CV.notify_all();
