@@ -69,7 +69,7 @@ typedef struct offload_jit_program_options_t {
   bool Check;
   /// The checking tools of this program's host kernels, in addition to
   /// those of OFFLOAD_CHECK: a comma-separated list of memcheck, race, sync,
-  /// init, leak, or "all" (docs/HostTarget.md); NULL or "" for none. Part
+  /// leak, or "all" (docs/HostTarget.md); NULL or "" for none. Part
   /// of the key. Options of an older size without this field are accepted.
   const char *CheckTools;
 } offload_jit_program_options_t;

@@ -182,6 +182,7 @@ void __offload_host_bounds_fail(const char *Location, const char *Op,
 enum {
   OFFLOAD_HOST_CHECK_WRITE = 1,     ///< the access writes
   OFFLOAD_HOST_CHECK_WORKGROUP = 2, ///< the access is to workgroup memory
+  OFFLOAD_HOST_CHECK_VALUE = 4,     ///< Value holds what a scalar write writes
   OFFLOAD_HOST_CHECK_COLLECTIVE = 1, ///< a gpu.all_reduce, not a gpu.barrier
   OFFLOAD_HOST_CHECK_SYNC = 2,       ///< the kernel is checked by synccheck
 };
@@ -191,14 +192,16 @@ enum {
 /// each from address \p Address (the element of linear index \p Index of
 /// its memref), at \p Location ("file:line:col") of kernel \p Kernel;
 /// \p Flags holds
-/// OFFLOAD_HOST_CHECK_WRITE and OFFLOAD_HOST_CHECK_WORKGROUP. A hazard with
+/// OFFLOAD_HOST_CHECK_WRITE, OFFLOAD_HOST_CHECK_WORKGROUP and, for a scalar
+/// write of \p Value (its bits, zero-extended), OFFLOAD_HOST_CHECK_VALUE: a
+/// write of the value the memory already holds is no hazard. A hazard with
 /// another thread's access of the same barrier interval is printed on
 /// stdout in compute-sanitizer's shape and fails the launch; the access
 /// itself happens after the call.
 void __offload_host_check_access(const char *Location, const char *Kernel,
                                  int64_t Address,
                                  int64_t Bytes, int64_t Count, int64_t Flags,
-                                 int64_t Index, int64_t ThreadX,
+                                 int64_t Index, int64_t Value, int64_t ThreadX,
                                  int64_t ThreadY, int64_t ThreadZ);
 
 /// racecheck and synccheck: the thread is about to synchronize with its

@@ -237,8 +237,8 @@ def compile(source, device=None, name=None, check=False):
             ``"sync"`` (barriers some threads of a block skip), a
             comma-separated string or a list of these, or ``"all"``.
             Reports are printed on stdout, starting with ``=========``, and
-            the launch raises OffloadError ('BACKEND_FAILURE'). ``init`` and
-            ``leak`` are process-wide: set ``OFFLOAD_CHECK``.
+            the launch raises OffloadError ('BACKEND_FAILURE'). ``leak`` is
+            process-wide: set ``OFFLOAD_CHECK=leak``.
 
     Returns:
         a :class:`Module`; ``module.kernel("name")`` gives a launchable

@@ -115,12 +115,11 @@ static llvm::cl::opt<std::string> checkOption(
     llvm::cl::desc("Host device: checking tools, like compute-sanitizer's: "
                    "memcheck (bounds checks of every memref access), race "
                    "(hazards between threads of a block), sync (barriers "
-                   "some threads skip), init (reads of memory never "
-                   "written), leak (objects alive at offloadShutDown), or "
-                   "all; --check alone is memcheck. Reports start with "
+                   "some threads skip), leak (allocations, queues and "
+                   "events never released), or all; --check alone is memcheck. Reports start with "
                    "'=========', and the run exits 1 when any was made "
                    "(also OFFLOAD_CHECK=<tools>)"),
-    llvm::cl::value_desc("memcheck,race,sync,init,leak|all"),
+    llvm::cl::value_desc("memcheck,race,sync,leak|all"),
     llvm::cl::ValueOptional, llvm::cl::cat(offloadCategory));
 
 static llvm::cl::opt<std::string> transformOption(
@@ -297,7 +296,7 @@ static LogicalResult buildPipeline(OpPassManager &pm) {
   FailureOr<uint32_t> checkTools = getCheckTools();
   if (failed(checkTools))
     return failure();
-  // The runtime (leakcheck, initcheck, the summary) and the JIT read the
+  // The runtime (leakcheck, the summary) and the JIT read the
   // tools from OFFLOAD_CHECK: one list for the whole process.
   if (*checkTools)
     ::setenv("OFFLOAD_CHECK", ::offload::formatCheckTools(*checkTools).c_str(),

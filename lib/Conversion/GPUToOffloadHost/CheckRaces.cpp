@@ -36,7 +36,13 @@ static constexpr StringLiteral kBarrierFn = "__offload_host_check_barrier";
 
 /// Flags of __offload_host_check_access and __offload_host_check_barrier
 /// (HostKernelABI.h).
-enum : int64_t { kWrite = 1, kWorkgroup = 2, kCollective = 1, kSync = 2 };
+enum : int64_t {
+  kWrite = 1,
+  kWorkgroup = 2,
+  kValue = 4,
+  kCollective = 1,
+  kSync = 2
+};
 
 namespace {
 /// One access to instrument: the memref, its indices, how many elements it
@@ -164,7 +170,7 @@ static void instrumentAccess(const Access &access, gpu::GPUFuncOp kernel,
   func::FuncOp hook =
       getOrCreateHook(b, module, kAccessFn,
                       {ptrType, ptrType, i64, i64, i64, i64, i64, i64, i64,
-                       i64});
+                       i64, i64});
   // The linear index: offset + sum of index * stride, from the memref's
   // metadata (any layout), and the address of that element.
   auto metadata =
@@ -180,6 +186,27 @@ static void instrumentAccess(const Access &access, gpu::GPUFuncOp kernel,
       b, loc, base,
       arith::MulIOp::create(
           b, loc, linear, arith::ConstantIndexOp::create(b, loc, elementBytes)));
+  // The value a scalar store writes, as i64 bits: a write of the value the
+  // memory already holds is no hazard (compute-sanitizer's racecheck calls
+  // such a write-write benign).
+  Value stored;
+  int64_t flags = (access.write ? kWrite : 0) | (workgroup ? kWorkgroup : 0);
+  if (auto store = dyn_cast<memref::StoreOp>(access.op)) {
+    Value v = store.getValueToStore();
+    Type t = v.getType();
+    if (t.isIndex()) {
+      stored = arith::IndexCastOp::create(b, loc, i64, v);
+    } else if (t.isIntOrFloat() && t.getIntOrFloatBitWidth() <= 64) {
+      unsigned width = t.getIntOrFloatBitWidth();
+      if (isa<FloatType>(t))
+        v = arith::BitcastOp::create(b, loc, b.getIntegerType(width), v);
+      stored = width == 64 ? v : arith::ExtUIOp::create(b, loc, i64, v);
+    }
+    if (stored)
+      flags |= kValue;
+  }
+  if (!stored)
+    stored = arith::ConstantIntOp::create(b, loc, i64, 0);
   SmallVector<Value> args{
       offload::createHostStringAddress(b, loc, module, "__offload_check.location",
                                        describeLocation(loc)),
@@ -187,9 +214,8 @@ static void instrumentAccess(const Access &access, gpu::GPUFuncOp kernel,
       arith::IndexCastOp::create(b, loc, i64, address),
       arith::ConstantIntOp::create(b, loc, i64, elementBytes),
       arith::ConstantIntOp::create(b, loc, i64, access.count),
-      arith::ConstantIntOp::create(
-          b, loc, i64, (access.write ? kWrite : 0) | (workgroup ? kWorkgroup : 0)),
-      arith::IndexCastOp::create(b, loc, i64, linear)};
+      arith::ConstantIntOp::create(b, loc, i64, flags),
+      arith::IndexCastOp::create(b, loc, i64, linear), stored};
   appendThreadIds(b, loc, args);
   func::CallOp::create(b, loc, hook, args);
 }

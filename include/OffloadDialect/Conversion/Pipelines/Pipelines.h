@@ -56,7 +56,7 @@ struct HostPipelineOptions
                      "memcheck (offload-check-memory-accesses: an "
                      "out-of-bounds access is reported with its location, "
                      "kernel, block, thread, index and size, and fails the "
-                     "launch), race and sync (offload-check-races), init, "
+                     "launch), race and sync (offload-check-races), "
                      "leak (runtime-side), all; true is memcheck"),
       llvm::cl::init("")};
   PassOptions::Option<bool> threadLoops{

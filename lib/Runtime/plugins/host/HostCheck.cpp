@@ -14,6 +14,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -238,7 +239,8 @@ extern "C" void __offload_host_check_access(const char *Location,
                                             const char *Kernel,
                                             int64_t Address, int64_t Bytes,
                                             int64_t Count, int64_t Flags,
-                                            int64_t Index, int64_t ThreadX,
+                                            int64_t Index, int64_t Value,
+                                            int64_t ThreadX,
                                             int64_t ThreadY, int64_t ThreadZ) {
   RunningLaunch Launch;
   BlockState *S = getBlockState(Launch);
@@ -255,10 +257,17 @@ extern "C" void __offload_host_check_access(const char *Location,
     uintptr_t A = uintptr_t(Address) + uintptr_t(I * Bytes);
     Shadow &Sh = S->Shadows[A];
     if (Write) {
-      if (Sh.Write.conflicts(Me.Thread, Me.Interval))
+      // A write of the value the memory holds (every thread storing the
+      // same result) is benign, as in compute-sanitizer's racecheck.
+      bool Same = (Flags & OFFLOAD_HOST_CHECK_VALUE) && Bytes <= 8 &&
+                  std::memcmp(reinterpret_cast<const void *>(A), &Value,
+                              size_t(Bytes)) == 0;
+      if (!Same && Sh.Write.conflicts(Me.Thread, Me.Interval))
         reportHazard(Launch, *S, WriteWrite, Sh.Write, Me, A, Index + I,
                      Workgroup);
-      if (Sh.Read.conflicts(Me.Thread, Me.Interval))
+      if (Same) {
+        // Readers saw this value either way.
+      } else if (Sh.Read.conflicts(Me.Thread, Me.Interval))
         reportHazard(Launch, *S, ReadWrite, Sh.Read, Me, A, Index + I,
                      Workgroup);
       else if (Sh.OtherRead.conflicts(Me.Thread, Me.Interval))
