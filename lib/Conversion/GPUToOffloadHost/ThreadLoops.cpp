@@ -395,6 +395,15 @@ private:
   /// loop has that outcome: interior blocks run branch-free code.
   void versionOnBoundsChecks(ThreadRegion &region);
   void versionAllOnBoundsChecks();
+  /// When thread loops at the kernel's top level have upper bounds that
+  /// tightenBounds clamped (`min(n - u, blockDim)`, the `if (i < n)` of edge
+  /// blocks), runs a copy of the code that follows the clamps with the full
+  /// block dimensions when every clamp has no effect: interior blocks (all
+  /// but the edge ones) then run loops with the block's (often static) trip
+  /// counts, which LLVM vectorizes and unrolls without remainder loops.
+  /// The classic full-tile/partial-tile versioning of loop tiling (and
+  /// PoCL's work-group loops for complete work-groups).
+  void versionOnClampedBounds();
   /// Turns each pending reduction into a reduction of the thread loop that
   /// produces the values (no per-thread array, one pass).
   void fuseReductions();
@@ -441,6 +450,8 @@ private:
 
   /// Block dimensions (z, y, x order of the loops) and threads per block.
   Value dims[3];
+  /// The upper bounds tightenBounds clamped: `min(full, bound)` and `full`.
+  SmallVector<std::pair<arith::MinSIOp, Value>> clampedBounds;
   Value numThreads;
   Value zeroIndex, oneIndex;
   std::optional<int64_t> staticNumThreads;
@@ -2071,8 +2082,9 @@ bool ThreadLoopBuilder::tightenBounds(ThreadRegion &region, Value cond,
         arith::MinSIOp::create(b, loc, ub, next).getResult());
   } else if (upper) {
     Value ub = loop.getUpperBound()[dim];
-    loop.getUpperBoundMutable().slice(dim, 1).assign(
-        arith::MinSIOp::create(b, loc, ub, bound).getResult());
+    auto clamp = arith::MinSIOp::create(b, loc, ub, bound);
+    loop.getUpperBoundMutable().slice(dim, 1).assign(clamp.getResult());
+    clampedBounds.push_back({clamp, ub});
   } else {
     Value lb = loop.getLowerBound()[dim];
     loop.getLowerBoundMutable().slice(dim, 1).assign(
@@ -2645,6 +2657,7 @@ FailureOr<bool> ThreadLoopBuilder::run() {
     return giveUp();
   fuseReductions();
   versionAllOnBoundsChecks();
+  versionOnClampedBounds();
   kernel->setAttr(kThreadLoopsAttrName, UnitAttr::get(kernel.getContext()));
   return true;
 }
@@ -2772,6 +2785,111 @@ bool ThreadLoopBuilder::splitOnCheck(ThreadRegion &region, arith::CmpIOp cmp,
           arith::ConstantIntOp::create(cb, loc, trueBelow ? 0 : 1, 1)
               .getResult());
   return true;
+}
+
+/// Moves the pure computation of \p value before \p pos, an op of the
+/// kernel's entry block, where it follows \p pos in that block or is nested
+/// in an op at or after \p pos (loop-invariant code in the thread loops'
+/// loops); returns whether \p value is then available at \p pos.
+static bool hoistBefore(Value value, Operation *pos) {
+  Block *top = pos->getBlock();
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return value.getParentBlock() == top;
+  Operation *ancestor = top->findAncestorOpInBlock(*def);
+  if (!ancestor)
+    return false;
+  if (ancestor->isBeforeInBlock(pos))
+    return ancestor == def;
+  if (!isPure(def) || def->getNumRegions() != 0)
+    return false;
+  for (Value operand : def->getOperands())
+    if (!hoistBefore(operand, pos))
+      return false;
+  def->moveBefore(pos);
+  return true;
+}
+
+/// Whether \p a and \p b are the same pure computation (each thread loop's
+/// clamp is computed anew).
+static bool isSameComputation(Value a, Value b, unsigned depth = 8) {
+  if (a == b)
+    return true;
+  Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
+  if (!x || !y || depth == 0 || x->getName() != y->getName() ||
+      x->getAttrDictionary() != y->getAttrDictionary() ||
+      x->getNumOperands() != y->getNumOperands() || !isPure(x) ||
+      cast<OpResult>(a).getResultNumber() !=
+          cast<OpResult>(b).getResultNumber())
+    return false;
+  for (auto [u, v] : llvm::zip(x->getOperands(), y->getOperands()))
+    if (!isSameComputation(u, v, depth - 1))
+      return false;
+  return true;
+}
+
+void ThreadLoopBuilder::versionOnClampedBounds() {
+  Block &top = kernel.getBody().front();
+  Operation *terminator = top.getTerminator();
+  if (terminator->getNumOperands() != 0)
+    return;
+  // The versioned code starts at the first top-level op with thread loops.
+  Operation *first = nullptr;
+  for (Operation &op : top.without_terminator()) {
+    op.walk([&](scf::ParallelOp) { first = &op; });
+    if (first)
+      break;
+  }
+  if (!first)
+    return;
+  // The clamps whose computations (uniform and pure) can move before it.
+  SmallVector<std::pair<arith::MinSIOp, Value>> clamps;
+  for (auto [clamp, full] : clampedBounds) {
+    if (clamp.getResult().use_empty())
+      continue;
+    if (!hoistBefore(full, first) || !hoistBefore(clamp.getResult(), first))
+      continue;
+    clamps.push_back({clamp, full});
+  }
+  if (clamps.empty())
+    return;
+  // Small enough to copy.
+  unsigned numOps = 0;
+  for (Operation &op :
+       llvm::make_range(first->getIterator(), terminator->getIterator()))
+    op.walk([&](Operation *) { ++numOps; });
+  if (numOps > 2 * kMaxVersionedOps)
+    return;
+
+  // if (every clamp == its full bound) { copy with full bounds } else { code }
+  OpBuilder b(first);
+  Location loc = first->getLoc();
+  Value full;
+  IRMapping mapping;
+  SmallVector<Value> tested;
+  for (auto [clamp, bound] : clamps) {
+    Value clamped = clamp.getResult();
+    mapping.map(clamped, bound);
+    if (llvm::any_of(tested,
+                     [&](Value t) { return isSameComputation(t, clamped); }))
+      continue;
+    tested.push_back(clamped);
+    Value same = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                       clamp.getResult(), bound);
+    full = full ? arith::AndIOp::create(b, loc, full, same).getResult() : same;
+  }
+  SmallVector<Operation *> code;
+  for (Operation &op :
+       llvm::make_range(first->getIterator(), terminator->getIterator()))
+    code.push_back(&op);
+  auto ifOp = scf::IfOp::create(b, loc, TypeRange(), full,
+                                /*withElseRegion=*/true);
+  OpBuilder tb(ifOp.thenBlock()->getTerminator());
+  for (Operation *op : code)
+    tb.clone(*op, mapping);
+  Operation *elseYield = ifOp.elseBlock()->getTerminator();
+  for (Operation *op : code)
+    op->moveBefore(elseYield);
 }
 
 void ThreadLoopBuilder::versionAllOnBoundsChecks() {

@@ -731,3 +731,67 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// The naive matmul: the bounds check `row < m && col < n` becomes clamped
+// bounds of the thread loops (min(n - offset, 16)); the code after the clamps
+// is versioned so that interior blocks (every clamp equal to the block size)
+// run loops with the static trip count 16, without remainder loops.
+
+// CHECK-LABEL: gpu.func @clamp_versioned
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: %[[ROWS:.*]] = arith.minsi %{{.*}}, %[[C16]] : index
+// CHECK: %[[COLS:.*]] = arith.minsi %{{.*}}, %[[C16]] : index
+// CHECK: %[[FULLR:.*]] = arith.cmpi eq, %[[ROWS]], %[[C16]] : index
+// CHECK: %[[FULLC:.*]] = arith.cmpi eq, %[[COLS]], %[[C16]] : index
+// CHECK: %[[FULL:.*]] = arith.andi %[[FULLR]], %[[FULLC]] : i1
+// CHECK: scf.if %[[FULL]] {
+// CHECK:   scf.parallel ({{.*}}) = (%{{.*}}, %{{.*}}) to (%[[C16]], %[[C16]])
+// CHECK:   scf.for
+// CHECK:     scf.parallel ({{.*}}) = (%{{.*}}, %{{.*}}) to (%[[C16]], %[[C16]])
+// CHECK:   scf.parallel ({{.*}}) = (%{{.*}}, %{{.*}}) to (%[[C16]], %[[C16]])
+// CHECK: } else {
+// CHECK:   scf.parallel ({{.*}}) = (%{{.*}}, %{{.*}}) to (%[[ROWS]], %[[COLS]])
+// CHECK:   scf.for
+// CHECK:     scf.parallel ({{.*}}) = (%{{.*}}, %{{.*}}) to (%[[ROWS]], %[[COLS]])
+// CHECK:   scf.parallel ({{.*}}) = (%{{.*}}, %{{.*}}) to (%[[ROWS]], %[[COLS]])
+// CHECK: gpu.return
+gpu.module @kernels {
+  gpu.func @clamp_versioned(%m: index, %n: index, %k: index, %a: memref<?xf32>,
+                            %b: memref<?xf32>, %c: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 16, 16, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %zero = arith.constant 0.0 : f32
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    %tx = gpu.thread_id x
+    %ty = gpu.thread_id y
+    %ox = arith.muli %bx, %c16 : index
+    %oy = arith.muli %by, %c16 : index
+    %col = arith.addi %ox, %tx : index
+    %row = arith.addi %oy, %ty : index
+    %in_row = arith.cmpi ult, %row, %m : index
+    %in_col = arith.cmpi ult, %col, %n : index
+    %inside = arith.andi %in_row, %in_col : i1
+    scf.if %inside {
+      %a_row = arith.muli %row, %k : index
+      %sum = scf.for %kk = %c0 to %k step %c1 iter_args(%acc = %zero) -> (f32) {
+        %ai = arith.addi %a_row, %kk : index
+        %kn = arith.muli %kk, %n : index
+        %bi = arith.addi %kn, %col : index
+        %x = memref.load %a[%ai] : memref<?xf32>
+        %y = memref.load %b[%bi] : memref<?xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %acc, %p : f32
+        scf.yield %s : f32
+      }
+      %c_row = arith.muli %row, %n : index
+      %ci = arith.addi %c_row, %col : index
+      memref.store %sum, %c[%ci] : memref<?xf32>
+    }
+    gpu.return
+  }
+}
