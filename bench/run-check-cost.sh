@@ -26,7 +26,7 @@ mkdir -p "$out"
 bin=$root/build/bin/offload-host-bench
 args=(--host_threads=1 --host_bench_scale="$scale"
       --benchmark_filter=/ours/ --benchmark_repetitions="$reps"
-      --benchmark_min_time=0.05s --benchmark_format=json)
+      --benchmark_min_time=0.05 --benchmark_format=json)
 [ -n "$coop" ] && args+=(--host_bench_cooperative_scale="$coop")
 for tool in off $tools; do
   echo "== OFFLOAD_CHECK=${tool/off/}" >&2
@@ -40,7 +40,10 @@ done
 import json, statistics, sys
 out, tools = sys.argv[1], sys.argv[2:]
 def medians(tool):
-    data = json.load(open(f"{out}/{tool}.json"))
+    # The runtime's "========= ERROR SUMMARY" line follows the JSON.
+    text = "".join(line for line in open(f"{out}/{tool}.json")
+                   if not line.startswith("========="))
+    data = json.loads(text)
     times = {}
     for b in data["benchmarks"]:
         if b.get("run_type") == "aggregate":

@@ -91,7 +91,8 @@ def OffloadCheckMemoryAccesses : Pass<"offload-check-memory-accesses",
   let summary = "bounds-check every memref access of the kernels";
   let description = [{
     What `compute-sanitizer --tool memcheck` gives CUDA users, for the host
-    target (`offload-run --check`, `OFFLOAD_CHECK=1` for the JIT; run before
+    target (`offload-run --check=memcheck`, `OFFLOAD_CHECK=memcheck` for the
+    JIT; run before
     `offload-host-thread-loops`): before each `memref.load`, `memref.store`,
     `memref.atomic_rmw`, `memref.generic_atomic_rmw`, `vector.load` and
     `vector.store` of a kernel, every index is compared with its dimension
@@ -99,7 +100,7 @@ def OffloadCheckMemoryAccesses : Pass<"offload-check-memory-accesses",
     is out of bounds calls `__offload_host_bounds_fail`, which prints
 
     ```
-    <file>:<line>:<col>: out-of-bounds memref.store in kernel 'K', block: [x,y,z], thread: [x,y,z]: index 12 of dimension 0 is not below its size 8
+    ========= <file>:<line>:<col>: out-of-bounds memref.store in kernel 'K', block: [x,y,z], thread: [x,y,z]: index 12 of dimension 0 is not below its size 8
     ```
 
     on stdout, then stops (a silent `cf.assert` with the attribute
