@@ -65,14 +65,19 @@ typedef struct offload_jit_program_options_t {
   size_t Size;
   /// Host kernels bounds-check every memref access, like OFFLOAD_CHECK=1
   /// for this program only (offload-check-memory-accesses; part of the
-  /// key).
+  /// key). The same as "memcheck" in CheckTools.
   bool Check;
+  /// The checking tools of this program's host kernels, in addition to
+  /// those of OFFLOAD_CHECK: a comma-separated list of memcheck, race, sync,
+  /// leak, or "all" (docs/HostTarget.md); NULL or "" for none. Part
+  /// of the key. Options of an older size without this field are accepted.
+  const char *CheckTools;
 } offload_jit_program_options_t;
 
 /// offloadCreateProgramFromMLIR with \p Options (NULL: the defaults, as
 /// offloadCreateProgramFromMLIR). Errors: those of
 /// offloadCreateProgramFromMLIR, INVALID_SIZE (Options->Size is not a size
-/// this library knows).
+/// this library knows), INVALID_VALUE (CheckTools names no tool).
 OFFLOAD_API offload_result_t offloadCreateProgramFromMLIRWithOptions(
     offload_device_handle_t Device, const void *Module, size_t Size,
     const offload_jit_program_options_t *Options,

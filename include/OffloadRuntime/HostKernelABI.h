@@ -168,7 +168,7 @@ void __offload_host_assert_fail(const char *Message, const char *File,
                                 int64_t ThreadZ);
 
 /// An out-of-bounds access found by offload-check-memory-accesses: prints
-/// "<Location>: out-of-bounds <Op> in kernel '<Kernel>', block: [x,y,z],
+/// "========= <Location>: out-of-bounds <Op> in kernel '<Kernel>', block: [x,y,z],
 /// thread: [x,y,z]: index <Index> of dimension <Dim> is not below its size
 /// <Size>" on stdout and marks the launch failed, like
 /// __offload_host_assert_fail; the thread then stops before the access.
@@ -177,6 +177,40 @@ void __offload_host_bounds_fail(const char *Location, const char *Op,
                                 int64_t Size, int64_t BlockX, int64_t BlockY,
                                 int64_t BlockZ, int64_t ThreadX,
                                 int64_t ThreadY, int64_t ThreadZ);
+
+/// Flags of __offload_host_check_access and __offload_host_check_barrier.
+enum {
+  OFFLOAD_HOST_CHECK_WRITE = 1,     ///< the access writes
+  OFFLOAD_HOST_CHECK_WORKGROUP = 2, ///< the access is to workgroup memory
+  OFFLOAD_HOST_CHECK_VALUE = 4,     ///< Value holds what a scalar write writes
+  OFFLOAD_HOST_CHECK_COLLECTIVE = 1, ///< a gpu.all_reduce, not a gpu.barrier
+  OFFLOAD_HOST_CHECK_SYNC = 2,       ///< the kernel is checked by synccheck
+};
+
+/// racecheck (offload-check-races): thread (ThreadX, ThreadY, ThreadZ) of
+/// the running block is about to access \p Count elements of \p Bytes bytes
+/// each from address \p Address (the element of linear index \p Index of
+/// its memref), at \p Location ("file:line:col") of kernel \p Kernel;
+/// \p Flags holds
+/// OFFLOAD_HOST_CHECK_WRITE, OFFLOAD_HOST_CHECK_WORKGROUP and, for a scalar
+/// write of \p Value (its bits, zero-extended), OFFLOAD_HOST_CHECK_VALUE: a
+/// write of the value the memory already holds is no hazard. A hazard with
+/// another thread's access of the same barrier interval is printed on
+/// stdout in compute-sanitizer's shape and fails the launch; the access
+/// itself happens after the call.
+void __offload_host_check_access(const char *Location, const char *Kernel,
+                                 int64_t Address,
+                                 int64_t Bytes, int64_t Count, int64_t Flags,
+                                 int64_t Index, int64_t Value, int64_t ThreadX,
+                                 int64_t ThreadY, int64_t ThreadZ);
+
+/// racecheck and synccheck: the thread is about to synchronize with its
+/// block at \p Location (a gpu.barrier, or a gpu.all_reduce with
+/// OFFLOAD_HOST_CHECK_COLLECTIVE), which ends its barrier interval.
+void __offload_host_check_barrier(const char *Location, const char *Kernel,
+                                  int64_t Flags,
+                                  int64_t ThreadX, int64_t ThreadY,
+                                  int64_t ThreadZ);
 
 #ifdef __cplusplus
 } // extern "C"

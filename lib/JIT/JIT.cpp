@@ -42,6 +42,7 @@
 #include "OffloadDialect/Support/ParserCrash.h"
 #include "OffloadDialect/Transforms/Specialize.h"
 #include "OffloadRuntime/HostKernelABI.h"
+#include "OffloadSupport/CheckTools.h"
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -65,6 +66,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ThreadPool.h"
+
+#include <cstddef>
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
@@ -296,8 +299,8 @@ struct offload_jit_program_impl_t
   std::string Bytes;
   /// xxh3-128 of Bytes, hex: the module part of every key.
   std::string ModuleHash;
-  /// offload_jit_program_options_t::Check.
-  bool Check = false;
+  /// offload_jit_program_options_t::Check and CheckTools (CheckTool bits).
+  uint32_t CheckTools = 0;
   /// Parsed in the engine's main context (kernel lookups, signatures).
   OwningOpRef<ModuleOp> Module;
   std::mutex KernelsMutex;
@@ -363,9 +366,9 @@ struct Config {
   /// (offload-host-thread-loops); OFFLOAD_HOST_THREAD_LOOPS=0 runs every
   /// kernel that synchronizes threads on fibers instead.
   bool ThreadLoops = true;
-  /// OFFLOAD_CHECK=1: host kernels bounds-check every memref access
-  /// (offload-check-memory-accesses).
-  bool Check = false;
+  /// OFFLOAD_CHECK=<tools>: the checking tools of every host kernel
+  /// (CheckTool bits; OFFLOAD_CHECK=1 is memcheck).
+  uint32_t CheckTools = 0;
   unsigned Threads = 2;
   std::string DumpDir;
   SpecializationOptions Specialization;
@@ -402,7 +405,17 @@ struct Config {
     C.FoldGrid = Flag("OFFLOAD_JIT_FOLD_GRID", false);
     C.Trace = Flag("OFFLOAD_TRACE", false);
     C.ThreadLoops = Flag("OFFLOAD_HOST_THREAD_LOOPS", true);
-    C.Check = Flag("OFFLOAD_CHECK", false);
+    if (StringRef V = Env("OFFLOAD_CHECK"); !V.empty()) {
+      std::string Bad;
+      if (std::optional<uint32_t> Tools = ::offload::parseCheckTools(
+              std::string_view(V.data(), V.size()), &Bad))
+        C.CheckTools = *Tools;
+      else if (C.Problem.empty())
+        C.Problem = ("OFFLOAD_CHECK=" + V + ": '" + Bad +
+                     "' is not a checking tool: expected " +
+                     ::offload::CheckToolsSyntax)
+                        .str();
+    }
     (void)Flag("OFFLOAD_JIT_STATS", false);
     unsigned Threads;
     if (StringRef V = Env("OFFLOAD_JIT_THREADS"); !V.empty()) {
@@ -436,7 +449,7 @@ public:
   offload_result_t createProgram(offload_device_handle_t Device,
                                  const void *Module, size_t Size,
                                  offload_jit_program_handle_t *Out,
-                                 bool Check = false);
+                                 uint32_t CheckTools = 0);
   offload_result_t destroyProgram(offload_jit_program_handle_t Program);
   offload_result_t getKernel(offload_jit_program_handle_t Program,
                              const char *Name,
@@ -716,7 +729,7 @@ static offload_result_t getBackend(offload_device_handle_t Device,
 offload_result_t Engine::createProgram(offload_device_handle_t Device,
                                        const void *Module, size_t Size,
                                        offload_jit_program_handle_t *Out,
-                                       bool Check) {
+                                       uint32_t CheckTools) {
   if (!Device)
     return makeError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Device is null");
   if (!Module)
@@ -733,7 +746,7 @@ offload_result_t Engine::createProgram(offload_device_handle_t Device,
   auto Program = std::make_shared<offload_jit_program_impl_t>();
   Program->Device = Device;
   Program->DeviceIsHost = Backend == OFFLOAD_PLATFORM_BACKEND_HOST;
-  Program->Check = Check;
+  Program->CheckTools = CheckTools;
   Program->TargetKey = TargetKey;
   if (!Program->DeviceIsHost) {
     llvm::Expected<DeviceTarget> Target = getDeviceTarget(Device, Backend);
@@ -976,7 +989,8 @@ std::string
 Engine::getOptionsKey(const offload_jit_program_impl_t &Program) const {
   return "unroll=" + std::to_string(Options.Specialization.unrollMaxTripCount) +
          ";thread-loops=" + (Options.ThreadLoops ? "1" : "0") +
-         ";check=" + (Options.Check || Program.Check ? "1" : "0");
+         ";check=" +
+         ::offload::formatCheckTools(Options.CheckTools | Program.CheckTools);
 }
 
 std::string Engine::getKey(offload_jit_kernel_impl_t &Kernel,
@@ -1186,7 +1200,7 @@ Engine::compile(offload_jit_program_impl_t &Program,
   GpuModule.setTargetsAttr(ArrayAttr::get(Ctx, {HostTarget}));
   PassManager PM(Ctx);
   mlir::offload::HostKernelPipelineOptions KernelOptions;
-  KernelOptions.check = Options.Check || Program.Check;
+  KernelOptions.checkTools = Options.CheckTools | Program.CheckTools;
   KernelOptions.threadLoops = Options.ThreadLoops;
   mlir::offload::buildHostKernelPipeline(PM, KernelOptions);
   if (failed(PM.run(*Module)))
@@ -1581,14 +1595,32 @@ offload_result_t offloadCreateProgramFromMLIRWithOptions(
     offload_device_handle_t Device, const void *Module, size_t Size,
     const offload_jit_program_options_t *Options,
     offload_jit_program_handle_t *Program) {
-  if (Options && Options->Size != sizeof(offload_jit_program_options_t))
+  // Options of the size before CheckTools was added are accepted.
+  constexpr size_t SizeWithoutTools =
+      offsetof(offload_jit_program_options_t, CheckTools);
+  if (Options && Options->Size != sizeof(offload_jit_program_options_t) &&
+      Options->Size != SizeWithoutTools)
     return makeError(OFFLOAD_ERRC_INVALID_SIZE,
                      "Options->Size is " + std::to_string(Options->Size) +
                          "; this library knows options of " +
                          std::to_string(sizeof(offload_jit_program_options_t)) +
-                         " bytes");
-  return Engine::get().createProgram(Device, Module, Size, Program,
-                                     Options && Options->Check);
+                         " or " + std::to_string(SizeWithoutTools) + " bytes");
+  uint32_t Tools = 0;
+  if (Options && Options->Check)
+    Tools |= ::offload::CheckMemcheck;
+  if (Options && Options->Size > SizeWithoutTools && Options->CheckTools) {
+    std::string Bad;
+    std::optional<uint32_t> Parsed =
+        ::offload::parseCheckTools(Options->CheckTools, &Bad);
+    if (!Parsed)
+      return makeError(OFFLOAD_ERRC_INVALID_VALUE,
+                       "Options->CheckTools is '" +
+                           std::string(Options->CheckTools) + "': '" + Bad +
+                           "' is not a checking tool: expected " +
+                           ::offload::CheckToolsSyntax);
+    Tools |= *Parsed;
+  }
+  return Engine::get().createProgram(Device, Module, Size, Program, Tools);
 }
 
 offload_result_t offloadJITDestroyProgram(offload_jit_program_handle_t Program) {

@@ -24,6 +24,7 @@
 #include "Validation.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <cstring>
 
@@ -487,6 +488,13 @@ Error memAlloc(Runtime &RT, offload_device_handle_t Device,
   if (!Ptr)
     return Ptr.takeError();
   RT.addAllocation(*Ptr, {Device, Size, Type});
+  check::recordCreation(
+      *Ptr, check::ObjectKind::Allocation,
+      llvm::formatv("of {0} bytes of {1} memory", Size,
+                    Type == OFFLOAD_ALLOC_TYPE_HOST     ? "host"
+                    : Type == OFFLOAD_ALLOC_TYPE_MANAGED ? "managed"
+                                                         : "device")
+          .str());
   *AllocationOut = *Ptr;
   return Error::success();
 }
@@ -498,6 +506,7 @@ Error memFree(Runtime &RT, void *Address) {
   Expected<AllocationInfo> Info = RT.takeAllocation(Address);
   if (!Info)
     return Info.takeError();
+  check::recordDestruction(Address);
   return unwrap(Info->Device).Impl->free(Address, Info->Kind);
 }
 
@@ -752,6 +761,7 @@ Error createQueue(Runtime &RT, offload_device_handle_t Device,
       RT.Queues.create(QueueObject{Device, std::move(*Q)});
   if (!Handle)
     return Handle.takeError();
+  check::recordCreation(*Handle, check::ObjectKind::Queue, "(a queue)");
   *Queue = *Handle;
   return Error::success();
 }
@@ -788,6 +798,7 @@ Error destroyQueue(Runtime &RT, offload_queue_handle_t Queue) {
                        "Queue ({0}) is not a live queue: it was destroyed or "
                        "never created",
                        formatPointer(Queue));
+  check::recordDestruction(Queue);
   // The queue is destroyed even if its work failed; the failure is reported.
   Error E = Q->Impl->synchronize();
   Q.reset();
@@ -817,6 +828,7 @@ Error createEvent(Runtime &RT, offload_queue_handle_t Queue,
       EventObject{unwrap(Queue).Device, Queue, std::move(*Ev)});
   if (!Handle)
     return Handle.takeError();
+  check::recordCreation(*Handle, check::ObjectKind::Event, "(an event)");
   *Event = *Handle;
   return Error::success();
 }
@@ -864,6 +876,7 @@ Error destroyEvent(Runtime &RT, offload_event_handle_t Event) {
                        "Event ({0}) is not a live event: it was destroyed or "
                        "never created",
                        formatPointer(Event));
+  check::recordDestruction(Event);
   return Error::success();
 }
 
@@ -908,6 +921,9 @@ Error createProgram(Runtime &RT, offload_device_handle_t Device,
       loadProgram(RT, Device, ProgData, ProgDataSize, "ProgDataSize");
   if (!P)
     return P.takeError();
+  check::recordCreation(
+      *P, check::ObjectKind::Program,
+      llvm::formatv("(an image of {0} bytes)", ProgDataSize).str());
   *Program = *P;
   return Error::success();
 }
@@ -935,6 +951,7 @@ Error destroyProgram(Runtime &RT, offload_program_handle_t Program) {
                        "Program ({0}) is not a live program: it was destroyed "
                        "or never created",
                        formatPointer(Program));
+  check::recordDestruction(Program);
   RT.destroyProgram(std::move(P));
   return Error::success();
 }

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Runtime.h"
+#include "Check.h"
 
 #include "ChromeTrace.h"
 #include "Profile.h"
@@ -124,6 +125,8 @@ Error Runtime::init() {
   }
   if (Error E = checkEnvironment())
     return E;
+  if (Error E = check::loadEnabledTools())
+    return E;
   reloadConfig();
   std::unique_ptr<Runtime> RT(new Runtime());
   if (Error E = RT->initialize()) {
@@ -142,8 +145,17 @@ Error Runtime::shutDown() {
                        "offloadShutDown without a matching offloadInit");
   if (--RefCount > 0)
     return Error::success();
+  // leakcheck: what the application did not destroy, before release()
+  // destroys it.
+  uint64_t Leaks = check::isLeakCheckEnabled() ? check::reportLeaks(false) : 0;
   std::unique_ptr<Runtime> RT(Current.exchange(nullptr));
   Error E = RT->release();
+  if (Leaks)
+    E = joinErrors(std::move(E),
+                   createError(OFFLOAD_ERRC_INVALID_VALUE,
+                               "leakcheck: {0} object(s) still alive at "
+                               "offloadShutDown (reported on stdout)",
+                               Leaks));
   // Queues are drained: the timeline is complete.
   if (ChromeTrace *Trace = ChromeTrace::get())
     Trace->write();

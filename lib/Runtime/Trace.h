@@ -20,6 +20,7 @@
 #ifndef OFFLOADRUNTIME_LIB_TRACE_H
 #define OFFLOADRUNTIME_LIB_TRACE_H
 
+#include "Check.h"
 #include "Error.h"
 #include "Runtime.h"
 #include "Validation.h"
@@ -105,7 +106,11 @@ offload_result_t runEntryPoint(const char *Function,
       return Impl();
     }
   };
-  offload_result_t Result = toResult(Call());
+  offload_result_t Result;
+  {
+    check::CodeLocationScope Where(Location);
+    Result = toResult(Call());
+  }
   if (!isTraceEnabled())
     return Result;
   std::string Args;

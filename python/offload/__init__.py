@@ -229,9 +229,25 @@ def asarray(obj: Any, dtype: Any = None, device: DeviceLike = None,
     return _offload._from_numpy(dev, host, kind)
 
 
+def _check_tools(check: Union[bool, str, Sequence[str], None]) -> str:
+    """The tool list of ``compile(check=...)`` as the C API takes it."""
+    if check is None or check is False:
+        return ""
+    if check is True:
+        return "memcheck"
+    if isinstance(check, str):
+        return check
+    if isinstance(check, (list, tuple, set, frozenset)) and all(
+            isinstance(tool, str) for tool in check):
+        return ",".join(check)
+    raise TypeError("check must be a bool, a tool name such as 'race', a "
+                    "comma-separated string or a list of tool names, not "
+                    f"{type(check).__name__}")
+
+
 def compile(source: Union[str, bytes, bytearray, memoryview, _os.PathLike],
             device: DeviceLike = None, name: Optional[str] = None,
-            check: bool = False) -> Module:
+            check: Union[bool, str, Sequence[str], None] = False) -> Module:
     """Creates a :class:`Module` from MLIR for ``device`` (default:
     :func:`default_device`).
 
@@ -242,11 +258,17 @@ def compile(source: Union[str, bytes, bytearray, memoryview, _os.PathLike],
             other ops (host functions) are ignored.
         device: the device the kernels will run on.
         name: a label for messages (default: the path or '<string>').
-        check: bounds-check every memref access of the kernels (host
-            device; like ``OFFLOAD_CHECK=1`` for this module only): each
-            thread's first bad access is printed with its location, kernel,
-            block, thread, index and size, that thread stops, and the launch
-            raises OffloadError ('BACKEND_FAILURE').
+        check: the checking tools of the kernels (host device), like
+            compute-sanitizer's and ``OFFLOAD_CHECK=`` for this module only:
+            ``True`` or ``"memcheck"`` (bounds checks: each thread's first
+            bad access is printed with its location, kernel, block, thread,
+            index and size, and that thread stops), ``"race"`` (hazards
+            between threads of a block within one barrier interval),
+            ``"sync"`` (barriers some threads of a block skip), a
+            comma-separated string or a list of these, or ``"all"``.
+            Reports are printed on stdout, starting with ``=========``, and
+            the launch raises OffloadError ('BACKEND_FAILURE'). ``leak`` is
+            process-wide: set ``OFFLOAD_CHECK=leak``.
 
     Returns:
         a :class:`Module`; ``module.kernel("name")`` gives a launchable
@@ -278,7 +300,7 @@ def compile(source: Union[str, bytes, bytearray, memoryview, _os.PathLike],
     else:
         raise TypeError("source must be MLIR text, bytes or a path, not "
                         f"{type(source).__name__}")
-    return _offload._create_module(dev, data, label, bool(check))
+    return _offload._create_module(dev, data, label, _check_tools(check))
 
 
 def from_dlpack(x: Any, device: DeviceLike = None,

@@ -1946,7 +1946,7 @@ NB_MODULE(_offload, m) {
   m.def(
       "_create_module",
       [](const Device &D, nb::bytes Source, const std::string &Name,
-         bool Check) {
+         const std::string &CheckTools) {
         ensureInit();
         Module M;
         M.Dev = D;
@@ -1955,7 +1955,7 @@ NB_MODULE(_offload, m) {
         size_t Size = Source.size();
         offload_jit_program_options_t Options{};
         Options.Size = sizeof(Options);
-        Options.Check = Check;
+        Options.CheckTools = CheckTools.c_str();
         offload_result_t R;
         {
           nb::gil_scoped_release Release;
@@ -1965,7 +1965,7 @@ NB_MODULE(_offload, m) {
         check(R);
         return M;
       },
-      "device"_a, "source"_a, "name"_a, "check"_a = false);
+      "device"_a, "source"_a, "name"_a, "check"_a = "");
 
   nb::class_<Kernel>(
       m, "Kernel",

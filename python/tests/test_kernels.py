@@ -449,3 +449,48 @@ def test_check_reports_out_of_bounds_accesses(capfd):
     dst2 = np.zeros(8, dtype=np.float32)
     plain(src, dst2, grid=1, block=8)
     np.testing.assert_array_equal(dst2, src)
+
+
+RACY_SLOT = """
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @slot(%out: memref<?xi32>)
+        workgroup(%s: memref<1xi32, #gpu.address_space<workgroup>>) kernel {
+      %t = gpu.thread_id x
+      %c0 = arith.constant 0 : index
+      %ti = arith.index_cast %t : index to i32
+      memref.store %ti, %s[%c0] : memref<1xi32, #gpu.address_space<workgroup>>
+      %v = memref.load %s[%c0] : memref<1xi32, #gpu.address_space<workgroup>>
+      memref.store %v, %out[%t] : memref<?xi32>
+      gpu.return
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("check", ["race", ["memcheck", "race"], "all"])
+def test_check_race_reports_hazards(capfd, check):
+    out = np.zeros(4, dtype=np.int32)
+    racy = offload.compile(RACY_SLOT, check=check).kernel("slot")
+    with pytest.raises(offload.OffloadError) as info:
+        racy(out, grid=1, block=4)
+    assert info.value.code == "BACKEND_FAILURE"
+    assert "race hazard(s) between threads of a block (racecheck)" in str(
+        info.value)
+    printed = capfd.readouterr().out
+    assert ("========= Error: Race reported between Write access at "
+            "jit-module:9:7" in printed), printed
+    assert ("=========     block: [0,0,0], threads: [0,0,0] (write) and "
+            "[1,0,0] (write)" in printed), printed
+    # Without the tool the same kernel runs.
+    offload.compile(RACY_SLOT).kernel("slot")(out, grid=1, block=4)
+
+
+def test_check_rejects_unknown_tools():
+    with pytest.raises(offload.OffloadError) as info:
+        offload.compile(RACY_SLOT, check="racy")
+    assert info.value.code == "INVALID_VALUE"
+    assert "'racy' is not a checking tool" in str(info.value)
+    with pytest.raises(TypeError):
+        offload.compile(RACY_SLOT, check=3)

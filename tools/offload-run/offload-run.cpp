@@ -24,6 +24,7 @@
 #include "OffloadDialect/Support/ParserCrash.h"
 #include "OffloadJIT/OffloadJIT.h"
 #include "OffloadRuntime/OffloadAPI.h"
+#include "OffloadSupport/CheckTools.h"
 
 #include "OffloadVersion.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
@@ -109,14 +110,17 @@ static llvm::cl::opt<bool> replaceGPUTargetsOption(
                    "--replace-gpu-targets=false refuses them"),
     llvm::cl::init(true), llvm::cl::cat(offloadCategory));
 
-static llvm::cl::opt<bool> checkOption(
+static llvm::cl::opt<std::string> checkOption(
     "check",
-    llvm::cl::desc("Host device: bounds-check every memref access of the "
-                   "kernels, like compute-sanitizer's memcheck; the first "
-                   "bad access of a thread is reported with its location, "
-                   "kernel, block, thread, index and size, and the launch "
-                   "fails (also OFFLOAD_CHECK=1)"),
-    llvm::cl::init(false), llvm::cl::cat(offloadCategory));
+    llvm::cl::desc("Host device: checking tools, like compute-sanitizer's: "
+                   "memcheck (bounds checks of every memref access), race "
+                   "(hazards between threads of a block), sync (barriers "
+                   "some threads skip), leak (allocations, queues and "
+                   "events never released), or all; --check alone is memcheck. Reports start with "
+                   "'=========', and the run exits 1 when any was made "
+                   "(also OFFLOAD_CHECK=<tools>)"),
+    llvm::cl::value_desc("memcheck,race,sync,leak|all"),
+    llvm::cl::ValueOptional, llvm::cl::cat(offloadCategory));
 
 static llvm::cl::opt<std::string> transformOption(
     "transform",
@@ -257,30 +261,48 @@ extern "C" void _mlir_ciface_fillF32Buffer3D(StridedView<float, 3> *view,
 
 /// Adds the offload pipeline for --device to \p pm, or reports an unknown
 /// device.
-/// OFFLOAD_CHECK, as the JIT reads it: unset or empty is false; 1, true, on,
-/// yes and 0, false, off, no (any case); anything else is an error.
-static FailureOr<bool> checkFromEnvironment() {
-  const char *value = std::getenv("OFFLOAD_CHECK");
-  llvm::StringRef v = value ? llvm::StringRef(value).trim() : "";
-  if (v.empty())
-    return false;
-  for (llvm::StringRef yes : {"1", "true", "on", "yes"})
-    if (v.equals_insensitive(yes))
-      return true;
-  for (llvm::StringRef no : {"0", "false", "off", "no"})
-    if (v.equals_insensitive(no))
-      return false;
-  llvm::errs() << "offload-run: OFFLOAD_CHECK=" << value
-               << ": expected 1 or 0 (also true/false, on/off, yes/no)\n";
-  return failure();
+/// The checking tools of --check and OFFLOAD_CHECK together (parsed as the
+/// JIT and the runtime parse them: OffloadSupport/CheckTools.h); an error for
+/// a word that names no tool.
+static FailureOr<uint32_t> getCheckTools() {
+  uint32_t tools = 0;
+  std::string bad;
+  if (checkOption.getNumOccurrences()) {
+    std::optional<uint32_t> parsed =
+        checkOption.empty() ? std::optional<uint32_t>(::offload::CheckMemcheck)
+                            : ::offload::parseCheckTools(checkOption, &bad);
+    if (!parsed) {
+      llvm::errs() << "offload-run: --check=" << checkOption << ": '" << bad
+                   << "' is not a checking tool: expected "
+                   << ::offload::CheckToolsSyntax << "\n";
+      return failure();
+    }
+    tools |= *parsed;
+  }
+  if (const char *value = std::getenv("OFFLOAD_CHECK")) {
+    std::optional<uint32_t> parsed = ::offload::parseCheckTools(value, &bad);
+    if (!parsed) {
+      llvm::errs() << "offload-run: OFFLOAD_CHECK=" << value << ": '" << bad
+                   << "' is not a checking tool: expected "
+                   << ::offload::CheckToolsSyntax << "\n";
+      return failure();
+    }
+    tools |= *parsed;
+  }
+  return tools;
 }
 
 static LogicalResult buildPipeline(OpPassManager &pm) {
-  FailureOr<bool> checkFromEnv = checkFromEnvironment();
-  if (failed(checkFromEnv))
+  FailureOr<uint32_t> checkTools = getCheckTools();
+  if (failed(checkTools))
     return failure();
+  // The runtime (leakcheck, the summary) and the JIT read the
+  // tools from OFFLOAD_CHECK: one list for the whole process.
+  if (*checkTools)
+    ::setenv("OFFLOAD_CHECK", ::offload::formatCheckTools(*checkTools).c_str(),
+             /*overwrite=*/1);
   if (deviceOption == "host") {
-    offload::HostPipelineOptions options;
+    mlir::offload::HostPipelineOptions options;
     options.optLevel = optLevel;
     options.deviceIndex = deviceIndexOption;
     options.chip = chipOption;
@@ -288,7 +310,10 @@ static LogicalResult buildPipeline(OpPassManager &pm) {
     options.jit = jitOption;
     options.threadLoops = threadLoopsOption;
     options.replaceGPUTargets = replaceGPUTargetsOption;
-    options.check = checkOption || *checkFromEnv;
+    // With --jit the JIT instruments the kernels at launch (it reads
+    // OFFLOAD_CHECK, set above).
+    if (!jitOption)
+      options.check = ::offload::formatCheckTools(*checkTools);
     if (jitOption && !threadLoopsOption) {
       llvm::errs() << "offload-run: --thread-loops=false is not supported "
                       "with --jit; set OFFLOAD_HOST_THREAD_LOOPS=0 to make "
@@ -302,7 +327,7 @@ static LogicalResult buildPipeline(OpPassManager &pm) {
                       "with it\n";
       return failure();
     }
-    offload::buildLowerToHostPipeline(pm, options);
+    mlir::offload::buildLowerToHostPipeline(pm, options);
     return success();
   }
   if (jitOption && (!chipOption.empty() || !featuresOption.empty())) {
@@ -313,31 +338,31 @@ static LogicalResult buildPipeline(OpPassManager &pm) {
                     "it\n";
     return failure();
   }
-  if (checkOption) {
+  if (*checkTools) {
     llvm::errs() << "offload-run: --check is supported for --device=host "
                     "only\n";
     return failure();
   }
   if (deviceOption == "cuda") {
-    offload::NVVMPipelineOptions options;
+    mlir::offload::NVVMPipelineOptions options;
     options.optLevel = optLevel;
     options.deviceIndex = deviceIndexOption;
     if (!chipOption.empty())
       options.chip = chipOption;
     options.features = featuresOption;
     options.jit = jitOption;
-    offload::buildLowerToNVVMPipeline(pm, options);
+    mlir::offload::buildLowerToNVVMPipeline(pm, options);
     return success();
   }
   if (deviceOption == "hip") {
-    offload::ROCDLPipelineOptions options;
+    mlir::offload::ROCDLPipelineOptions options;
     options.optLevel = optLevel;
     options.deviceIndex = deviceIndexOption;
     if (!chipOption.empty())
       options.chip = chipOption;
     options.features = featuresOption;
     options.jit = jitOption;
-    offload::buildLowerToROCDLPipeline(pm, options);
+    mlir::offload::buildLowerToROCDLPipeline(pm, options);
     return success();
   }
   llvm::errs() << "offload-run: unknown device '" << deviceOption
@@ -514,7 +539,7 @@ int main(int argc, char **argv) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   mlir::registerAllPasses();
-  offload::registerAllOffloadPasses();
+  mlir::offload::registerAllOffloadPasses();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
 
@@ -522,7 +547,7 @@ int main(int argc, char **argv) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
-  offload::registerAllOffload(registry);
+  mlir::offload::registerAllOffload(registry);
   registry.addExtension(attachDiagnosticHandler);
 
   // --version and --help are offload-run's own: JitRunnerMain would print
@@ -554,7 +579,7 @@ int main(int argc, char **argv) {
           "  --help-hidden                   every option, LLVM's included\n\n"
           "Environment: OFFLOAD_TRACE=1, OFFLOAD_TRACE_FILE=, "
           "OFFLOAD_PROFILE=1|json:PATH, "
-          "OFFLOAD_CHECK=1,\n"
+          "OFFLOAD_CHECK=<tools>,\n"
           "OFFLOAD_JIT*, OFFLOAD_CACHE_DIR, OFFLOAD_HOST_THREADS (README.md,\n"
           "docs/JIT.md, docs/HostTarget.md).\n");
       return 0;

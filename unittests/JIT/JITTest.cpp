@@ -22,6 +22,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <cstddef>
 #include <cstring>
 #include <numeric>
 #include <thread>
@@ -707,4 +708,53 @@ TEST_F(JITTest, ProgramOptionsCheckBoundsForThatProgramOnly) {
       Device, KernelsSource, std::strlen(KernelsSource), &Options, &Checked);
   ASSERT_NE(R, OFFLOAD_SUCCESS);
   EXPECT_EQ(R->Code, OFFLOAD_ERRC_INVALID_SIZE);
+}
+
+TEST_F(JITTest, ProgramOptionsCheckToolsNameTheTools) {
+  // CheckTools "memcheck" is Check: the same key, no new compile; the size
+  // before CheckTools existed is still accepted; a word that names no tool
+  // is INVALID_VALUE.
+  std::vector<float> X(16, 0.0f);
+  auto Run = [&](offload_jit_program_handle_t P) {
+    offload_jit_kernel_handle_t K = nullptr;
+    EXPECT_EQ(offloadJITGetKernel(P, "iota", &K), OFFLOAD_SUCCESS);
+    MemRef1D Args = view(X.data(), 8);
+    auto Sizes = sizes(1, 16);
+    return offloadJITLaunchKernel(nullptr, Device, K, &Args, sizeof(Args),
+                                  &Sizes);
+  };
+  offload_jit_program_options_t Options{};
+  Options.Size = offsetof(offload_jit_program_options_t, CheckTools);
+  Options.Check = true;
+  offload_jit_program_handle_t Old = nullptr;
+  ASSERT_OK(offloadCreateProgramFromMLIRWithOptions(
+      Device, KernelsSource, std::strlen(KernelsSource), &Options, &Old));
+  offload_result_t R = Run(Old);
+  ASSERT_NE(R, OFFLOAD_SUCCESS);
+  EXPECT_EQ(R->Code, OFFLOAD_ERRC_BACKEND_FAILURE);
+  EXPECT_EQ(stats().Compiles, 1u);
+  ASSERT_OK(offloadJITDestroyProgram(Old));
+
+  Options = {};
+  Options.Size = sizeof(Options);
+  Options.CheckTools = "memcheck";
+  offload_jit_program_handle_t Named = nullptr;
+  ASSERT_OK(offloadCreateProgramFromMLIRWithOptions(
+      Device, KernelsSource, std::strlen(KernelsSource), &Options, &Named));
+  R = Run(Named);
+  ASSERT_NE(R, OFFLOAD_SUCCESS);
+  EXPECT_NE(std::string(R->Details).find("accessed memory out of bounds"),
+            std::string::npos)
+      << R->Details;
+  EXPECT_EQ(stats().Compiles, 1u);
+  ASSERT_OK(offloadJITDestroyProgram(Named));
+
+  Options.CheckTools = "memcheck,racy";
+  R = offloadCreateProgramFromMLIRWithOptions(
+      Device, KernelsSource, std::strlen(KernelsSource), &Options, &Named);
+  ASSERT_NE(R, OFFLOAD_SUCCESS);
+  EXPECT_EQ(R->Code, OFFLOAD_ERRC_INVALID_VALUE);
+  EXPECT_NE(std::string(R->Details).find("'racy' is not a checking tool"),
+            std::string::npos)
+      << R->Details;
 }

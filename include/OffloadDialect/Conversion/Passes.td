@@ -91,7 +91,8 @@ def OffloadCheckMemoryAccesses : Pass<"offload-check-memory-accesses",
   let summary = "bounds-check every memref access of the kernels";
   let description = [{
     What `compute-sanitizer --tool memcheck` gives CUDA users, for the host
-    target (`offload-run --check`, `OFFLOAD_CHECK=1` for the JIT; run before
+    target (`offload-run --check=memcheck`, `OFFLOAD_CHECK=memcheck` for the
+    JIT; run before
     `offload-host-thread-loops`): before each `memref.load`, `memref.store`,
     `memref.atomic_rmw`, `memref.generic_atomic_rmw`, `vector.load` and
     `vector.store` of a kernel, every index is compared with its dimension
@@ -99,7 +100,7 @@ def OffloadCheckMemoryAccesses : Pass<"offload-check-memory-accesses",
     is out of bounds calls `__offload_host_bounds_fail`, which prints
 
     ```
-    <file>:<line>:<col>: out-of-bounds memref.store in kernel 'K', block: [x,y,z], thread: [x,y,z]: index 12 of dimension 0 is not below its size 8
+    ========= <file>:<line>:<col>: out-of-bounds memref.store in kernel 'K', block: [x,y,z], thread: [x,y,z]: index 12 of dimension 0 is not below its size 8
     ```
 
     on stdout, then stops (a silent `cf.assert` with the attribute
@@ -109,6 +110,55 @@ def OffloadCheckMemoryAccesses : Pass<"offload-check-memory-accesses",
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::cf::ControlFlowDialect",
                            "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+def OffloadCheckRaces : Pass<"offload-check-races", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "report hazards between threads of a block and divergent "
+                "barriers (racecheck, synccheck)";
+  let description = [{
+    What `compute-sanitizer --tool racecheck` and `--tool synccheck` give
+    CUDA users, for the host target (`offload-run --check=race,sync`,
+    `OFFLOAD_CHECK=race,sync` for the JIT; run before
+    `offload-host-thread-loops`, which serializes the threads of one barrier
+    interval, so every hazard of an interval is seen exactly, not sampled).
+
+    With `race`, before each non-atomic `memref.load`, `memref.store`,
+    `vector.load` and `vector.store` of a kernel on global or workgroup
+    memory (private memory and `memref.alloca` are left alone, atomics are
+    never races), the thread calls `__offload_host_check_access` with the
+    access's location, address, element size and count, whether it writes,
+    and its linear index. Before each `gpu.barrier` (with `race` or `sync`)
+    and each `gpu.all_reduce` (with `race`: it synchronizes the block), the
+    thread calls `__offload_host_check_barrier`, which ends its barrier
+    interval. The runtime keeps, per block and address, the last writer and
+    two readers of the current interval and reports a write-write,
+    write-read (read after write) or read-write (write after read) hazard
+    between two threads once per (locations, interval), in
+    compute-sanitizer's shape:
+
+    ```
+    ========= Error: Race reported between Write access at race.mlir:9:7
+    =========     and Read access at race.mlir:10:12 in kernel 'k'
+    =========     block: [0,0,0], threads: [1,0,0] (write) and [0,0,0] (read)
+    =========     workgroup memory at 0x7f..., index 0, barrier interval 0 (from the kernel's start)
+    ```
+
+    The launch then fails ("N race hazard(s)"). With `sync`, the barrier
+    locations name the barrier in the synccheck reports of kernels that run
+    on fibers (docs/HostTarget.md).
+
+    Example: `offload-opt --pass-pipeline='builtin.module(gpu.module(offload-check-races{race=true}))'`.
+  }];
+  let options = [
+    Option<"race", "race", "bool", /*default=*/"true",
+           "instrument memory accesses and barriers for racecheck">,
+    Option<"sync", "sync", "bool", /*default=*/"false",
+           "instrument barriers for synccheck">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect"];

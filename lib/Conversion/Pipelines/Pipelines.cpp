@@ -10,6 +10,7 @@
 #include "OffloadDialect/Conversion/Pipelines/GPUTargets.h"
 #include "OffloadDialect/Transforms/Passes.h"
 #include "PipelinePasses.h"
+#include "OffloadSupport/CheckTools.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
@@ -80,6 +81,37 @@ static void addHostEpilogue(OpPassManager &pm) {
                   "reconcile-unrealized-casts");
 }
 
+bool CheckToolsParser::parse(llvm::cl::Option &option, StringRef argName,
+                             StringRef arg, std::string &value) {
+  std::string bad;
+  std::optional<uint32_t> tools =
+      ::offload::parseCheckTools(std::string_view(arg.data(), arg.size()), &bad);
+  if (!tools)
+    return option.error("'" + bad + "' is not a checking tool: expected " +
+                        ::offload::CheckToolsSyntax);
+  value = ::offload::formatCheckTools(*tools);
+  return false;
+}
+
+uint32_t mlir::offload::getCheckTools(StringRef value) {
+  return ::offload::parseCheckTools(std::string_view(value.data(), value.size()))
+      .value_or(0);
+}
+
+/// The instrumentation of the checking tools \p tools (CheckTool bits) on a
+/// gpu.module: bounds checks first, so that an access out of bounds stops
+/// its thread before the race detector sees it.
+static void addCheckPasses(OpPassManager &kernels, uint32_t tools) {
+  if (tools & ::offload::CheckMemcheck)
+    kernels.addPass(createOffloadCheckMemoryAccesses());
+  if (tools & (::offload::CheckRacecheck | ::offload::CheckSynccheck)) {
+    OffloadCheckRacesOptions races;
+    races.race = tools & ::offload::CheckRacecheck;
+    races.sync = tools & ::offload::CheckSynccheck;
+    kernels.addPass(createOffloadCheckRaces(races));
+  }
+}
+
 void mlir::offload::buildHostKernelPipeline(
     OpPassManager &pm, const HostKernelPipelineOptions &options) {
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
@@ -88,8 +120,7 @@ void mlir::offload::buildHostKernelPipeline(
   // Workgroup globals become per-block attributions before anything splits
   // the kernels.
   kernels.addPass(createOffloadHostWorkgroupMemory());
-  if (options.check)
-    kernels.addPass(createOffloadCheckMemoryAccesses());
+  addCheckPasses(kernels, options.checkTools);
   if (options.threadLoops) {
     // Subviews folded into the indices of their loads and stores (after the
     // bounds checks, which check the subviews' own bounds): the thread loops
@@ -125,15 +156,14 @@ void mlir::offload::buildLowerToHostPipeline(
     // with their target: libOffloadJIT specializes them and runs the host
     // kernel pipeline on them at launch.
     pm.addNestedPass<gpu::GPUModuleOp>(createOffloadHostLowerMMA());
-    if (options.check)
-      pm.addNestedPass<gpu::GPUModuleOp>(createOffloadCheckMemoryAccesses());
+    addCheckPasses(pm.nest<gpu::GPUModuleOp>(), getCheckTools(options.check));
     pm.addPass(createOffloadEmbedMLIR());
     addHostEpilogue(pm);
     return;
   }
   // Lower the kernels for the host CPU and serialize them into a host object.
   HostKernelPipelineOptions kernels;
-  kernels.check = options.check;
+  kernels.checkTools = getCheckTools(options.check);
   kernels.threadLoops = options.threadLoops;
   buildHostKernelPipeline(pm, kernels);
   addPipeline(pm, "gpu-module-to-binary");

@@ -16,6 +16,19 @@ namespace mlir {
 class OpPassManager;
 namespace offload {
 
+/// The parser of a `check` pipeline option: a tool list as
+/// offload::parseCheckTools reads it (OffloadSupport/CheckTools.h), kept
+/// normalized ("memcheck,race", "all", "" for none); anything else is an
+/// option error naming the bad word.
+struct CheckToolsParser : public llvm::cl::parser<std::string> {
+  using llvm::cl::parser<std::string>::parser;
+  bool parse(llvm::cl::Option &option, llvm::StringRef argName,
+             llvm::StringRef arg, std::string &value);
+};
+
+/// The tools (offload::CheckTool bits) of a normalized `check` option value.
+uint32_t getCheckTools(llvm::StringRef value);
+
 /// Options of the `offload-lower-to-host` pipeline.
 struct HostPipelineOptions
     : public PassPipelineOptions<HostPipelineOptions> {
@@ -37,13 +50,15 @@ struct HostPipelineOptions
       llvm::cl::desc("embed kernels as MLIR and specialize them at launch on "
                      "their runtime constants (link libOffloadJIT)"),
       llvm::cl::init(false)};
-  PassOptions::Option<bool> check{
+  PassOptions::Option<std::string, CheckToolsParser> check{
       *this, "check",
-      llvm::cl::desc("bounds-check every memref access of the kernels "
-                     "(offload-check-memory-accesses): an out-of-bounds "
-                     "access is reported with its location, kernel, block, "
-                     "thread, index and size, and fails the launch"),
-      llvm::cl::init(false)};
+      llvm::cl::desc("checking tools for the kernels, like compute-sanitizer's: "
+                     "memcheck (offload-check-memory-accesses: an "
+                     "out-of-bounds access is reported with its location, "
+                     "kernel, block, thread, index and size, and fails the "
+                     "launch), race and sync (offload-check-races), "
+                     "leak (runtime-side), all; true is memcheck"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> threadLoops{
       *this, "thread-loops",
       llvm::cl::desc("run the threads of a block as loops split at barriers "
@@ -158,8 +173,10 @@ void buildLowerToROCDLPipeline(OpPassManager &pm,
 
 /// Options of the host kernel pipeline (buildHostKernelPipeline).
 struct HostKernelPipelineOptions {
-  /// Bounds-check every memref access (offload-check-memory-accesses).
-  bool check = false;
+  /// The checking tools (offload::CheckTool bits) whose instrumentation the
+  /// kernels get: memcheck (offload-check-memory-accesses), racecheck and
+  /// synccheck (offload-check-races).
+  uint32_t checkTools = 0;
   /// Kernels that synchronize threads become thread loops; false leaves
   /// them to fibers.
   bool threadLoops = true;
@@ -167,7 +184,8 @@ struct HostKernelPipelineOptions {
 
 /// Adds the host kernel pipeline to \p pm (on builtin.module), nested on
 /// every gpu.module: `offload-host-lower-mma`, `offload-host-workgroup-memory`,
-/// [`offload-check-memory-accesses`], [`offload-host-thread-loops`],
+/// [`offload-check-memory-accesses`], [`offload-check-races`],
+/// [`offload-host-thread-loops`],
 /// `convert-gpu-to-offload-host`. Afterwards each gpu.module holds the LLVM
 /// dialect of the host kernel ABI, ready for its `#offload.host` target's
 /// serializeToObject (gpu-module-to-binary). `offload-lower-to-host` and

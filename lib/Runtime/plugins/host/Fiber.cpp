@@ -63,8 +63,10 @@
 #include "Fiber.h"
 
 #include "../../Error.h"
+#include "HostCheck.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <boost/context/detail/fcontext.hpp>
@@ -317,6 +319,11 @@ private:
   uint32_t BarrierId = 0;
   bool Divergent = false;
   bool Deadlocked = false;
+
+  /// synccheck's reports (HostCheck.h).
+  void reportExitedBeforeBarrier() const;
+  llvm::StringRef kernelName() const;
+  void reportDifferentBarriers() const;
 };
 
 } // namespace
@@ -370,6 +377,10 @@ ContextSlot &BlockScheduler::next(Fiber &Self) {
     Deadlocked = true;
     return Home;
   }
+  // synccheck: threads that exited without reaching the barrier the others
+  // wait at (CUDA counts them as arrived; it is still a divergent barrier).
+  if (NumUnfinished < NumFibers && isSyncChecked())
+    reportExitedBeforeBarrier();
   Fiber *First = nullptr;
   for (size_t I = 0; I < NumFibers; ++I) {
     Fiber &F = Fibers[I];
@@ -477,6 +488,98 @@ Fiber *BlockScheduler::resolveShuffles() {
   return First;
 }
 
+/// "[x,y,z] [x,y,z] ..." of the fibers \p Pick selects (the first 8, then
+/// "and N more").
+template <typename PickT>
+static std::string listThreads(const Fiber *Fibers, size_t NumFibers,
+                               PickT Pick) {
+  std::string Result;
+  size_t Count = 0;
+  for (size_t I = 0; I < NumFibers; ++I) {
+    const Fiber &F = Fibers[I];
+    if (!Pick(F))
+      continue;
+    if (Count++ < 8)
+      Result += llvm::formatv("{0}[{1},{2},{3}]", Result.empty() ? "" : " ",
+                              F.Tx, F.Ty, F.Tz)
+                    .str();
+  }
+  if (Count > 8)
+    Result += llvm::formatv(" and {0} more", Count - 8).str();
+  return llvm::formatv("{0} thread(s): {1}", Count, Result).str();
+}
+
+static const char *orUnknown(const char *Location) {
+  return Location ? Location : "<unknown>";
+}
+
+llvm::StringRef BlockScheduler::kernelName() const {
+  if (const char *Name = getCheckedKernelName())
+    return Name;
+  return Launch.Name;
+}
+
+void BlockScheduler::reportExitedBeforeBarrier() const {
+  size_t First = 0;
+  while (Fibers[First].State != FiberState::AtBarrier)
+    ++First;
+  const char *Barrier = getBarrierLocation(First);
+  reportSyncError(
+      orUnknown(Barrier),
+      llvm::formatv(
+          "Barrier error detected. Divergent thread(s) in block\n"
+          "    at the barrier at {0} in kernel '{1}', block: [{2},{3},{4}]\n"
+          "    arrived: {5}\n"
+          "    exited without arriving: {6}",
+          orUnknown(Barrier), kernelName(), Ctx.BlockId[0], Ctx.BlockId[1],
+          Ctx.BlockId[2],
+          listThreads(Fibers, NumFibers,
+                      [](const Fiber &F) {
+                        return F.State == FiberState::AtBarrier;
+                      }),
+          listThreads(Fibers, NumFibers,
+                      [](const Fiber &F) {
+                        return F.State == FiberState::Finished;
+                      }))
+          .str());
+}
+
+void BlockScheduler::reportDifferentBarriers() const {
+  size_t First = 0;
+  while (Fibers[First].State != FiberState::AtBarrier)
+    ++First;
+  uint32_t Id = Fibers[First].BarrierId;
+  size_t Other = First;
+  while (Fibers[Other].State != FiberState::AtBarrier ||
+         Fibers[Other].BarrierId == Id)
+    ++Other;
+  const char *Here = getBarrierLocation(First);
+  const char *There = getBarrierLocation(Other);
+  uint32_t OtherId = Fibers[Other].BarrierId;
+  reportSyncError(
+      (std::string(orUnknown(Here)) + "|" + orUnknown(There)).c_str(),
+      llvm::formatv(
+          "Barrier error detected. Divergent thread(s) in block\n"
+          "    threads of kernel '{0}', block: [{1},{2},{3}] wait at "
+          "different barriers\n"
+          "    at the barrier at {4}: {5}\n"
+          "    at the barrier at {6}: {7}",
+          kernelName(), Ctx.BlockId[0], Ctx.BlockId[1], Ctx.BlockId[2],
+          orUnknown(Here),
+          listThreads(Fibers, NumFibers,
+                      [&](const Fiber &F) {
+                        return F.State == FiberState::AtBarrier &&
+                               F.BarrierId == Id;
+                      }),
+          orUnknown(There),
+          listThreads(Fibers, NumFibers,
+                      [&](const Fiber &F) {
+                        return F.State == FiberState::AtBarrier &&
+                               F.BarrierId == OtherId;
+                      }))
+          .str());
+}
+
 Error BlockScheduler::makeDeadlockError() const {
   const Fiber *First = nullptr;
   for (size_t I = 0; I < NumFibers; ++I) {
@@ -520,7 +623,10 @@ Error BlockScheduler::run() {
   Ctx.Cooperative = nullptr;
   if (!Deadlocked)
     return Error::success();
-  Error E = makeDeadlockError();
+  // synccheck reports the threads at different barriers with the barriers'
+  // locations, and the launch fails with the synccheck count.
+  Error E = isSyncChecked() ? (reportDifferentBarriers(), Error::success())
+                            : makeDeadlockError();
   for (size_t I = 0; I < NumFibers; ++I)
     if (Fibers[I].State != FiberState::Finished)
       Worker.abandon(I);

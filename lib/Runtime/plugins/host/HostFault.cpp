@@ -7,7 +7,11 @@
 
 #include "HostFault.h"
 
+#include "Check.h"
+
 #include "OffloadSupport/FatalSignals.h"
+
+#include "llvm/Support/FormatVariadic.h"
 
 #include <cstdio>
 #include <iterator>
@@ -84,6 +88,10 @@ FaultScope::FaultScope(llvm::StringRef Name,
 
 FaultScope::~FaultScope() { Current = {Outer.Name, Outer.Ctx, Outer.Failures}; }
 
+RunningLaunch offload::host::getRunningLaunch() {
+  return {Current.Name, Current.Ctx, Current.Failures};
+}
+
 extern "C" void __offload_host_assert_fail(const char *Message,
                                            const char *File, uint32_t Line,
                                            const char *Function, int64_t BlockX,
@@ -108,15 +116,13 @@ extern "C" void __offload_host_bounds_fail(const char *Location, const char *Op,
                                            int64_t BlockX, int64_t BlockY,
                                            int64_t BlockZ, int64_t ThreadX,
                                            int64_t ThreadY, int64_t ThreadZ) {
-  std::fprintf(stdout,
-               "%s: out-of-bounds %s in kernel '%s', block: [%lld,%lld,%lld], "
-               "thread: [%lld,%lld,%lld]: index %lld of dimension %lld is not "
-               "below its size %lld\n",
-               Location, Op, Kernel, (long long)BlockX, (long long)BlockY,
-               (long long)BlockZ, (long long)ThreadX, (long long)ThreadY,
-               (long long)ThreadZ, (long long)Index, (long long)Dim,
-               (long long)Size);
-  std::fflush(stdout);
+  // memcheck's report, in compute-sanitizer's shape: one line, counted in the
+  // error summary.
+  offload::check::report(llvm::formatv(
+      "{0}: out-of-bounds {1} in kernel '{2}', block: [{3},{4},{5}], thread: "
+      "[{6},{7},{8}]: index {9} of dimension {10} is not below its size {11}",
+      Location, Op, Kernel, BlockX, BlockY, BlockZ, ThreadX, ThreadY, ThreadZ,
+      Index, Dim, Size).str());
   if (Current.Failures)
     Current.Failures->OutOfBounds.fetch_add(1, std::memory_order_relaxed);
 }

@@ -29,9 +29,11 @@
 #include "OffloadRuntime/HostKernelABI.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 
 namespace offload::host {
 
@@ -41,7 +43,29 @@ namespace offload::host {
 /// checks (__offload_host_bounds_fail) are counted in \p Failures.
 struct DeviceFailures {
   std::atomic<uint64_t> Assertions{0}, OutOfBounds{0};
+  /// Hazards (racecheck) and barrier errors (synccheck) reported.
+  std::atomic<uint64_t> Races{0}, SyncErrors{0};
+  /// Unique per launch, for the checkers' per-block state (HostCheck.cpp).
+  uint64_t LaunchId = nextLaunchId();
+  /// The hazards reported for this launch, each once (HostCheck.cpp).
+  std::mutex ReportedMutex;
+  llvm::StringSet<> Reported;
+
+private:
+  static uint64_t nextLaunchId() {
+    static std::atomic<uint64_t> Next{1};
+    return Next.fetch_add(1, std::memory_order_relaxed);
+  }
 };
+
+/// The launch whose blocks this thread runs: its kernel's name, context and
+/// failures (null outside a launch).
+struct RunningLaunch {
+  llvm::StringRef Name;
+  const offload_host_kernel_context_t *Ctx = nullptr;
+  DeviceFailures *Failures = nullptr;
+};
+RunningLaunch getRunningLaunch();
 class FaultScope {
 public:
   FaultScope(llvm::StringRef Name, const offload_host_kernel_context_t &Ctx,

@@ -21,6 +21,8 @@
 #include "HostPlugin.h"
 
 #include "Fiber.h"
+#include "HostCheck.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "HostFault.h"
 
 #include "../../Error.h"
@@ -102,6 +104,15 @@ public:
                          "kernel {0}: {1} thread(s) accessed memory out of "
                          "bounds (offload-check-memory-accesses)",
                          Name, N);
+    if (uint64_t N = Failures.Races.load())
+      return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
+                         "kernel {0}: {1} race hazard(s) between threads of a "
+                         "block (racecheck)",
+                         Name, N);
+    if (uint64_t N = Failures.SyncErrors.load())
+      return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
+                         "kernel {0}: {1} barrier error(s) (synccheck)", Name,
+                         N);
     if (uint64_t N = Failures.Assertions.load())
       return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
                          "kernel {0}: a device-side assertion failed in {1} "
@@ -141,6 +152,8 @@ static void runBlocks(const BlockLaunch &Launch,
   Ctx.DynamicSharedMemory = *Shared + StaticBytes;
   Ctx.Cooperative = nullptr;
   FaultScope Fault(Launch.Name, Ctx, Errors.Failures);
+  // synccheck of the last block this thread ran (HostCheck.h).
+  auto FinishChecks = llvm::make_scope_exit(finishCheckedBlock);
   if (!(Desc.Flags & OFFLOAD_HOST_KERNEL_COOPERATIVE)) {
     if (Error E = runNonCooperativeBlocks(Launch, Ctx, Begin, End,
                                           Errors.failedFlag()))

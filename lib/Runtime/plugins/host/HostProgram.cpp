@@ -660,6 +660,10 @@ Expected<orc::LLJIT &> HostPlugin::getJIT() {
       orc::ExecutorAddr::fromPtr(&__offload_host_assert_fail), Flags};
   RuntimeSymbols[Mangle("__offload_host_bounds_fail")] = {
       orc::ExecutorAddr::fromPtr(&__offload_host_bounds_fail), Flags};
+  RuntimeSymbols[Mangle("__offload_host_check_access")] = {
+      orc::ExecutorAddr::fromPtr(&__offload_host_check_access), Flags};
+  RuntimeSymbols[Mangle("__offload_host_check_barrier")] = {
+      orc::ExecutorAddr::fromPtr(&__offload_host_check_barrier), Flags};
   if (Error E = Runtime.define(orc::absoluteSymbols(std::move(RuntimeSymbols))))
     return wrapError(std::move(E), OFFLOAD_ERRC_BACKEND_FAILURE,
                      "cannot define the host runtime symbols");
