@@ -80,10 +80,14 @@ module attributes {gpu.container_module} {
       %c0 = arith.constant 0 : index
       %r = arith.remui %t, %c2 : index
       %even = arith.cmpi eq, %r, %c0 : index
+      %one = arith.constant 1 : i32
+      // (The store makes the branches differ: identical branches are merged
+      // into one barrier, which all threads then reach.)
       scf.if %even {
         gpu.barrier
       } else {
         gpu.barrier
+        memref.store %one, %out[%t] : memref<?xi32>
       }
       gpu.return
     }
