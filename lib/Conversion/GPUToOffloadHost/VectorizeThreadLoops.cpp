@@ -121,6 +121,9 @@ private:
   /// For affine forms that hold only when a cast did not wrap: the i1 value
   /// that says they hold (the exact lanes are in `vectors`).
   DenseMap<Value, Value> guards;
+  /// The lanes that run the code being visited (a vector<W x i1>), under
+  /// thread-dependent branches; null: all.
+  Value mask;
   /// Accesses done lane by lane and as vectors (the gain).
   unsigned laneAccesses = 0, vectorAccesses = 0;
 };
@@ -382,8 +385,16 @@ Value LoopVectorizer::emitContiguousLoad(memref::LoadOp op) {
   for (Value index : op.getIndices().drop_back())
     indices.push_back(getScalar(index));
   indices.push_back(affine[op.getIndices().back()].base);
-  return vector::LoadOp::create(builder, loc, vectorOf(op.getType()),
-                                getScalar(op.getMemref()), indices);
+  VectorType type = vectorOf(op.getType());
+  if (mask) {
+    Value passThrough =
+        arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
+    return vector::MaskedLoadOp::create(builder, loc, type,
+                                        getScalar(op.getMemref()), indices,
+                                        mask, passThrough);
+  }
+  return vector::LoadOp::create(builder, loc, type, getScalar(op.getMemref()),
+                                indices);
 }
 
 Value LoopVectorizer::emitGeneralLoad(memref::LoadOp op) {
@@ -396,14 +407,17 @@ Value LoopVectorizer::emitGeneralLoad(memref::LoadOp op) {
     for (Value index : op.getIndices().drop_back())
       indices.push_back(getScalar(index));
     indices.push_back(zero);
-    Value mask = arith::ConstantOp::create(
-        builder, loc,
-        DenseElementsAttr::get(vectorOf(builder.getI1Type()), true));
+    Value lanes = mask ? mask
+                       : arith::ConstantOp::create(
+                             builder, loc,
+                             DenseElementsAttr::get(
+                                 vectorOf(builder.getI1Type()), true))
+                             .getResult();
     Value passThrough =
         arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
     return vector::GatherOp::create(builder, loc, type, getScalar(memref),
                                     indices, getVector(op.getIndices().back()),
-                                    mask, passThrough);
+                                    lanes, passThrough);
   }
   // Lane by lane, in lane order.
   SmallVector<Value> lanes;
@@ -421,8 +435,13 @@ LogicalResult LoopVectorizer::visitLoad(memref::LoadOp op) {
   if (isVarying(op.getMemref()))
     return failure();
   Value guard;
-  if (!isContiguous(op.getMemref(), op.getIndices(), guard)) {
-    if (!isGatherable(op.getMemref(), op.getIndices()))
+  bool contiguous = isContiguous(op.getMemref(), op.getIndices(), guard);
+  bool gatherable = isGatherable(op.getMemref(), op.getIndices());
+  // Under a mask, only what can be masked: vector.maskedload and gathers.
+  if (mask && !(contiguous && (!guard || gatherable)) && !gatherable)
+    return failure();
+  if (!contiguous) {
+    if (!gatherable)
       ++laneAccesses;
     vectors[op.getResult()] = emitGeneralLoad(op);
     return success();
@@ -453,6 +472,11 @@ void LoopVectorizer::emitContiguousStore(memref::StoreOp op) {
   for (Value index : op.getIndices().drop_back())
     indices.push_back(getScalar(index));
   indices.push_back(affine[op.getIndices().back()].base);
+  if (mask) {
+    vector::MaskedStoreOp::create(builder, loc, getScalar(op.getMemref()),
+                                  indices, mask, getVector(op.getValue()));
+    return;
+  }
   vector::StoreOp::create(builder, loc, getVector(op.getValue()),
                           getScalar(op.getMemref()), indices);
 }
@@ -474,6 +498,11 @@ LogicalResult LoopVectorizer::visitStore(memref::StoreOp op) {
     return failure();
   bool uniformAddress =
       llvm::none_of(op.getIndices(), [&](Value v) { return isVarying(v); });
+  Value guard;
+  bool contiguous = isContiguous(memref, op.getIndices(), guard);
+  // Under a mask, only vector.maskedstore.
+  if (mask && (!contiguous || guard))
+    return failure();
   if (uniformAddress) {
     // Every thread stores there; the last one's value stays.
     SmallVector<Value> indices;
@@ -483,8 +512,7 @@ LogicalResult LoopVectorizer::visitStore(memref::StoreOp op) {
                             getScalar(memref), indices);
     return success();
   }
-  Value guard;
-  if (!isContiguous(memref, op.getIndices(), guard)) {
+  if (!contiguous) {
     ++laneAccesses;
     emitLaneStores(op);
     return success();
@@ -572,23 +600,31 @@ LogicalResult LoopVectorizer::visitIf(scf::IfOp op) {
     }
     return success();
   }
-  // A thread-dependent condition: both branches run, as long as they have
-  // no effects, and the results are selected per lane.
-  if (!op.elseBlock())
-    return failure();
-  WalkResult effects = op->walk([&](Operation *nested) {
-    if (nested != op && !isPure(nested) && !isa<scf::YieldOp>(nested))
-      return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  if (effects.wasInterrupted())
-    return failure();
+  // A thread-dependent condition: both branches run, under masks (the
+  // lanes that take each), and the results are selected per lane. Memory
+  // accesses in them are masked; ops with effects that cannot be masked
+  // make the loop stay scalar.
+  Value cond = getVector(op.getCondition());
+  Value allTrue = arith::ConstantOp::create(
+      builder, loc, DenseElementsAttr::get(vectorOf(builder.getI1Type()), true));
+  Value notCond = arith::XOrIOp::create(builder, loc, cond, allTrue);
+  Value outer = mask;
+  auto within = [&](Value m) -> Value {
+    return outer ? arith::AndIOp::create(builder, loc, outer, m).getResult()
+                 : m;
+  };
   // (In the same block: what they make dominates the selects.)
   SmallVector<Value> thenValues, elseValues;
-  if (failed(visitNestedBlock(*op.thenBlock(), thenValues, op)) ||
-      failed(visitNestedBlock(*op.elseBlock(), elseValues, op)))
+  mask = within(cond);
+  LogicalResult thenOk = visitNestedBlock(*op.thenBlock(), thenValues, op);
+  LogicalResult elseOk = success();
+  if (succeeded(thenOk) && op.elseBlock()) {
+    mask = within(notCond);
+    elseOk = visitNestedBlock(*op.elseBlock(), elseValues, op);
+  }
+  mask = outer;
+  if (failed(thenOk) || failed(elseOk))
     return failure();
-  Value cond = getVector(op.getCondition());
   for (auto [i, result] : llvm::enumerate(op.getResults()))
     vectors[result] = arith::SelectOp::create(builder, loc, cond,
                                               thenValues[i], elseValues[i]);
@@ -607,6 +643,9 @@ LogicalResult LoopVectorizer::visit(Operation *op) {
     return visitIf(ifOp);
   if (auto load = dyn_cast<memref::LoadOp>(op)) {
     if (!anyVarying) {
+      // Under a mask, no lane may run it (it could fault).
+      if (mask)
+        return failure();
       builder.clone(*op, mapping);
       return success();
     }
@@ -614,11 +653,18 @@ LogicalResult LoopVectorizer::visit(Operation *op) {
   }
   if (auto store = dyn_cast<memref::StoreOp>(op)) {
     if (!anyVarying) {
+      if (mask)
+        return failure();
       builder.clone(*op, mapping);
       return success();
     }
     return visitStore(store);
   }
+  // Integer division traps on a zero divisor of a lane that does not run it.
+  if (mask && isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp,
+                  arith::RemUIOp, arith::CeilDivSIOp, arith::CeilDivUIOp,
+                  arith::FloorDivSIOp>(op))
+    return failure();
   if (op->getNumRegions() != 0)
     return failure();
   if (!anyVarying) {

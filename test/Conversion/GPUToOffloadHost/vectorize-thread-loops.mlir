@@ -111,13 +111,14 @@ gpu.module @kernels {
 
 // -----
 
-// Left alone: a dynamic trip count (edge blocks), effects under a
-// thread-dependent condition, atomics, and kernels that are not thread loops.
+// Left alone: a dynamic trip count (edge blocks), a uniform load under a
+// thread-dependent condition (it may fault where no lane runs it), atomics,
+// and kernels that are not thread loops.
 
 // CHECK-LABEL: gpu.func @dynamic
 // CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%[[ONE:.*]])
 // CHECK-NOT: vector
-// CHECK-LABEL: gpu.func @masked_store
+// CHECK-LABEL: gpu.func @uniform_load_under_mask
 // CHECK: scf.parallel
 // CHECK: scf.if
 // CHECK-NOT: vector
@@ -138,7 +139,7 @@ gpu.module @kernels {
     }
     gpu.return
   }
-  gpu.func @masked_store(%io: memref<16xf32>) kernel
+  gpu.func @uniform_load_under_mask(%io: memref<16xf32>, %p: memref<?xf32>) kernel
       attributes {offload.thread_loops} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -148,7 +149,8 @@ gpu.module @kernels {
       %v = memref.load %io[%x] : memref<16xf32>
       %neg = arith.cmpf olt, %v, %zero : f32
       scf.if %neg {
-        memref.store %zero, %io[%x] : memref<16xf32>
+        %w = memref.load %p[%c0] : memref<?xf32>
+        memref.store %w, %io[%x] : memref<16xf32>
       }
       scf.reduce
     }
@@ -240,6 +242,50 @@ gpu.module @kernels {
       %v = memref.load %io[%ix] : memref<?xf32>
       %w = arith.addf %v, %v : f32
       memref.store %w, %io[%ix] : memref<?xf32>
+      scf.reduce
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// Thread-dependent branches with memory accesses run under masks: contiguous
+// accesses are vector.maskedload/maskedstore, others masked gathers; the
+// else branch runs under the negated condition, nested branches under the
+// conjunction (hotspot's pyramid: `if (in_range) t2[y][x] = f(t[y][x - 1], ...)`).
+
+// CHECK-LABEL: gpu.func @masked
+// CHECK: %[[V:.*]] = vector.load %{{.*}} : memref<16xf32>, vector<16xf32>
+// CHECK: %[[NEG:.*]] = arith.cmpf olt, %[[V]], %{{.*}} : vector<16xf32>
+// CHECK: %[[POS:.*]] = arith.xori %[[NEG]], %{{.*}} : vector<16xi1>
+// CHECK: %[[W:.*]] = vector.maskedload %{{.*}}[%{{.*}}], %[[NEG]], %{{.*}} : memref<16xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// CHECK: %[[G:.*]] = vector.gather %{{.*}}[%{{.*}}] [%{{.*}}], %[[NEG]], %{{.*}} : memref<16xf32>, vector<16xindex>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// CHECK: %[[S:.*]] = arith.addf %[[W]], %[[G]] : vector<16xf32>
+// CHECK: vector.maskedstore %{{.*}}[%{{.*}}], %[[NEG]], %[[S]] : memref<16xf32>, vector<16xi1>, vector<16xf32>
+// CHECK: vector.maskedstore %{{.*}}[%{{.*}}], %[[POS]], %{{.*}} : memref<16xf32>, vector<16xi1>, vector<16xf32>
+// CHECK-NOT: scf.if
+gpu.module @kernels {
+  gpu.func @masked(%io: memref<16xf32>, %t: memref<16xf32>, %lo: index) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %zero = arith.constant 0.0 : f32
+    %one = arith.constant 1.0 : f32
+    scf.parallel (%x) = (%c0) to (%c16) step (%c1) {
+      %v = memref.load %io[%x] : memref<16xf32>
+      %neg = arith.cmpf olt, %v, %zero : f32
+      scf.if %neg {
+        %w = memref.load %t[%x] : memref<16xf32>
+        %xm = arith.subi %x, %c1 : index
+        %l = arith.maxsi %xm, %lo : index
+        %g = memref.load %t[%l] : memref<16xf32>
+        %s = arith.addf %w, %g : f32
+        memref.store %s, %io[%x] : memref<16xf32>
+      } else {
+        memref.store %one, %io[%x] : memref<16xf32>
+      }
       scf.reduce
     }
     gpu.return
