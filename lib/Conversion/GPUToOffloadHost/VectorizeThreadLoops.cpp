@@ -763,6 +763,40 @@ static int64_t chooseWidth(int64_t tripCount) {
   return 0;
 }
 
+/// Lanes of the vector part of a loop whose trip count is not a static
+/// multiple of 4 (edge blocks, dynamic block sizes, tightened lower bounds).
+constexpr int64_t kRemainderLanes = 8;
+
+/// Vectorizes thread x of \p loop over [lb, lb + (ub - lb) / W * W) and runs
+/// the remaining threads in a copy of the loop after it (an epilogue, as
+/// LLVM's loop vectorizer makes); leaves \p loop as it was when its body
+/// does not vectorize.
+static void vectorizeWithRemainder(scf::ParallelOp loop, unsigned dim) {
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  Value lb = loop.getLowerBound()[dim], ub = loop.getUpperBound()[dim];
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value width = arith::ConstantIndexOp::create(b, loc, kRemainderLanes);
+  Value count =
+      arith::MaxSIOp::create(b, loc, arith::SubIOp::create(b, loc, ub, lb),
+                             zero);
+  Value whole = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, count, width), width);
+  Value split = arith::AddIOp::create(b, loc, lb, whole);
+  // The remainder: a copy of the scalar loop from the split point.
+  b.setInsertionPointAfter(loop);
+  auto remainder = cast<scf::ParallelOp>(b.clone(*loop));
+  remainder.getLowerBoundMutable().slice(dim, 1).assign(split);
+  loop.getUpperBoundMutable().slice(dim, 1).assign(split);
+  if (LoopVectorizer(loop, kRemainderLanes).run())
+    return;
+  remainder->erase();
+  loop.getUpperBoundMutable().slice(dim, 1).assign(ub);
+  for (Value v : {split, whole, count, width, zero})
+    if (Operation *def = v.getDefiningOp(); def && def->use_empty())
+      def->erase();
+}
+
 namespace {
 struct OffloadHostVectorizeThreadLoopsPass
     : public offload::impl::OffloadHostVectorizeThreadLoopsBase<
@@ -782,17 +816,22 @@ struct OffloadHostVectorizeThreadLoopsPass
       });
       for (scf::ParallelOp loop : loops) {
         unsigned dim = loop.getNumLoops() - 1;
+        std::optional<int64_t> step = getConstantIntValue(loop.getStep()[dim]);
+        if (!step || *step != 1)
+          continue;
         std::optional<int64_t> lb =
             getConstantIntValue(loop.getLowerBound()[dim]);
         std::optional<int64_t> ub =
             getConstantIntValue(loop.getUpperBound()[dim]);
-        std::optional<int64_t> step = getConstantIntValue(loop.getStep()[dim]);
-        if (!lb || !ub || !step || *step != 1 || *ub <= *lb)
-          continue;
-        int64_t width = chooseWidth(*ub - *lb);
-        if (width == 0)
-          continue;
-        LoopVectorizer(loop, width).run();
+        if (lb && ub) {
+          if (*ub <= *lb)
+            continue;
+          if (int64_t width = chooseWidth(*ub - *lb)) {
+            LoopVectorizer(loop, width).run();
+            continue;
+          }
+        }
+        vectorizeWithRemainder(loop, dim);
       }
     });
   }

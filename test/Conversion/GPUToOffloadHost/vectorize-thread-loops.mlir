@@ -111,12 +111,22 @@ gpu.module @kernels {
 
 // -----
 
-// Left alone: a dynamic trip count (edge blocks), a uniform load under a
-// thread-dependent condition (it may fault where no lane runs it), atomics,
-// and kernels that are not thread loops.
+// A dynamic trip count (edge blocks, dynamic block sizes): 8 lanes over
+// [lb, lb + (ub - lb) / 8 * 8), the rest in a scalar copy after it.
+// Left alone: a uniform load under a thread-dependent condition (it may fault
+// where no lane runs it), atomics, and kernels that are not thread loops.
 
 // CHECK-LABEL: gpu.func @dynamic
-// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%[[ONE:.*]])
+// CHECK-SAME: %[[N:[a-z0-9]+]]: index
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
+// CHECK: %[[COUNT:.*]] = arith.maxsi %[[N]], %{{.*}} : index
+// CHECK: %[[Q:.*]] = arith.divui %[[COUNT]], %[[C8]] : index
+// CHECK: %[[SPLIT:.*]] = arith.muli %[[Q]], %[[C8]] : index
+// CHECK: scf.parallel (%[[X:.*]]) = (%{{.*}}) to (%[[SPLIT]]) step (%[[C8]])
+// CHECK:   vector.load %{{.*}}[%[[X]]] : memref<?xf32>, vector<8xf32>
+// CHECK:   vector.store
+// CHECK: scf.parallel (%{{.*}}) = (%[[SPLIT]]) to (%[[N]]) step (%{{.*}})
+// CHECK:   memref.load
 // CHECK-NOT: vector
 // CHECK-LABEL: gpu.func @uniform_load_under_mask
 // CHECK: scf.parallel
