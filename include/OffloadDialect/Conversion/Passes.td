@@ -361,9 +361,11 @@ def OffloadHostVectorizeThreadLoops
     Vectorization across threads (whole-function vectorization, Karrenberg
     and Hack, CGO 2011), run after `offload-host-thread-loops` on the kernels
     it converted (`offload.thread_loops`): the innermost dimension of each
-    innermost thread loop whose trip count is static (full blocks, see the
-    thread loops' versioning of clamped bounds) runs W threads per iteration
-    (W: 16, 8 or 4, dividing the trip count), one vector lane per thread.
+    innermost thread loop runs W threads per iteration, one vector lane per
+    thread: W = 16, 8 or 4, dividing the trip count, when it is static (full
+    blocks, see the thread loops' versioning of clamped bounds); otherwise
+    W = 8 over the largest multiple of 8 threads, and the rest in a scalar
+    copy of the loop after it.
     Values that depend on thread x become `vector<W x T>`, the others stay
     scalars; indices `base + stride * x` keep that form, so that accesses
     with unit stride along x become `vector.load`/`vector.store`, uniform ones
