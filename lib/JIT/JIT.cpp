@@ -434,6 +434,10 @@ struct Config {
                 .str();
     }
     C.DumpDir = Env("OFFLOAD_JIT_DUMP").str();
+    if (Env("OFFLOAD_JIT_COST_MODEL") == "0") { // the fixed bound of before
+      C.Specialization.costModel = false;
+      C.Specialization.unrollMaxTripCount = 16;
+    }
     return C;
   }
 };
@@ -987,7 +991,7 @@ offload_result_t Engine::getKernelFromImage(offload_device_handle_t Device,
 
 std::string
 Engine::getOptionsKey(const offload_jit_program_impl_t &Program) const {
-  return "unroll=" + std::to_string(Options.Specialization.unrollMaxTripCount) +
+  return Options.Specialization.getKey() +
          ";thread-loops=" + (Options.ThreadLoops ? "1" : "0") +
          ";check=" +
          ::offload::formatCheckTools(Options.CheckTools | Program.CheckTools);
