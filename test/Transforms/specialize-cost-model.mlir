@@ -25,6 +25,10 @@ module attributes {gpu.container_module} {
     // FIXED:         math.powf
     // NOTABLE-LABEL: gpu.func @steps_spec_
     // NOTABLE:       math.powf
+    // NOTABLE:       gpu.return
+    // CHECK-LABEL: func.func @host
+    // FIXED-LABEL: func.func @host
+    // NOTABLE-LABEL: func.func @host
     gpu.func @steps(%x: memref<?xf32>, %b_arg: f32, %n_arg: i32) kernel {
       %b = offload.runtime_constant %b_arg : f32
       %n = offload.runtime_constant %n_arg : i32
@@ -61,8 +65,8 @@ module attributes {gpu.container_module} {
 
 // Unrolling by cost: a 40-iteration loop reading a constant table (contents)
 // folds to 40 multiply-adds by immediates and is unrolled, though it is longer
-// than the fixed bound of 16; a 40-iteration loop of the same size whose
-// loads do not fold stays rolled (40 x 5 > 300 after folding).
+// than the fixed bound of 16; a 40-iteration loop of 12 ops whose loads do not
+// fold stays rolled (unrolled cost 40 x 12 - 1 = 479 > 300 x 560 / 479 %).
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
@@ -73,6 +77,7 @@ module attributes {gpu.container_module} {
     // CHECK:         gpu.return
     // FIXED-LABEL: gpu.func @weights_spec_
     // FIXED:         scf.for
+    // FIXED:         gpu.return
     gpu.func @weights(%x: memref<?xf32>, %w_arg: memref<40xf32>,
                       %n_arg: index) kernel {
       %w = offload.runtime_constant %w_arg contents : memref<40xf32>
@@ -95,7 +100,10 @@ module attributes {gpu.container_module} {
     // CHECK-LABEL: gpu.func @products_spec_
     // CHECK:         scf.for
     // CHECK-COUNT-2:   memref.load
+    // CHECK-NOT:       memref.load
     // CHECK:         gpu.return
+    // CHECK-LABEL: func.func @host
+    // FIXED-LABEL: func.func @host
     gpu.func @products(%x: memref<?xf32>, %y: memref<?xf32>,
                        %n_arg: index) kernel {
       %n = offload.runtime_constant %n_arg : index
@@ -108,7 +116,14 @@ module attributes {gpu.container_module} {
         %xk = memref.load %x[%p] : memref<?xf32>
         %yk = memref.load %y[%p] : memref<?xf32>
         %t = arith.mulf %xk, %yk : f32
-        %a = arith.addf %acc, %t : f32
+        %u = arith.subf %t, %xk : f32
+        %v = arith.mulf %u, %yk : f32
+        %w = arith.addf %v, %t : f32
+        %w2 = arith.mulf %w, %w : f32
+        %w3 = arith.subf %w2, %yk : f32
+        %w4 = arith.mulf %w3, %xk : f32
+        %w5 = arith.addf %w4, %u : f32
+        %a = arith.addf %acc, %w5 : f32
         scf.yield %a : f32
       }
       memref.store %s, %x[%i] : memref<?xf32>
@@ -152,6 +167,8 @@ module attributes {gpu.container_module} {
     // FIXED-LABEL: gpu.func @closure_spec_
     // FIXED-NOT:     scf.for
     // FIXED:         gpu.return
+    // CHECK-LABEL: func.func @host
+    // FIXED-LABEL: func.func @host
     gpu.func @closure(%u: memref<?xf64>, %acof_arg: memref<6x8x8xf64>,
                       %plane: index) kernel {
       %acof = offload.runtime_constant %acof_arg contents : memref<6x8x8xf64>
@@ -218,6 +235,9 @@ module attributes {gpu.container_module} {
     // FIXED-LABEL: gpu.func @powers_spec_
     // FIXED:         scf.for
     // FIXED:           math.powf
+    // FIXED:         gpu.return
+    // CHECK-LABEL: func.func @host
+    // FIXED-LABEL: func.func @host
     gpu.func @powers(%x: memref<?xf32>, %e_arg: f32, %c_arg: f32, %s: f32,
                      %n: index) kernel {
       %e = offload.runtime_constant %e_arg : f32
