@@ -36,6 +36,7 @@
 #include "DeviceCompiler.h"
 #include "DiskCache.h"
 #include "Key.h"
+#include "MPICache.h"
 #include "ModuleProgram.h"
 
 #include "OffloadDialect/Conversion/Passes.h"
@@ -430,6 +431,10 @@ struct Config {
                         .str();
     }
     (void)Flag("OFFLOAD_JIT_STATS", false);
+    (void)Flag("OFFLOAD_JIT_CACHE_MPI", false);
+    if (std::string MPIProblem = checkMPICacheSettings();
+        !MPIProblem.empty() && C.Problem.empty())
+      C.Problem = MPIProblem;
     unsigned Threads;
     if (StringRef V = Env("OFFLOAD_JIT_THREADS"); !V.empty()) {
       if (!V.getAsInteger(10, Threads) && Threads > 0)
@@ -634,6 +639,7 @@ static void printStatsAtExit() {
                << " async-compiles=" << S.AsyncCompiles
                << " compile-ms=" << llvm::format("%.1f", S.CompileMilliseconds)
                << "\n";
+  MPICache::get().printStats(llvm::errs());
 }
 
 Engine::Engine()
@@ -1342,6 +1348,11 @@ void Engine::compileEntry(CacheEntry &Entry, const std::string &Key,
   std::optional<std::vector<char>> Payload;
   if (!DiskChecked)
     Payload = readFromDisk(Key, Kernel);
+  // OFFLOAD_JIT_CACHE_MPI=1: another rank owns this key and writes it to the
+  // shared disk cache (MPICache.h).
+  if (!Payload && Disk && MPICache::get().waitsFor(Key))
+    Payload =
+        MPICache::get().wait(Key, [&] { return readFromDisk(Key, Kernel); });
   if (Payload)
     return finishEntry(Entry, Device, Payload, OFFLOAD_SUCCESS,
                        /*FromDisk=*/true);
