@@ -105,3 +105,21 @@ function(offload_install_targets)
       INCLUDES DESTINATION ${OFFLOAD_INSTALL_INCLUDEDIR})
   endforeach()
 endfunction()
+
+# offload_api_tablegen(<output> <action>): generates <output> (relative to the
+# current binary directory) from the description of the runtime C API
+# (include/OffloadRuntime/API/*.td) with tools/offload-tblgen and <action>
+# (-gen-entry-points, ...). Appends the output's path to OFFLOAD_API_GENERATED
+# in the caller's scope.
+function(offload_api_tablegen output action)
+  set(td_dir ${PROJECT_SOURCE_DIR}/include/OffloadRuntime/API)
+  file(GLOB td_files CONFIGURE_DEPENDS ${td_dir}/*.td)
+  set(out ${CMAKE_CURRENT_BINARY_DIR}/${output})
+  add_custom_command(OUTPUT ${out}
+    COMMAND offload-tblgen ${action} -I ${td_dir} ${td_dir}/OffloadAPI.td
+            -o ${out}
+    DEPENDS offload-tblgen ${td_files}
+    COMMENT "offload-tblgen ${action}: ${output}"
+    VERBATIM)
+  set(OFFLOAD_API_GENERATED ${OFFLOAD_API_GENERATED} ${out} PARENT_SCOPE)
+endfunction()

@@ -5,11 +5,17 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The C entry points. Each one is a call of runEntryPoint (Trace.h) around an
-// implementation function that validates the arguments (Validation.h and the
-// handle checks of Runtime) and then calls the plugin interface (Plugin.h).
-// llvm::Error is converted into offload_result_t only in runEntryPoint. The
-// plain entry point forwards to its WithCodeLoc variant with a null location.
+// The implementations of the C entry points, offload::impl::offloadX_impl,
+// one per function of include/OffloadRuntime/API/OffloadAPI.td. The entry
+// points themselves (plain and WithCodeLoc) are generated from that
+// description (OffloadAPIEntryPoints.inc, included at the end): they check
+// what the description says of each parameter (null and stale handles, null
+// pointers, enum ranges, zero sizes, reserved flags; Validation.h and the
+// handle checks of Runtime), then call the implementation inside
+// runEntryPoint (Trace.h), which converts llvm::Error into offload_result_t
+// and traces the call. An implementation checks only what depends on more
+// than one argument or on the runtime's state, then calls the plugin
+// interface (Plugin.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +29,8 @@
 #include "Trace.h"
 #include "Validation.h"
 
+#include "OffloadAPIImplDecls.inc"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -35,7 +43,8 @@ using namespace offload;
 // Implementations
 //===----------------------------------------------------------------------===//
 
-namespace {
+namespace offload {
+namespace impl {
 
 //===----------------------------------------------------------------------===//
 // Info queries
@@ -75,15 +84,6 @@ struct InfoOut {
     return {true, 0, nullptr, PropSizeRet};
   }
 
-  /// Checks the output arguments (after the handle).
-  Error check() const {
-    if (IsSizeQuery)
-      return checkNotNull(PropSizeRet, "PropSizeRet");
-    if (Error E = checkNotNull(PropValue, "PropValue"))
-      return E;
-    return checkNotZero(PropSize, "PropSize");
-  }
-
   /// Writes \p Bytes or their size.
   Error write(const InfoBytes &Bytes) const {
     if (IsSizeQuery) {
@@ -103,11 +103,10 @@ struct InfoOut {
   }
 };
 
-/// Runs \p Compute (an Expected<InfoBytes>() callable) and writes its answer.
+/// Runs \p Compute (an Expected<InfoBytes>() callable) and writes its answer
+/// (the output arguments were checked by the entry point).
 template <typename ComputeFn>
 Error answerInfo(const InfoOut &Out, ComputeFn &&Compute) {
-  if (Error E = Out.check())
-    return E;
   Expected<InfoBytes> Bytes = Compute();
   if (!Bytes)
     return Bytes.takeError();
@@ -116,12 +115,9 @@ Error answerInfo(const InfoOut &Out, ComputeFn &&Compute) {
 
 Expected<InfoBytes>
 getDeviceInfoBytes(offload_device_handle_t Device,
-                   RawEnum<offload_device_info_t> PropName) {
-  if (Error E =
-          checkEnum(PropName, OFFLOAD_DEVICE_INFO_ARCHITECTURE, "PropName"))
-    return std::move(E);
+                   offload_device_info_t PropName) {
   const DeviceInfo &Info = unwrap(Device).Impl->getInfo();
-  switch (PropName.get()) {
+  switch (PropName) {
   case OFFLOAD_DEVICE_INFO_TYPE:
     return infoValue(Info.Type);
   case OFFLOAD_DEVICE_INFO_PLATFORM:
@@ -186,24 +182,31 @@ getDeviceInfoBytes(offload_device_handle_t Device,
   case OFFLOAD_DEVICE_INFO_ARCHITECTURE:
     return infoString(Info.Architecture);
   }
-  llvm_unreachable("checked by checkEnum");
+  llvm_unreachable("checked by the entry point");
 }
 
-Error getDeviceInfo(Runtime &RT, offload_device_handle_t Device,
-                    RawEnum<offload_device_info_t> PropName,
-                    const InfoOut &Out) {
-  if (Error E = RT.checkDevice(Device))
-    return E;
+Error getDeviceInfo(offload_device_handle_t Device,
+                    offload_device_info_t PropName, const InfoOut &Out) {
   return answerInfo(Out, [&] { return getDeviceInfoBytes(Device, PropName); });
+}
+
+Error offloadGetDeviceInfo_impl(Runtime &, offload_device_handle_t Device,
+                                offload_device_info_t PropName,
+                                size_t PropSize, void *PropValue) {
+  return getDeviceInfo(Device, PropName, InfoOut::value(PropSize, PropValue));
+}
+
+Error offloadGetDeviceInfoSize_impl(Runtime &, offload_device_handle_t Device,
+                                    offload_device_info_t PropName,
+                                    size_t *PropSizeRet) {
+  return getDeviceInfo(Device, PropName, InfoOut::size(PropSizeRet));
 }
 
 Expected<InfoBytes>
 getPlatformInfoBytes(offload_platform_handle_t Platform,
-                     RawEnum<offload_platform_info_t> PropName) {
-  if (Error E = checkEnum(PropName, OFFLOAD_PLATFORM_INFO_STATUS, "PropName"))
-    return std::move(E);
+                     offload_platform_info_t PropName) {
   const Plugin &P = *unwrap(Platform).ThePlugin;
-  switch (PropName.get()) {
+  switch (PropName) {
   case OFFLOAD_PLATFORM_INFO_NAME:
     return infoString(P.getName());
   case OFFLOAD_PLATFORM_INFO_VENDOR_NAME:
@@ -219,25 +222,32 @@ getPlatformInfoBytes(offload_platform_handle_t Platform,
     return infoString(Reason);
   }
   }
-  llvm_unreachable("checked by checkEnum");
+  llvm_unreachable("checked by the entry point");
 }
 
-Error getPlatformInfo(Runtime &RT, offload_platform_handle_t Platform,
-                      RawEnum<offload_platform_info_t> PropName,
-                      const InfoOut &Out) {
-  if (Error E = RT.checkPlatform(Platform))
-    return E;
+Error getPlatformInfo(offload_platform_handle_t Platform,
+                      offload_platform_info_t PropName, const InfoOut &Out) {
   return answerInfo(Out,
                     [&] { return getPlatformInfoBytes(Platform, PropName); });
 }
 
-Error getMemInfo(Runtime &RT, const void *Ptr,
-                 RawEnum<offload_mem_info_t> PropName, const InfoOut &Out) {
-  if (Error E = checkNotNull(Ptr, "Ptr"))
-    return E;
+Error offloadGetPlatformInfo_impl(Runtime &, offload_platform_handle_t Platform,
+                                  offload_platform_info_t PropName,
+                                  size_t PropSize, void *PropValue) {
+  return getPlatformInfo(Platform, PropName,
+                         InfoOut::value(PropSize, PropValue));
+}
+
+Error offloadGetPlatformInfoSize_impl(Runtime &,
+                                      offload_platform_handle_t Platform,
+                                      offload_platform_info_t PropName,
+                                      size_t *PropSizeRet) {
+  return getPlatformInfo(Platform, PropName, InfoOut::size(PropSizeRet));
+}
+
+Error getMemInfo(Runtime &RT, const void *Ptr, offload_mem_info_t PropName,
+                 const InfoOut &Out) {
   return answerInfo(Out, [&]() -> Expected<InfoBytes> {
-    if (Error E = checkEnum(PropName, OFFLOAD_MEM_INFO_TYPE, "PropName"))
-      return std::move(E);
     // Checked even without validation: there is nothing to answer from.
     std::optional<std::pair<void *, AllocationInfo>> Found =
         RT.findAllocation(Ptr);
@@ -247,7 +257,7 @@ Error getMemInfo(Runtime &RT, const void *Ptr,
                          "offloadMemAlloc",
                          formatPointer(Ptr));
     const AllocationInfo &Info = Found->second;
-    switch (PropName.get()) {
+    switch (PropName) {
     case OFFLOAD_MEM_INFO_DEVICE:
       return infoValue(static_cast<offload_device_handle_t>(Info.Device));
     case OFFLOAD_MEM_INFO_BASE:
@@ -257,18 +267,26 @@ Error getMemInfo(Runtime &RT, const void *Ptr,
     case OFFLOAD_MEM_INFO_TYPE:
       return infoValue(Info.Kind);
     }
-    llvm_unreachable("checked by checkEnum");
+    llvm_unreachable("checked by the entry point");
   });
 }
 
-Error getQueueInfo(Runtime &RT, offload_queue_handle_t Queue,
-                   RawEnum<offload_queue_info_t> PropName, const InfoOut &Out) {
-  if (Error E = RT.checkQueue(Queue))
-    return E;
+Error offloadGetMemInfo_impl(Runtime &RT, const void *Ptr,
+                             offload_mem_info_t PropName, size_t PropSize,
+                             void *PropValue) {
+  return getMemInfo(RT, Ptr, PropName, InfoOut::value(PropSize, PropValue));
+}
+
+Error offloadGetMemInfoSize_impl(Runtime &RT, const void *Ptr,
+                                 offload_mem_info_t PropName,
+                                 size_t *PropSizeRet) {
+  return getMemInfo(RT, Ptr, PropName, InfoOut::size(PropSizeRet));
+}
+
+Error getQueueInfo(offload_queue_handle_t Queue, offload_queue_info_t PropName,
+                   const InfoOut &Out) {
   return answerInfo(Out, [&]() -> Expected<InfoBytes> {
-    if (Error E = checkEnum(PropName, OFFLOAD_QUEUE_INFO_EMPTY, "PropName"))
-      return std::move(E);
-    switch (PropName.get()) {
+    switch (PropName) {
     case OFFLOAD_QUEUE_INFO_DEVICE:
       return infoValue(
           static_cast<offload_device_handle_t>(unwrap(Queue).Device));
@@ -282,27 +300,46 @@ Error getQueueInfo(Runtime &RT, offload_queue_handle_t Queue,
       return infoValue(*Empty);
     }
     }
-    llvm_unreachable("checked by checkEnum");
+    llvm_unreachable("checked by the entry point");
   });
 }
 
-Error getEventInfo(Runtime &RT, offload_event_handle_t Event,
-                   RawEnum<offload_event_info_t> PropName, const InfoOut &Out) {
-  if (Error E = RT.checkEvent(Event))
-    return E;
+Error offloadGetQueueInfo_impl(Runtime &, offload_queue_handle_t Queue,
+                               offload_queue_info_t PropName, size_t PropSize,
+                               void *PropValue) {
+  return getQueueInfo(Queue, PropName, InfoOut::value(PropSize, PropValue));
+}
+
+Error offloadGetQueueInfoSize_impl(Runtime &, offload_queue_handle_t Queue,
+                                   offload_queue_info_t PropName,
+                                   size_t *PropSizeRet) {
+  return getQueueInfo(Queue, PropName, InfoOut::size(PropSizeRet));
+}
+
+Error getEventInfo(offload_event_handle_t Event, offload_event_info_t PropName,
+                   const InfoOut &Out) {
   return answerInfo(Out, [&]() -> Expected<InfoBytes> {
-    if (Error E =
-            checkEnum(PropName, OFFLOAD_EVENT_INFO_IS_COMPLETE, "PropName"))
-      return std::move(E);
-    switch (PropName.get()) {
+    switch (PropName) {
     case OFFLOAD_EVENT_INFO_QUEUE:
       return infoValue(
           static_cast<offload_queue_handle_t>(unwrap(Event).Queue));
     case OFFLOAD_EVENT_INFO_IS_COMPLETE:
       return infoValue(unwrap(Event).Impl->isComplete());
     }
-    llvm_unreachable("checked by checkEnum");
+    llvm_unreachable("checked by the entry point");
   });
+}
+
+Error offloadGetEventInfo_impl(Runtime &, offload_event_handle_t Event,
+                               offload_event_info_t PropName, size_t PropSize,
+                               void *PropValue) {
+  return getEventInfo(Event, PropName, InfoOut::value(PropSize, PropValue));
+}
+
+Error offloadGetEventInfoSize_impl(Runtime &, offload_event_handle_t Event,
+                                   offload_event_info_t PropName,
+                                   size_t *PropSizeRet) {
+  return getEventInfo(Event, PropName, InfoOut::size(PropSizeRet));
 }
 
 /// Names of symbol kinds, for messages.
@@ -312,10 +349,7 @@ StringRef getKindName(offload_symbol_kind_t Kind) {
 
 Expected<InfoBytes>
 getSymbolInfoBytes(offload_symbol_handle_t Symbol,
-                   RawEnum<offload_symbol_info_t> PropName) {
-  if (Error E =
-          checkEnum(PropName, OFFLOAD_SYMBOL_INFO_ARGUMENT_SIZES, "PropName"))
-    return std::move(E);
+                   offload_symbol_info_t PropName) {
   const offload::Symbol &Sym = *unwrap(Symbol).Impl;
   auto Require = [&](offload_symbol_kind_t Kind, StringRef Prop) -> Error {
     if (Sym.getKind() == Kind)
@@ -334,7 +368,7 @@ getSymbolInfoBytes(offload_symbol_handle_t Symbol,
                          Sym.describeMissingArgumentLayout());
     return *L;
   };
-  switch (PropName.get()) {
+  switch (PropName) {
   case OFFLOAD_SYMBOL_INFO_KIND:
     return infoValue(Sym.getKind());
   case OFFLOAD_SYMBOL_INFO_GLOBAL_VARIABLE_ADDRESS:
@@ -378,25 +412,33 @@ getSymbolInfoBytes(offload_symbol_handle_t Symbol,
     return infoArray(L->Sizes);
   }
   }
-  llvm_unreachable("checked by checkEnum");
+  llvm_unreachable("checked by the entry point");
 }
 
-Error getSymbolInfo(Runtime &RT, offload_symbol_handle_t Symbol,
-                    RawEnum<offload_symbol_info_t> PropName,
-                    const InfoOut &Out) {
-  if (Error E = RT.checkSymbol(Symbol))
-    return E;
+Error getSymbolInfo(offload_symbol_handle_t Symbol,
+                    offload_symbol_info_t PropName, const InfoOut &Out) {
   return answerInfo(Out, [&] { return getSymbolInfoBytes(Symbol, PropName); });
+}
+
+Error offloadGetSymbolInfo_impl(Runtime &, offload_symbol_handle_t Symbol,
+                                offload_symbol_info_t PropName,
+                                size_t PropSize, void *PropValue) {
+  return getSymbolInfo(Symbol, PropName, InfoOut::value(PropSize, PropValue));
+}
+
+Error offloadGetSymbolInfoSize_impl(Runtime &, offload_symbol_handle_t Symbol,
+                                    offload_symbol_info_t PropName,
+                                    size_t *PropSizeRet) {
+  return getSymbolInfo(Symbol, PropName, InfoOut::size(PropSizeRet));
 }
 
 //===----------------------------------------------------------------------===//
 // Devices
 //===----------------------------------------------------------------------===//
 
-Error iterateDevices(Runtime &RT, offload_device_iterate_cb_t Callback,
-                     void *UserData) {
-  if (Error E = checkNotNull(Callback, "Callback"))
-    return E;
+Error offloadIterateDevices_impl(Runtime &RT,
+                                 offload_device_iterate_cb_t Callback,
+                                 void *UserData) {
   // No lock is held: the callback may call the API.
   for (offload_device_handle_t Device : RT.getDevices())
     if (!Callback(Device, UserData))
@@ -404,24 +446,17 @@ Error iterateDevices(Runtime &RT, offload_device_iterate_cb_t Callback,
   return Error::success();
 }
 
-Error iteratePlatforms(Runtime &RT, offload_platform_iterate_cb_t Callback,
-                       void *UserData) {
-  if (Error E = checkNotNull(Callback, "Callback"))
-    return E;
+Error offloadIteratePlatforms_impl(Runtime &RT,
+                                   offload_platform_iterate_cb_t Callback,
+                                   void *UserData) {
   for (offload_platform_handle_t P : RT.getPlatforms())
     if (!Callback(P, UserData))
       break;
   return Error::success();
 }
 
-Error getDevice(Runtime &RT, RawEnum<offload_platform_backend_t> RawBackend,
-                uint32_t Index, offload_device_handle_t *Device) {
-  if (Error E = checkNotNull(Device, "Device"))
-    return E;
-  if (Error E =
-          checkEnum(RawBackend, OFFLOAD_PLATFORM_BACKEND_LEVEL_ZERO, "Backend"))
-    return E;
-  offload_platform_backend_t Backend = RawBackend.get();
+Error offloadGetDevice_impl(Runtime &RT, offload_platform_backend_t Backend,
+                            uint32_t Index, offload_device_handle_t *Device) {
   uint32_t Seen = 0;
   for (offload_device_handle_t D : RT.getDevices()) {
     if (Backend != OFFLOAD_PLATFORM_BACKEND_UNKNOWN &&
@@ -451,9 +486,7 @@ Error getDevice(Runtime &RT, RawEnum<offload_platform_backend_t> RawBackend,
                      Index, Seen);
 }
 
-Error getHostDevice(Runtime &RT, offload_device_handle_t *Device) {
-  if (Error E = checkNotNull(Device, "Device"))
-    return E;
+Error offloadGetHostDevice_impl(Runtime &RT, offload_device_handle_t *Device) {
   *Device = RT.getHostDevice();
   return Error::success();
 }
@@ -462,19 +495,9 @@ Error getHostDevice(Runtime &RT, offload_device_handle_t *Device) {
 // Memory
 //===----------------------------------------------------------------------===//
 
-Error memAlloc(Runtime &RT, offload_device_handle_t Device,
-               RawEnum<offload_alloc_type_t> RawType, size_t Size,
-               void **AllocationOut) {
-  if (Error E = RT.checkDevice(Device))
-    return E;
-  if (Error E = checkNotNull(AllocationOut, "AllocationOut"))
-    return E;
-  // Zero bytes is no allocation, whatever the validation setting.
-  if (Error E = requireNotZero(Size, "Size"))
-    return E;
-  if (Error E = checkEnum(RawType, OFFLOAD_ALLOC_TYPE_MANAGED, "Type"))
-    return E;
-  offload_alloc_type_t Type = RawType.get();
+Error offloadMemAlloc_impl(Runtime &RT, offload_device_handle_t Device,
+                           offload_alloc_type_t Type, size_t Size,
+                           void **AllocationOut) {
   // Checked even without validation: plugins round sizes up, and a size
   // near SIZE_MAX would wrap to a small block.
   uint64_t MaxSize = unwrap(Device).Impl->getInfo().MaxMemAllocSize;
@@ -499,20 +522,12 @@ Error memAlloc(Runtime &RT, offload_device_handle_t Device,
   return Error::success();
 }
 
-Error memFree(Runtime &RT, void *Address) {
-  // Null is never an allocation, whatever the validation setting.
-  if (Error E = requireNotNull(Address, "Address"))
-    return E;
+Error offloadMemFree_impl(Runtime &RT, void *Address) {
   Expected<AllocationInfo> Info = RT.takeAllocation(Address);
   if (!Info)
     return Info.takeError();
   check::recordDestruction(Address);
   return unwrap(Info->Device).Impl->free(Address, Info->Kind);
-}
-
-/// Checks an optional queue argument: null, or a live queue.
-Error checkOptionalQueue(Runtime &RT, offload_queue_handle_t Queue) {
-  return Queue ? RT.checkQueue(Queue) : Error::success();
 }
 
 offload::Queue *getImpl(offload_queue_handle_t Queue) {
@@ -626,19 +641,10 @@ Error copyNow(Runtime &RT, void *DstPtr, offload_device_handle_t DstDevice,
       });
 }
 
-Error memcpy(Runtime &RT, offload_queue_handle_t Queue, void *DstPtr,
-             offload_device_handle_t DstDevice, const void *SrcPtr,
-             offload_device_handle_t SrcDevice, size_t Size) {
-  if (Error E = checkOptionalQueue(RT, Queue))
-    return E;
-  if (Error E = checkNotNull(DstPtr, "DstPtr"))
-    return E;
-  if (Error E = RT.checkDevice(DstDevice, "DstDevice"))
-    return E;
-  if (Error E = checkNotNull(SrcPtr, "SrcPtr"))
-    return E;
-  if (Error E = RT.checkDevice(SrcDevice, "SrcDevice"))
-    return E;
+Error offloadMemcpy_impl(Runtime &RT, offload_queue_handle_t Queue,
+                         void *DstPtr, offload_device_handle_t DstDevice,
+                         const void *SrcPtr, offload_device_handle_t SrcDevice,
+                         size_t Size) {
   if (isValidationEnabled() && Queue && unwrap(Queue).Device != DstDevice &&
       unwrap(Queue).Device != SrcDevice)
     return createError(OFFLOAD_ERRC_INVALID_DEVICE,
@@ -670,21 +676,9 @@ Error memcpy(Runtime &RT, offload_queue_handle_t Queue, void *DstPtr,
       });
 }
 
-Error memFill(Runtime &RT, offload_queue_handle_t Queue, void *Ptr,
-              size_t PatternSize, const void *PatternPtr, size_t FillSize) {
-  if (Error E = checkOptionalQueue(RT, Queue))
-    return E;
-  if (Error E = checkNotNull(Ptr, "Ptr"))
-    return E;
-  // Checked even without validation: a fill cannot progress without a
-  // pattern.
-  if (PatternSize == 0)
-    return createError(OFFLOAD_ERRC_INVALID_SIZE, "PatternSize is zero");
-  if (Error E = checkNotNull(PatternPtr, "PatternPtr"))
-    return E;
-  // A fill of zero bytes is refused whatever the validation setting.
-  if (Error E = requireNotZero(FillSize, "FillSize"))
-    return E;
+Error offloadMemFill_impl(Runtime &RT, offload_queue_handle_t Queue,
+                          void *Ptr, size_t PatternSize,
+                          const void *PatternPtr, size_t FillSize) {
   if (isValidationEnabled() && FillSize % PatternSize != 0)
     return createError(OFFLOAD_ERRC_INVALID_SIZE,
                        "FillSize ({0}) is not a multiple of PatternSize ({1})",
@@ -713,21 +707,10 @@ Error memFill(Runtime &RT, offload_queue_handle_t Queue, void *Ptr,
       });
 }
 
-Error memRegister(Runtime &RT, offload_device_handle_t Device, void *Ptr,
-                  size_t Size, offload_memory_register_flags_t Flags,
-                  void **PinnedPtr) {
-  if (Error E = RT.checkDevice(Device))
-    return E;
-  if (Error E = checkNotNull(Ptr, "Ptr"))
-    return E;
-  // Zero bytes is no range, whatever the validation setting.
-  if (Error E = requireNotZero(Size, "Size"))
-    return E;
-  if (isValidationEnabled() && Flags != 0)
-    return createError(OFFLOAD_ERRC_INVALID_ARGUMENT,
-                       "Flags ({0:x}) is reserved and must be 0", Flags);
-  if (Error E = checkNotNull(PinnedPtr, "PinnedPtr"))
-    return E;
+Error offloadMemRegister_impl(Runtime &RT, offload_device_handle_t Device,
+                              void *Ptr, size_t Size,
+                              offload_memory_register_flags_t,
+                              void **PinnedPtr) {
   Expected<void *> Pinned = RT.registerHostMemory(Device, Ptr, Size);
   if (!Pinned)
     return Pinned.takeError();
@@ -735,11 +718,8 @@ Error memRegister(Runtime &RT, offload_device_handle_t Device, void *Ptr,
   return Error::success();
 }
 
-Error memUnregister(Runtime &RT, offload_device_handle_t Device, void *Ptr) {
-  if (Error E = RT.checkDevice(Device))
-    return E;
-  if (Error E = checkNotNull(Ptr, "Ptr"))
-    return E;
+Error offloadMemUnregister_impl(Runtime &RT, offload_device_handle_t Device,
+                                void *Ptr) {
   return RT.unregisterHostMemory(Device, Ptr);
 }
 
@@ -747,12 +727,8 @@ Error memUnregister(Runtime &RT, offload_device_handle_t Device, void *Ptr) {
 // Queues and events
 //===----------------------------------------------------------------------===//
 
-Error createQueue(Runtime &RT, offload_device_handle_t Device,
-                  offload_queue_handle_t *Queue) {
-  if (Error E = RT.checkDevice(Device))
-    return E;
-  if (Error E = checkNotNull(Queue, "Queue"))
-    return E;
+Error offloadCreateQueue_impl(Runtime &RT, offload_device_handle_t Device,
+                              offload_queue_handle_t *Queue) {
   Expected<std::unique_ptr<offload::Queue>> Q =
       unwrap(Device).Impl->createQueue();
   if (!Q)
@@ -766,16 +742,13 @@ Error createQueue(Runtime &RT, offload_device_handle_t Device,
   return Error::success();
 }
 
-Error syncQueue(Runtime &RT, offload_queue_handle_t Queue) {
-  if (Error E = RT.checkQueue(Queue))
-    return E;
+Error offloadSyncQueue_impl(Runtime &, offload_queue_handle_t Queue) {
   return unwrap(Queue).Impl->synchronize();
 }
 
-Error waitEvents(Runtime &RT, offload_queue_handle_t Queue,
-                 offload_event_handle_t *Events, size_t NumEvents) {
-  if (Error E = RT.checkQueue(Queue))
-    return E;
+Error offloadWaitEvents_impl(Runtime &RT, offload_queue_handle_t Queue,
+                             offload_event_handle_t *Events,
+                             size_t NumEvents) {
   if (NumEvents == 0)
     return Error::success();
   if (Error E = checkNotNull(Events, "Events"))
@@ -789,9 +762,7 @@ Error waitEvents(Runtime &RT, offload_queue_handle_t Queue,
   return unwrap(Queue).Impl->waitEvents(Waited);
 }
 
-Error destroyQueue(Runtime &RT, offload_queue_handle_t Queue) {
-  if (Error E = RT.checkQueue(Queue))
-    return E;
+Error offloadDestroyQueue_impl(Runtime &RT, offload_queue_handle_t Queue) {
   QueueTable::Owned Q = RT.Queues.take(Queue);
   if (!Q)
     return createError(OFFLOAD_ERRC_INVALID_QUEUE,
@@ -805,21 +776,14 @@ Error destroyQueue(Runtime &RT, offload_queue_handle_t Queue) {
   return E;
 }
 
-Error launchHostFunction(Runtime &RT, offload_queue_handle_t Queue,
-                         offload_host_function_cb_t Callback, void *UserData) {
-  if (Error E = RT.checkQueue(Queue))
-    return E;
-  if (Error E = checkNotNull(Callback, "Callback"))
-    return E;
+Error offloadLaunchHostFunction_impl(Runtime &, offload_queue_handle_t Queue,
+                                     offload_host_function_cb_t Callback,
+                                     void *UserData) {
   return unwrap(Queue).Impl->enqueueHostFunction(Callback, UserData);
 }
 
-Error createEvent(Runtime &RT, offload_queue_handle_t Queue,
-                  offload_event_handle_t *Event) {
-  if (Error E = RT.checkQueue(Queue))
-    return E;
-  if (Error E = checkNotNull(Event, "Event"))
-    return E;
+Error offloadCreateEvent_impl(Runtime &RT, offload_queue_handle_t Queue,
+                              offload_event_handle_t *Event) {
   Expected<std::shared_ptr<offload::Event>> Ev =
       unwrap(Queue).Impl->recordEvent();
   if (!Ev)
@@ -833,20 +797,13 @@ Error createEvent(Runtime &RT, offload_queue_handle_t Queue,
   return Error::success();
 }
 
-Error syncEvent(Runtime &RT, offload_event_handle_t Event) {
-  if (Error E = RT.checkEvent(Event))
-    return E;
+Error offloadSyncEvent_impl(Runtime &, offload_event_handle_t Event) {
   return unwrap(Event).Impl->synchronize();
 }
 
-Error getEventElapsedTime(Runtime &RT, offload_event_handle_t Start,
-                          offload_event_handle_t End, float *ElapsedMs) {
-  if (Error E = RT.checkEvent(Start, "Start"))
-    return E;
-  if (Error E = RT.checkEvent(End, "End"))
-    return E;
-  if (Error E = requireNotNull(ElapsedMs, "ElapsedMs"))
-    return E;
+Error offloadGetEventElapsedTime_impl(Runtime &, offload_event_handle_t Start,
+                                      offload_event_handle_t End,
+                                      float *ElapsedMs) {
   EventObject &S = unwrap(Start), &En = unwrap(End);
   // Checked even without validation: the plugin compares clocks of one
   // device only.
@@ -868,9 +825,7 @@ Error getEventElapsedTime(Runtime &RT, offload_event_handle_t Start,
   return Error::success();
 }
 
-Error destroyEvent(Runtime &RT, offload_event_handle_t Event) {
-  if (Error E = RT.checkEvent(Event))
-    return E;
+Error offloadDestroyEvent_impl(Runtime &RT, offload_event_handle_t Event) {
   if (!RT.Events.take(Event))
     return createError(OFFLOAD_ERRC_INVALID_EVENT,
                        "Event ({0}) is not a live event: it was destroyed or "
@@ -908,15 +863,9 @@ loadProgram(Runtime &RT, offload_device_handle_t Device, const void *ProgData,
   return *Handle;
 }
 
-Error createProgram(Runtime &RT, offload_device_handle_t Device,
-                    const void *ProgData, size_t ProgDataSize,
-                    offload_program_handle_t *Program) {
-  if (Error E = RT.checkDevice(Device))
-    return E;
-  if (Error E = checkNotNull(ProgData, "ProgData"))
-    return E;
-  if (Error E = checkNotNull(Program, "Program"))
-    return E;
+Error offloadCreateProgram_impl(Runtime &RT, offload_device_handle_t Device,
+                                const void *ProgData, size_t ProgDataSize,
+                                offload_program_handle_t *Program) {
   Expected<offload_program_handle_t> P =
       loadProgram(RT, Device, ProgData, ProgDataSize, "ProgDataSize");
   if (!P)
@@ -928,23 +877,17 @@ Error createProgram(Runtime &RT, offload_device_handle_t Device,
   return Error::success();
 }
 
-Error isValidBinary(Runtime &RT, offload_device_handle_t Device,
-                    const void *ProgData, size_t ProgDataSize, bool *Valid) {
-  if (Error E = RT.checkDevice(Device))
-    return E;
-  if (Error E = checkNotNull(ProgData, "ProgData"))
-    return E;
-  if (Error E = checkNotNull(Valid, "Valid"))
-    return E;
+Error offloadIsValidBinary_impl(Runtime &, offload_device_handle_t Device,
+                                const void *ProgData, size_t ProgDataSize,
+                                bool *Valid) {
   *Valid = ProgDataSize != 0 &&
            unwrap(Device).Impl->isValidBinary(
                StringRef(static_cast<const char *>(ProgData), ProgDataSize));
   return Error::success();
 }
 
-Error destroyProgram(Runtime &RT, offload_program_handle_t Program) {
-  if (Error E = RT.checkProgram(Program))
-    return E;
+Error offloadDestroyProgram_impl(Runtime &RT,
+                                 offload_program_handle_t Program) {
   ProgramTable::Owned P = RT.Programs.take(Program);
   if (!P)
     return createError(OFFLOAD_ERRC_INVALID_PROGRAM,
@@ -980,19 +923,10 @@ Expected<offload_symbol_handle_t> lookupSymbol(Runtime &RT,
   return *Handle;
 }
 
-Error getSymbol(Runtime &RT, offload_program_handle_t Program, const char *Name,
-                RawEnum<offload_symbol_kind_t> Kind,
-                offload_symbol_handle_t *Symbol) {
-  if (Error E = RT.checkProgram(Program))
-    return E;
-  if (Error E = checkNotNull(Name, "Name"))
-    return E;
-  if (Error E = checkNotNull(Symbol, "Symbol"))
-    return E;
-  if (Error E = checkEnum(Kind, OFFLOAD_SYMBOL_KIND_GLOBAL_VARIABLE, "Kind"))
-    return E;
-  Expected<offload_symbol_handle_t> S =
-      lookupSymbol(RT, Program, Name, Kind.get());
+Error offloadGetSymbol_impl(Runtime &RT, offload_program_handle_t Program,
+                            const char *Name, offload_symbol_kind_t Kind,
+                            offload_symbol_handle_t *Symbol) {
+  Expected<offload_symbol_handle_t> S = lookupSymbol(RT, Program, Name, Kind);
   if (!S)
     return S.takeError();
   *Symbol = *S;
@@ -1017,15 +951,11 @@ Error checkKernel(offload_symbol_handle_t Kernel,
   return Error::success();
 }
 
-Error calculateOptimalOccupancy(Runtime &RT, offload_device_handle_t Device,
-                                offload_symbol_handle_t Kernel,
-                                size_t SharedMemory, size_t *GroupSize) {
-  if (Error E = RT.checkDevice(Device))
-    return E;
-  if (Error E = RT.checkSymbol(Kernel, "Kernel"))
-    return E;
-  if (Error E = checkNotNull(GroupSize, "GroupSize"))
-    return E;
+Error offloadCalculateOptimalOccupancy_impl(Runtime &,
+                                            offload_device_handle_t Device,
+                                            offload_symbol_handle_t Kernel,
+                                            size_t SharedMemory,
+                                            size_t *GroupSize) {
   if (Error E = checkKernel(Kernel, Device))
     return E;
   Expected<uint64_t> Size = unwrap(Device).Impl->getOptimalGroupSize(
@@ -1036,19 +966,11 @@ Error calculateOptimalOccupancy(Runtime &RT, offload_device_handle_t Device,
   return Error::success();
 }
 
-Error launchKernel(Runtime &RT, offload_queue_handle_t Queue,
-                   offload_device_handle_t Device,
-                   offload_symbol_handle_t Kernel, const void *ArgumentsData,
-                   size_t ArgumentsSize,
-                   const offload_kernel_launch_size_args_t *LaunchSizeArgs) {
-  if (Error E = checkOptionalQueue(RT, Queue))
-    return E;
-  if (Error E = RT.checkDevice(Device))
-    return E;
-  if (Error E = RT.checkSymbol(Kernel, "Kernel"))
-    return E;
-  if (Error E = checkNotNull(LaunchSizeArgs, "LaunchSizeArgs"))
-    return E;
+Error offloadLaunchKernel_impl(
+    Runtime &, offload_queue_handle_t Queue, offload_device_handle_t Device,
+    offload_symbol_handle_t Kernel, const void *ArgumentsData,
+    size_t ArgumentsSize,
+    const offload_kernel_launch_size_args_t *LaunchSizeArgs) {
   offload::Symbol &Sym = *unwrap(Kernel).Impl;
   if (isValidationEnabled()) {
     if (ArgumentsSize && !ArgumentsData)
@@ -1096,18 +1018,11 @@ Error launchKernel(Runtime &RT, offload_queue_handle_t Queue,
       });
 }
 
-Error getKernelFromImage(Runtime &RT, offload_device_handle_t Device,
-                         const void *Image, size_t ImageSize,
-                         const char *KernelName,
-                         offload_symbol_handle_t *Kernel) {
-  if (Error E = RT.checkDevice(Device))
-    return E;
-  if (Error E = checkNotNull(Image, "Image"))
-    return E;
-  if (Error E = checkNotNull(KernelName, "KernelName"))
-    return E;
-  if (Error E = checkNotNull(Kernel, "Kernel"))
-    return E;
+Error offloadGetKernelFromImage_impl(Runtime &RT,
+                                     offload_device_handle_t Device,
+                                     const void *Image, size_t ImageSize,
+                                     const char *KernelName,
+                                     offload_symbol_handle_t *Kernel) {
   Expected<offload_program_handle_t> Program =
       RT.getOrLoadImageProgram(Device, Image, [&] {
         return loadProgram(RT, Device, Image, ImageSize, "ImageSize");
@@ -1122,412 +1037,19 @@ Error getKernelFromImage(Runtime &RT, offload_device_handle_t Device,
   return Error::success();
 }
 
-//===----------------------------------------------------------------------===//
-// Entry points taking enum arguments
-//===----------------------------------------------------------------------===//
-//
-// Shared by the plain and WithCodeLoc entry points. Enum arguments arrive as
-// RawEnum: a C caller may pass any value, and passing or loading an enum
-// object outside its enumerators' range is undefined behaviour in C++.
+Error offloadInit_impl() { return Runtime::init(); }
 
-offload_result_t
-getPlatformInfoEntry(offload_platform_handle_t Platform,
-                     RawEnum<offload_platform_info_t> RawPropName,
-                     size_t PropSize, void *PropValue,
-                     const offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadGetPlatformInfo", CodeLocation,
-      [&](Runtime &RT) {
-        return getPlatformInfo(RT, Platform, RawPropName,
-                               InfoOut::value(PropSize, PropValue));
-      },
-      "Platform", Platform, "PropName", RawPropName, "PropSize", PropSize,
-      "PropValue", PropValue);
-}
-
-offload_result_t
-getPlatformInfoSizeEntry(offload_platform_handle_t Platform,
-                         RawEnum<offload_platform_info_t> RawPropName,
-                         size_t *PropSizeRet,
-                         const offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadGetPlatformInfoSize", CodeLocation,
-      [&](Runtime &RT) {
-        return getPlatformInfo(RT, Platform, RawPropName,
-                               InfoOut::size(PropSizeRet));
-      },
-      "Platform", Platform, "PropName", RawPropName, "PropSizeRet",
-      PropSizeRet);
-}
-
-offload_result_t
-getDeviceInfoEntry(offload_device_handle_t Device,
-                   RawEnum<offload_device_info_t> RawPropName, size_t PropSize,
-                   void *PropValue,
-                   const offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadGetDeviceInfo", CodeLocation,
-      [&](Runtime &RT) {
-        return getDeviceInfo(RT, Device, RawPropName,
-                             InfoOut::value(PropSize, PropValue));
-      },
-      "Device", Device, "PropName", RawPropName, "PropSize", PropSize,
-      "PropValue", PropValue);
-}
-
-offload_result_t getDeviceInfoSizeEntry(
-    offload_device_handle_t Device, RawEnum<offload_device_info_t> RawPropName,
-    size_t *PropSizeRet, const offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadGetDeviceInfoSize", CodeLocation,
-      [&](Runtime &RT) {
-        return getDeviceInfo(RT, Device, RawPropName,
-                             InfoOut::size(PropSizeRet));
-      },
-      "Device", Device, "PropName", RawPropName, "PropSizeRet", PropSizeRet);
-}
-
-offload_result_t memAllocEntry(offload_device_handle_t Device,
-                               RawEnum<offload_alloc_type_t> RawType,
-                               size_t Size, void **AllocationOut,
-                               const offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadMemAlloc", CodeLocation,
-      [&](Runtime &RT) {
-        return memAlloc(RT, Device, RawType, Size, AllocationOut);
-      },
-      "Device", Device, "Type", RawType, "Size", Size, "AllocationOut",
-      AllocationOut);
-}
-
-offload_result_t getMemInfoEntry(const void *Ptr,
-                                 RawEnum<offload_mem_info_t> RawPropName,
-                                 size_t PropSize, void *PropValue,
-                                 const offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadGetMemInfo", CodeLocation,
-      [&](Runtime &RT) {
-        return getMemInfo(RT, Ptr, RawPropName,
-                          InfoOut::value(PropSize, PropValue));
-      },
-      "Ptr", Ptr, "PropName", RawPropName, "PropSize", PropSize, "PropValue",
-      PropValue);
-}
-
-offload_result_t
-getMemInfoSizeEntry(const void *Ptr, RawEnum<offload_mem_info_t> RawPropName,
-                    size_t *PropSizeRet,
-                    const offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadGetMemInfoSize", CodeLocation,
-      [&](Runtime &RT) {
-        return getMemInfo(RT, Ptr, RawPropName, InfoOut::size(PropSizeRet));
-      },
-      "Ptr", Ptr, "PropName", RawPropName, "PropSizeRet", PropSizeRet);
-}
-
-offload_result_t
-getQueueInfoEntry(offload_queue_handle_t Queue,
-                  RawEnum<offload_queue_info_t> RawPropName, size_t PropSize,
-                  void *PropValue,
-                  const offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadGetQueueInfo", CodeLocation,
-      [&](Runtime &RT) {
-        return getQueueInfo(RT, Queue, RawPropName,
-                            InfoOut::value(PropSize, PropValue));
-      },
-      "Queue", Queue, "PropName", RawPropName, "PropSize", PropSize,
-      "PropValue", PropValue);
-}
-
-offload_result_t getQueueInfoSizeEntry(
-    offload_queue_handle_t Queue, RawEnum<offload_queue_info_t> RawPropName,
-    size_t *PropSizeRet, const offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadGetQueueInfoSize", CodeLocation,
-      [&](Runtime &RT) {
-        return getQueueInfo(RT, Queue, RawPropName, InfoOut::size(PropSizeRet));
-      },
-      "Queue", Queue, "PropName", RawPropName, "PropSizeRet", PropSizeRet);
-}
-
-offload_result_t
-getEventInfoEntry(offload_event_handle_t Event,
-                  RawEnum<offload_event_info_t> RawPropName, size_t PropSize,
-                  void *PropValue,
-                  const offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadGetEventInfo", CodeLocation,
-      [&](Runtime &RT) {
-        return getEventInfo(RT, Event, RawPropName,
-                            InfoOut::value(PropSize, PropValue));
-      },
-      "Event", Event, "PropName", RawPropName, "PropSize", PropSize,
-      "PropValue", PropValue);
-}
-
-offload_result_t getEventInfoSizeEntry(
-    offload_event_handle_t Event, RawEnum<offload_event_info_t> RawPropName,
-    size_t *PropSizeRet, const offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadGetEventInfoSize", CodeLocation,
-      [&](Runtime &RT) {
-        return getEventInfo(RT, Event, RawPropName, InfoOut::size(PropSizeRet));
-      },
-      "Event", Event, "PropName", RawPropName, "PropSizeRet", PropSizeRet);
-}
-
-offload_result_t getSymbolEntry(offload_program_handle_t Program,
-                                const char *Name,
-                                RawEnum<offload_symbol_kind_t> RawKind,
-                                offload_symbol_handle_t *Symbol,
-                                const offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadGetSymbol", CodeLocation,
-      [&](Runtime &RT) {
-        return getSymbol(RT, Program, Name, RawKind, Symbol);
-      },
-      "Program", Program, "Name", Name, "Kind", RawKind, "Symbol", Symbol);
-}
-
-offload_result_t
-getSymbolInfoEntry(offload_symbol_handle_t Symbol,
-                   RawEnum<offload_symbol_info_t> RawPropName, size_t PropSize,
-                   void *PropValue,
-                   const offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadGetSymbolInfo", CodeLocation,
-      [&](Runtime &RT) {
-        return getSymbolInfo(RT, Symbol, RawPropName,
-                             InfoOut::value(PropSize, PropValue));
-      },
-      "Symbol", Symbol, "PropName", RawPropName, "PropSize", PropSize,
-      "PropValue", PropValue);
-}
-
-offload_result_t getSymbolInfoSizeEntry(
-    offload_symbol_handle_t Symbol, RawEnum<offload_symbol_info_t> RawPropName,
-    size_t *PropSizeRet, const offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadGetSymbolInfoSize", CodeLocation,
-      [&](Runtime &RT) {
-        return getSymbolInfo(RT, Symbol, RawPropName,
-                             InfoOut::size(PropSizeRet));
-      },
-      "Symbol", Symbol, "PropName", RawPropName, "PropSizeRet", PropSizeRet);
-}
-
-} // namespace
-
-//===----------------------------------------------------------------------===//
-// C entry points
-//===----------------------------------------------------------------------===//
-
-const char *offloadErrcName(offload_errc_t Code) {
-  switch (rawEnum(Code).Value) {
-#define OFFLOAD_ERRC_CASE(NAME)                                                \
-  case OFFLOAD_ERRC_##NAME:                                                    \
-    return "OFFLOAD_ERRC_" #NAME;
-    OFFLOAD_ERRC_CASE(SUCCESS)
-    OFFLOAD_ERRC_CASE(UNKNOWN)
-    OFFLOAD_ERRC_CASE(HOST_IO)
-    OFFLOAD_ERRC_CASE(INVALID_BINARY)
-    OFFLOAD_ERRC_CASE(INVALID_NULL_POINTER)
-    OFFLOAD_ERRC_CASE(INVALID_ARGUMENT)
-    OFFLOAD_ERRC_CASE(NOT_FOUND)
-    OFFLOAD_ERRC_CASE(OUT_OF_RESOURCES)
-    OFFLOAD_ERRC_CASE(INVALID_SIZE)
-    OFFLOAD_ERRC_CASE(INVALID_ENUMERATION)
-    OFFLOAD_ERRC_CASE(HOST_TOOL_NOT_FOUND)
-    OFFLOAD_ERRC_CASE(INVALID_VALUE)
-    OFFLOAD_ERRC_CASE(UNIMPLEMENTED)
-    OFFLOAD_ERRC_CASE(UNSUPPORTED)
-    OFFLOAD_ERRC_CASE(ASSEMBLE_FAILURE)
-    OFFLOAD_ERRC_CASE(COMPILE_FAILURE)
-    OFFLOAD_ERRC_CASE(LINK_FAILURE)
-    OFFLOAD_ERRC_CASE(BACKEND_FAILURE)
-    OFFLOAD_ERRC_CASE(UNINITIALIZED)
-    OFFLOAD_ERRC_CASE(INVALID_NULL_HANDLE)
-    OFFLOAD_ERRC_CASE(INVALID_PLATFORM)
-    OFFLOAD_ERRC_CASE(INVALID_DEVICE)
-    OFFLOAD_ERRC_CASE(INVALID_QUEUE)
-    OFFLOAD_ERRC_CASE(INVALID_EVENT)
-    OFFLOAD_ERRC_CASE(SYMBOL_KIND)
-    OFFLOAD_ERRC_CASE(INVALID_PROGRAM)
-    OFFLOAD_ERRC_CASE(INVALID_SYMBOL)
-    OFFLOAD_ERRC_CASE(NOT_READY)
-#undef OFFLOAD_ERRC_CASE
-  }
-  return "OFFLOAD_ERRC_<invalid>";
-}
-
-offload_result_t offloadInit(void) { return offloadInitWithCodeLoc(nullptr); }
-
-offload_result_t offloadInitWithCodeLoc(offload_code_location_t *CodeLocation) {
-  return runEntryPoint("offloadInit", CodeLocation,
-                       [] { return Runtime::init(); });
-}
-
-offload_result_t offloadShutDown(void) {
-  return offloadShutDownWithCodeLoc(nullptr);
-}
-
-offload_result_t
-offloadShutDownWithCodeLoc(offload_code_location_t *CodeLocation) {
-  return runEntryPoint("offloadShutDown", CodeLocation,
-                       [] { return Runtime::shutDown(); });
-}
-
-offload_result_t offloadGetPlatformInfo(offload_platform_handle_t Platform,
-                                        offload_platform_info_t PropName,
-                                        size_t PropSize, void *PropValue) {
-  return getPlatformInfoEntry(Platform, rawEnum(PropName), PropSize, PropValue,
-                              nullptr);
-}
-
-offload_result_t offloadGetPlatformInfoWithCodeLoc(
-    offload_platform_handle_t Platform, offload_platform_info_t PropName,
-    size_t PropSize, void *PropValue, offload_code_location_t *CodeLocation) {
-  return getPlatformInfoEntry(Platform, rawEnum(PropName), PropSize, PropValue,
-                              CodeLocation);
-}
-
-offload_result_t offloadGetPlatformInfoSize(offload_platform_handle_t Platform,
-                                            offload_platform_info_t PropName,
-                                            size_t *PropSizeRet) {
-  return getPlatformInfoSizeEntry(Platform, rawEnum(PropName), PropSizeRet,
-                                  nullptr);
-}
-
-offload_result_t offloadGetPlatformInfoSizeWithCodeLoc(
-    offload_platform_handle_t Platform, offload_platform_info_t PropName,
-    size_t *PropSizeRet, offload_code_location_t *CodeLocation) {
-  return getPlatformInfoSizeEntry(Platform, rawEnum(PropName), PropSizeRet,
-                                  CodeLocation);
-}
-
-offload_result_t offloadIterateDevices(offload_device_iterate_cb_t Callback,
-                                       void *UserData) {
-  return offloadIterateDevicesWithCodeLoc(Callback, UserData, nullptr);
-}
-
-offload_result_t
-offloadIterateDevicesWithCodeLoc(offload_device_iterate_cb_t Callback,
-                                 void *UserData,
-                                 offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadIterateDevices", CodeLocation,
-      [&](Runtime &RT) { return iterateDevices(RT, Callback, UserData); },
-      "Callback", reinterpret_cast<const void *>(Callback), "UserData",
-      UserData);
-}
-
-offload_result_t offloadIteratePlatforms(offload_platform_iterate_cb_t Callback,
-                                         void *UserData) {
-  return runEntryPoint(
-      "offloadIteratePlatforms", nullptr,
-      [&](Runtime &RT) { return iteratePlatforms(RT, Callback, UserData); },
-      "Callback", reinterpret_cast<const void *>(Callback), "UserData",
-      UserData);
-}
-
-offload_result_t offloadGetDeviceInfo(offload_device_handle_t Device,
-                                      offload_device_info_t PropName,
-                                      size_t PropSize, void *PropValue) {
-  return getDeviceInfoEntry(Device, rawEnum(PropName), PropSize, PropValue,
-                            nullptr);
-}
-
-offload_result_t offloadGetDeviceInfoWithCodeLoc(
-    offload_device_handle_t Device, offload_device_info_t PropName,
-    size_t PropSize, void *PropValue, offload_code_location_t *CodeLocation) {
-  return getDeviceInfoEntry(Device, rawEnum(PropName), PropSize, PropValue,
-                            CodeLocation);
-}
-
-offload_result_t offloadGetDeviceInfoSize(offload_device_handle_t Device,
-                                          offload_device_info_t PropName,
-                                          size_t *PropSizeRet) {
-  return getDeviceInfoSizeEntry(Device, rawEnum(PropName), PropSizeRet,
-                                nullptr);
-}
-
-offload_result_t offloadGetDeviceInfoSizeWithCodeLoc(
-    offload_device_handle_t Device, offload_device_info_t PropName,
-    size_t *PropSizeRet, offload_code_location_t *CodeLocation) {
-  return getDeviceInfoSizeEntry(Device, rawEnum(PropName), PropSizeRet,
-                                CodeLocation);
-}
-
-offload_result_t offloadMemAlloc(offload_device_handle_t Device,
-                                 offload_alloc_type_t Type, size_t Size,
-                                 void **AllocationOut) {
-  return memAllocEntry(Device, rawEnum(Type), Size, AllocationOut, nullptr);
-}
-
-offload_result_t offloadMemAllocWithCodeLoc(
-    offload_device_handle_t Device, offload_alloc_type_t Type, size_t Size,
-    void **AllocationOut, offload_code_location_t *CodeLocation) {
-  return memAllocEntry(Device, rawEnum(Type), Size, AllocationOut,
-                       CodeLocation);
-}
-
-offload_result_t offloadMemFree(void *Address) {
-  return offloadMemFreeWithCodeLoc(Address, nullptr);
-}
-
-offload_result_t
-offloadMemFreeWithCodeLoc(void *Address,
-                          offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadMemFree", CodeLocation,
-      [&](Runtime &RT) { return memFree(RT, Address); }, "Address", Address);
-}
-
-offload_result_t offloadGetMemInfo(const void *Ptr, offload_mem_info_t PropName,
-                                   size_t PropSize, void *PropValue) {
-  return getMemInfoEntry(Ptr, rawEnum(PropName), PropSize, PropValue, nullptr);
-}
-
-offload_result_t
-offloadGetMemInfoWithCodeLoc(const void *Ptr, offload_mem_info_t PropName,
-                             size_t PropSize, void *PropValue,
-                             offload_code_location_t *CodeLocation) {
-  return getMemInfoEntry(Ptr, rawEnum(PropName), PropSize, PropValue,
-                         CodeLocation);
-}
-
-offload_result_t offloadGetMemInfoSize(const void *Ptr,
-                                       offload_mem_info_t PropName,
-                                       size_t *PropSizeRet) {
-  return getMemInfoSizeEntry(Ptr, rawEnum(PropName), PropSizeRet, nullptr);
-}
-
-offload_result_t
-offloadGetMemInfoSizeWithCodeLoc(const void *Ptr, offload_mem_info_t PropName,
-                                 size_t *PropSizeRet,
-                                 offload_code_location_t *CodeLocation) {
-  return getMemInfoSizeEntry(Ptr, rawEnum(PropName), PropSizeRet, CodeLocation);
-}
-
-offload_result_t offloadMemcpy(offload_queue_handle_t Queue, void *DstPtr,
-                               offload_device_handle_t DstDevice,
-                               const void *SrcPtr,
-                               offload_device_handle_t SrcDevice, size_t Size) {
-  return offloadMemcpyWithCodeLoc(Queue, DstPtr, DstDevice, SrcPtr, SrcDevice,
-                                  Size, nullptr);
-}
+Error offloadShutDown_impl() { return Runtime::shutDown(); }
 
 /// The fast path of offloadMemcpy for what small copies usually are:
 /// synchronous, between memory of the host device, untraced, and passing
 /// every check on what the allocation lookup cache knows. Skips the entry
 /// point's error plumbing; returns false to take the full path, which checks
 /// everything and reports any error.
-LLVM_ATTRIBUTE_ALWAYS_INLINE static bool
-tryHostCopy(offload_queue_handle_t Queue, void *DstPtr,
-            offload_device_handle_t DstDevice, const void *SrcPtr,
-            offload_device_handle_t SrcDevice, size_t Size) {
+LLVM_ATTRIBUTE_ALWAYS_INLINE bool
+offloadMemcpy_fastpath(offload_queue_handle_t Queue, void *DstPtr,
+                       offload_device_handle_t DstDevice, const void *SrcPtr,
+                       offload_device_handle_t SrcDevice, size_t Size) {
   Runtime *RT = Runtime::getIfInitialized();
   if (!RT || Queue || isTraceEnabled() || DstDevice != RT->getHostDevice() ||
       SrcDevice != DstDevice || !DstPtr || !SrcPtr || !Size ||
@@ -1542,445 +1064,19 @@ tryHostCopy(offload_queue_handle_t Queue, void *DstPtr,
   return true;
 }
 
-/// offloadMemcpyWithCodeLoc's full path, out of line so that the fast path
-/// stays small.
-LLVM_ATTRIBUTE_NOINLINE static offload_result_t
-memcpyEntryPoint(offload_queue_handle_t Queue, void *DstPtr,
-                 offload_device_handle_t DstDevice, const void *SrcPtr,
-                 offload_device_handle_t SrcDevice, size_t Size,
-                 offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadMemcpy", CodeLocation,
-      [&](Runtime &RT) {
-        return memcpy(RT, Queue, DstPtr, DstDevice, SrcPtr, SrcDevice, Size);
-      },
-      "Queue", Queue, "DstPtr", DstPtr, "DstDevice", DstDevice, "SrcPtr",
-      SrcPtr, "SrcDevice", SrcDevice, "Size", Size);
-}
-
-offload_result_t
-offloadMemcpyWithCodeLoc(offload_queue_handle_t Queue, void *DstPtr,
-                         offload_device_handle_t DstDevice, const void *SrcPtr,
-                         offload_device_handle_t SrcDevice, size_t Size,
-                         offload_code_location_t *CodeLocation) {
-  if (tryHostCopy(Queue, DstPtr, DstDevice, SrcPtr, SrcDevice, Size))
-    return OFFLOAD_SUCCESS;
-  return memcpyEntryPoint(Queue, DstPtr, DstDevice, SrcPtr, SrcDevice, Size,
-                          CodeLocation);
-}
-
-offload_result_t offloadMemFill(offload_queue_handle_t Queue, void *Ptr,
-                                size_t PatternSize, const void *PatternPtr,
-                                size_t FillSize) {
-  return offloadMemFillWithCodeLoc(Queue, Ptr, PatternSize, PatternPtr,
-                                   FillSize, nullptr);
-}
-
-offload_result_t
-offloadMemFillWithCodeLoc(offload_queue_handle_t Queue, void *Ptr,
-                          size_t PatternSize, const void *PatternPtr,
-                          size_t FillSize,
-                          offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadMemFill", CodeLocation,
-      [&](Runtime &RT) {
-        return memFill(RT, Queue, Ptr, PatternSize, PatternPtr, FillSize);
-      },
-      "Queue", Queue, "Ptr", Ptr, "PatternSize", PatternSize, "PatternPtr",
-      PatternPtr, "FillSize", FillSize);
-}
-
-offload_result_t offloadMemRegister(offload_device_handle_t Device, void *Ptr,
-                                    size_t Size,
-                                    offload_memory_register_flags_t Flags,
-                                    void **PinnedPtr) {
-  return offloadMemRegisterWithCodeLoc(Device, Ptr, Size, Flags, PinnedPtr,
-                                       nullptr);
-}
-
-offload_result_t offloadMemRegisterWithCodeLoc(
-    offload_device_handle_t Device, void *Ptr, size_t Size,
-    offload_memory_register_flags_t Flags, void **PinnedPtr,
-    offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadMemRegister", CodeLocation,
-      [&](Runtime &RT) {
-        return memRegister(RT, Device, Ptr, Size, Flags, PinnedPtr);
-      },
-      "Device", Device, "Ptr", Ptr, "Size", Size, "Flags", Flags, "PinnedPtr",
-      PinnedPtr);
-}
-
-offload_result_t offloadMemUnregister(offload_device_handle_t Device,
-                                      void *Ptr) {
-  return offloadMemUnregisterWithCodeLoc(Device, Ptr, nullptr);
-}
-
-offload_result_t
-offloadMemUnregisterWithCodeLoc(offload_device_handle_t Device, void *Ptr,
-                                offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadMemUnregister", CodeLocation,
-      [&](Runtime &RT) { return memUnregister(RT, Device, Ptr); }, "Device",
-      Device, "Ptr", Ptr);
-}
-
-offload_result_t offloadCreateQueue(offload_device_handle_t Device,
-                                    offload_queue_handle_t *Queue) {
-  return offloadCreateQueueWithCodeLoc(Device, Queue, nullptr);
-}
-
-offload_result_t
-offloadCreateQueueWithCodeLoc(offload_device_handle_t Device,
-                              offload_queue_handle_t *Queue,
-                              offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadCreateQueue", CodeLocation,
-      [&](Runtime &RT) { return createQueue(RT, Device, Queue); }, "Device",
-      Device, "Queue", Queue);
-}
-
-offload_result_t offloadSyncQueue(offload_queue_handle_t Queue) {
-  return offloadSyncQueueWithCodeLoc(Queue, nullptr);
-}
-
-offload_result_t
-offloadSyncQueueWithCodeLoc(offload_queue_handle_t Queue,
-                            offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadSyncQueue", CodeLocation,
-      [&](Runtime &RT) { return syncQueue(RT, Queue); }, "Queue", Queue);
-}
-
-offload_result_t offloadWaitEvents(offload_queue_handle_t Queue,
-                                   offload_event_handle_t *Events,
-                                   size_t NumEvents) {
-  return offloadWaitEventsWithCodeLoc(Queue, Events, NumEvents, nullptr);
-}
-
-offload_result_t
-offloadWaitEventsWithCodeLoc(offload_queue_handle_t Queue,
-                             offload_event_handle_t *Events, size_t NumEvents,
-                             offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadWaitEvents", CodeLocation,
-      [&](Runtime &RT) { return waitEvents(RT, Queue, Events, NumEvents); },
-      "Queue", Queue, "Events", Events, "NumEvents", NumEvents);
-}
-
-offload_result_t offloadDestroyQueue(offload_queue_handle_t Queue) {
-  return offloadDestroyQueueWithCodeLoc(Queue, nullptr);
-}
-
-offload_result_t
-offloadDestroyQueueWithCodeLoc(offload_queue_handle_t Queue,
-                               offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadDestroyQueue", CodeLocation,
-      [&](Runtime &RT) { return destroyQueue(RT, Queue); }, "Queue", Queue);
-}
-
-offload_result_t offloadGetQueueInfo(offload_queue_handle_t Queue,
-                                     offload_queue_info_t PropName,
-                                     size_t PropSize, void *PropValue) {
-  return getQueueInfoEntry(Queue, rawEnum(PropName), PropSize, PropValue,
-                           nullptr);
-}
-
-offload_result_t offloadGetQueueInfoWithCodeLoc(
-    offload_queue_handle_t Queue, offload_queue_info_t PropName,
-    size_t PropSize, void *PropValue, offload_code_location_t *CodeLocation) {
-  return getQueueInfoEntry(Queue, rawEnum(PropName), PropSize, PropValue,
-                           CodeLocation);
-}
-
-offload_result_t offloadGetQueueInfoSize(offload_queue_handle_t Queue,
-                                         offload_queue_info_t PropName,
-                                         size_t *PropSizeRet) {
-  return getQueueInfoSizeEntry(Queue, rawEnum(PropName), PropSizeRet, nullptr);
-}
-
-offload_result_t offloadGetQueueInfoSizeWithCodeLoc(
-    offload_queue_handle_t Queue, offload_queue_info_t PropName,
-    size_t *PropSizeRet, offload_code_location_t *CodeLocation) {
-  return getQueueInfoSizeEntry(Queue, rawEnum(PropName), PropSizeRet,
-                               CodeLocation);
-}
-
-offload_result_t offloadLaunchHostFunction(offload_queue_handle_t Queue,
-                                           offload_host_function_cb_t Callback,
-                                           void *UserData) {
-  return offloadLaunchHostFunctionWithCodeLoc(Queue, Callback, UserData,
-                                              nullptr);
-}
-
-offload_result_t offloadLaunchHostFunctionWithCodeLoc(
-    offload_queue_handle_t Queue, offload_host_function_cb_t Callback,
-    void *UserData, offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadLaunchHostFunction", CodeLocation,
-      [&](Runtime &RT) {
-        return launchHostFunction(RT, Queue, Callback, UserData);
-      },
-      "Queue", Queue, "Callback", reinterpret_cast<const void *>(Callback),
-      "UserData", UserData);
-}
-
-offload_result_t offloadCreateEvent(offload_queue_handle_t Queue,
-                                    offload_event_handle_t *Event) {
-  return offloadCreateEventWithCodeLoc(Queue, Event, nullptr);
-}
-
-offload_result_t
-offloadCreateEventWithCodeLoc(offload_queue_handle_t Queue,
-                              offload_event_handle_t *Event,
-                              offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadCreateEvent", CodeLocation,
-      [&](Runtime &RT) { return createEvent(RT, Queue, Event); }, "Queue",
-      Queue, "Event", Event);
-}
-
-offload_result_t offloadSyncEvent(offload_event_handle_t Event) {
-  return offloadSyncEventWithCodeLoc(Event, nullptr);
-}
-
-offload_result_t
-offloadSyncEventWithCodeLoc(offload_event_handle_t Event,
-                            offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadSyncEvent", CodeLocation,
-      [&](Runtime &RT) { return syncEvent(RT, Event); }, "Event", Event);
-}
-
-offload_result_t offloadDestroyEvent(offload_event_handle_t Event) {
-  return offloadDestroyEventWithCodeLoc(Event, nullptr);
-}
-
-offload_result_t
-offloadDestroyEventWithCodeLoc(offload_event_handle_t Event,
-                               offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadDestroyEvent", CodeLocation,
-      [&](Runtime &RT) { return destroyEvent(RT, Event); }, "Event", Event);
-}
-
-offload_result_t offloadGetEventElapsedTime(offload_event_handle_t Start,
-                                            offload_event_handle_t End,
-                                            float *ElapsedMs) {
-  return offloadGetEventElapsedTimeWithCodeLoc(Start, End, ElapsedMs, nullptr);
-}
-
-offload_result_t offloadGetEventElapsedTimeWithCodeLoc(
-    offload_event_handle_t Start, offload_event_handle_t End, float *ElapsedMs,
-    offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadGetEventElapsedTime", CodeLocation,
-      [&](Runtime &RT) {
-        return getEventElapsedTime(RT, Start, End, ElapsedMs);
-      },
-      "Start", Start, "End", End, "ElapsedMs", ElapsedMs);
-}
-
-offload_result_t offloadGetEventInfo(offload_event_handle_t Event,
-                                     offload_event_info_t PropName,
-                                     size_t PropSize, void *PropValue) {
-  return getEventInfoEntry(Event, rawEnum(PropName), PropSize, PropValue,
-                           nullptr);
-}
-
-offload_result_t offloadGetEventInfoWithCodeLoc(
-    offload_event_handle_t Event, offload_event_info_t PropName,
-    size_t PropSize, void *PropValue, offload_code_location_t *CodeLocation) {
-  return getEventInfoEntry(Event, rawEnum(PropName), PropSize, PropValue,
-                           CodeLocation);
-}
-
-offload_result_t offloadGetEventInfoSize(offload_event_handle_t Event,
-                                         offload_event_info_t PropName,
-                                         size_t *PropSizeRet) {
-  return getEventInfoSizeEntry(Event, rawEnum(PropName), PropSizeRet, nullptr);
-}
-
-offload_result_t offloadGetEventInfoSizeWithCodeLoc(
-    offload_event_handle_t Event, offload_event_info_t PropName,
-    size_t *PropSizeRet, offload_code_location_t *CodeLocation) {
-  return getEventInfoSizeEntry(Event, rawEnum(PropName), PropSizeRet,
-                               CodeLocation);
-}
-
-offload_result_t offloadCreateProgram(offload_device_handle_t Device,
-                                      const void *ProgData, size_t ProgDataSize,
-                                      offload_program_handle_t *Program) {
-  return offloadCreateProgramWithCodeLoc(Device, ProgData, ProgDataSize,
-                                         Program, nullptr);
-}
-
-offload_result_t offloadCreateProgramWithCodeLoc(
-    offload_device_handle_t Device, const void *ProgData, size_t ProgDataSize,
-    offload_program_handle_t *Program, offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadCreateProgram", CodeLocation,
-      [&](Runtime &RT) {
-        return createProgram(RT, Device, ProgData, ProgDataSize, Program);
-      },
-      "Device", Device, "ProgData", ProgData, "ProgDataSize", ProgDataSize,
-      "Program", Program);
-}
-
-offload_result_t offloadIsValidBinary(offload_device_handle_t Device,
-                                      const void *ProgData, size_t ProgDataSize,
-                                      bool *Valid) {
-  return offloadIsValidBinaryWithCodeLoc(Device, ProgData, ProgDataSize, Valid,
-                                         nullptr);
-}
-
-offload_result_t offloadIsValidBinaryWithCodeLoc(
-    offload_device_handle_t Device, const void *ProgData, size_t ProgDataSize,
-    bool *Valid, offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadIsValidBinary", CodeLocation,
-      [&](Runtime &RT) {
-        return isValidBinary(RT, Device, ProgData, ProgDataSize, Valid);
-      },
-      "Device", Device, "ProgData", ProgData, "ProgDataSize", ProgDataSize,
-      "Valid", Valid);
-}
-
-offload_result_t offloadDestroyProgram(offload_program_handle_t Program) {
-  return offloadDestroyProgramWithCodeLoc(Program, nullptr);
-}
-
-offload_result_t
-offloadDestroyProgramWithCodeLoc(offload_program_handle_t Program,
-                                 offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadDestroyProgram", CodeLocation,
-      [&](Runtime &RT) { return destroyProgram(RT, Program); }, "Program",
-      Program);
-}
-
-offload_result_t offloadGetSymbol(offload_program_handle_t Program,
-                                  const char *Name, offload_symbol_kind_t Kind,
-                                  offload_symbol_handle_t *Symbol) {
-  return getSymbolEntry(Program, Name, rawEnum(Kind), Symbol, nullptr);
-}
-
-offload_result_t
-offloadGetSymbolWithCodeLoc(offload_program_handle_t Program, const char *Name,
-                            offload_symbol_kind_t Kind,
-                            offload_symbol_handle_t *Symbol,
-                            offload_code_location_t *CodeLocation) {
-  return getSymbolEntry(Program, Name, rawEnum(Kind), Symbol, CodeLocation);
-}
-
-offload_result_t offloadGetSymbolInfo(offload_symbol_handle_t Symbol,
-                                      offload_symbol_info_t PropName,
-                                      size_t PropSize, void *PropValue) {
-  return getSymbolInfoEntry(Symbol, rawEnum(PropName), PropSize, PropValue,
-                            nullptr);
-}
-
-offload_result_t offloadGetSymbolInfoWithCodeLoc(
-    offload_symbol_handle_t Symbol, offload_symbol_info_t PropName,
-    size_t PropSize, void *PropValue, offload_code_location_t *CodeLocation) {
-  return getSymbolInfoEntry(Symbol, rawEnum(PropName), PropSize, PropValue,
-                            CodeLocation);
-}
-
-offload_result_t offloadGetSymbolInfoSize(offload_symbol_handle_t Symbol,
-                                          offload_symbol_info_t PropName,
-                                          size_t *PropSizeRet) {
-  return getSymbolInfoSizeEntry(Symbol, rawEnum(PropName), PropSizeRet,
-                                nullptr);
-}
-
-offload_result_t offloadGetSymbolInfoSizeWithCodeLoc(
-    offload_symbol_handle_t Symbol, offload_symbol_info_t PropName,
-    size_t *PropSizeRet, offload_code_location_t *CodeLocation) {
-  return getSymbolInfoSizeEntry(Symbol, rawEnum(PropName), PropSizeRet,
-                                CodeLocation);
-}
-
-offload_result_t
-offloadCalculateOptimalOccupancy(offload_device_handle_t Device,
-                                 offload_symbol_handle_t Kernel,
-                                 size_t SharedMemory, size_t *GroupSize) {
-  return offloadCalculateOptimalOccupancyWithCodeLoc(
-      Device, Kernel, SharedMemory, GroupSize, nullptr);
-}
-
-offload_result_t offloadCalculateOptimalOccupancyWithCodeLoc(
-    offload_device_handle_t Device, offload_symbol_handle_t Kernel,
-    size_t SharedMemory, size_t *GroupSize,
-    offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadCalculateOptimalOccupancy", CodeLocation,
-      [&](Runtime &RT) {
-        return calculateOptimalOccupancy(RT, Device, Kernel, SharedMemory,
-                                         GroupSize);
-      },
-      "Device", Device, "Kernel", Kernel, "SharedMemory", SharedMemory,
-      "GroupSize", GroupSize);
-}
-
-offload_result_t
-offloadLaunchKernel(offload_queue_handle_t Queue,
-                    offload_device_handle_t Device,
-                    offload_symbol_handle_t Kernel, const void *ArgumentsData,
-                    size_t ArgumentsSize,
-                    const offload_kernel_launch_size_args_t *LaunchSizeArgs) {
-  return offloadLaunchKernelWithCodeLoc(Queue, Device, Kernel, ArgumentsData,
-                                        ArgumentsSize, LaunchSizeArgs, nullptr);
-}
-
-offload_result_t offloadLaunchKernelWithCodeLoc(
-    offload_queue_handle_t Queue, offload_device_handle_t Device,
-    offload_symbol_handle_t Kernel, const void *ArgumentsData,
-    size_t ArgumentsSize,
-    const offload_kernel_launch_size_args_t *LaunchSizeArgs,
-    offload_code_location_t *CodeLocation) {
-  return runEntryPoint(
-      "offloadLaunchKernel", CodeLocation,
-      [&](Runtime &RT) {
-        return launchKernel(RT, Queue, Device, Kernel, ArgumentsData,
-                            ArgumentsSize, LaunchSizeArgs);
-      },
-      "Queue", Queue, "Device", Device, "Kernel", Kernel, "ArgumentsData",
-      ArgumentsData, "ArgumentsSize", ArgumentsSize, "LaunchSizeArgs",
-      LaunchSizeArgs);
-}
+} // namespace impl
+} // namespace offload
 
 //===----------------------------------------------------------------------===//
-// Entry points of ours
+// C entry points
 //===----------------------------------------------------------------------===//
 
-offload_result_t offloadGetDevice(offload_platform_backend_t Backend,
-                                  uint32_t Index,
-                                  offload_device_handle_t *Device) {
-  auto RawBackend = rawEnum(Backend);
-  return runEntryPoint(
-      "offloadGetDevice", nullptr,
-      [&](Runtime &RT) { return getDevice(RT, RawBackend, Index, Device); },
-      "Backend", RawBackend, "Index", Index, "Device", Device);
+// offloadErrcName's names are generated from OffloadAPI.td (EnumInfo).
+const char *offloadErrcName(offload_errc_t Code) {
+  if (const char *Name = EnumInfo<offload_errc_t>::getFullName(rawEnum(Code).Value))
+    return Name;
+  return "OFFLOAD_ERRC_<invalid>";
 }
 
-offload_result_t offloadGetHostDevice(offload_device_handle_t *Device) {
-  return runEntryPoint(
-      "offloadGetHostDevice", nullptr,
-      [&](Runtime &RT) { return getHostDevice(RT, Device); }, "Device", Device);
-}
-
-offload_result_t offloadGetKernelFromImage(offload_device_handle_t Device,
-                                           const void *Image, size_t ImageSize,
-                                           const char *KernelName,
-                                           offload_symbol_handle_t *Kernel) {
-  return runEntryPoint(
-      "offloadGetKernelFromImage", nullptr,
-      [&](Runtime &RT) {
-        return getKernelFromImage(RT, Device, Image, ImageSize, KernelName,
-                                  Kernel);
-      },
-      "Device", Device, "Image", Image, "ImageSize", ImageSize, "KernelName",
-      KernelName, "Kernel", Kernel);
-}
+// Every other entry point is generated from OffloadAPI.td.
+#include "OffloadAPIEntryPoints.inc"

@@ -41,17 +41,18 @@ void printArg(llvm::raw_ostream &OS, const void *Ptr);
 void printArg(llvm::raw_ostream &OS, const char *Str);
 void printArg(llvm::raw_ostream &OS, size_t Value);
 void printArg(llvm::raw_ostream &OS, uint32_t Value);
-void printArg(llvm::raw_ostream &OS, RawEnum<offload_alloc_type_t> Value);
-void printArg(llvm::raw_ostream &OS, RawEnum<offload_platform_backend_t> Value);
-void printArg(llvm::raw_ostream &OS, RawEnum<offload_platform_info_t> Value);
-void printArg(llvm::raw_ostream &OS, RawEnum<offload_device_info_t> Value);
-void printArg(llvm::raw_ostream &OS, RawEnum<offload_symbol_kind_t> Value);
-void printArg(llvm::raw_ostream &OS, RawEnum<offload_symbol_info_t> Value);
-void printArg(llvm::raw_ostream &OS, RawEnum<offload_mem_info_t> Value);
-void printArg(llvm::raw_ostream &OS, RawEnum<offload_queue_info_t> Value);
-void printArg(llvm::raw_ostream &OS, RawEnum<offload_event_info_t> Value);
-void printArg(llvm::raw_ostream &OS,
-              const offload_kernel_launch_size_args_t *Value);
+/// An enum argument: its enumerator without prefix (EnumInfo, generated from
+/// OffloadAPI.td), or "<invalid N>".
+template <typename E> void printArg(llvm::raw_ostream &OS, RawEnum<E> Value) {
+  if (const char *Name = EnumInfo<E>::getName(Value.Value))
+    OS << Name;
+  else
+    OS << "<invalid " << Value.Value << '>';
+}
+/// The structs of the C API (generated, OffloadAPIPrinters.inc).
+#define OFFLOAD_API_PRINTERS_DECL
+#include "OffloadAPIPrinters.inc"
+#undef OFFLOAD_API_PRINTERS_DECL
 inline void printArg(llvm::raw_ostream &OS, void *Ptr) {
   printArg(OS, static_cast<const void *>(Ptr));
 }

@@ -53,6 +53,10 @@ inline llvm::Error requireNotNull(const void *Ptr, llvm::StringRef Name) {
     return llvm::Error::success();
   return createError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "{0} is null", Name);
 }
+template <typename R, typename... As>
+llvm::Error requireNotNull(R (*Fn)(As...), llvm::StringRef Name) {
+  return requireNotNull(reinterpret_cast<const void *>(Fn), Name);
+}
 inline llvm::Error requireNotZero(uint64_t Size, llvm::StringRef Name) {
   if (Size)
     return llvm::Error::success();
@@ -76,15 +80,30 @@ template <typename E> RawEnum<E> rawEnum(const E &Arg) {
   return {static_cast<int>(Bits)};
 }
 
-/// INVALID_ENUMERATION unless \p Arg is in [0, \p Last]. Checked even
-/// without validation: converting an out-of-range value back to the enum is
-/// undefined behaviour.
+/// The enumerators of enum \p E of the C API, generated from OffloadAPI.td
+/// (OffloadAPIEnums.inc): Values, NumEtors, getName(V) (without prefix),
+/// getFullName(V), isValid(V), TypeName, Prefix, IsBitField.
+template <typename E> struct EnumInfo;
+#include "OffloadAPIEnums.inc"
+
+/// INVALID_ENUMERATION unless \p Arg is one of E's enumerators. Checked
+/// even without validation: converting an out-of-range value back to the
+/// enum is undefined behaviour.
 template <typename E>
-llvm::Error checkEnum(RawEnum<E> Arg, E Last, llvm::StringRef Name) {
-  if (Arg.Value >= 0 && Arg.Value <= static_cast<int>(Last))
+llvm::Error checkEnum(RawEnum<E> Arg, llvm::StringRef Name) {
+  if (EnumInfo<E>::isValid(Arg.Value))
     return llvm::Error::success();
   return createError(OFFLOAD_ERRC_INVALID_ENUMERATION,
                      "{0} ({1}) is not a valid enumerator", Name, Arg.Value);
+}
+
+/// INVALID_ARGUMENT "<Name> (0x..) is reserved and must be 0" if \p Value is
+/// not zero (reserved flags), with validation.
+inline llvm::Error checkReservedZero(uint64_t Value, llvm::StringRef Name) {
+  if (!Value || !isValidationEnabled())
+    return llvm::Error::success();
+  return createError(OFFLOAD_ERRC_INVALID_ARGUMENT,
+                     "{0} ({1:x}) is reserved and must be 0", Name, Value);
 }
 
 /// Checks the launch geometry of kernel \p KernelName against the device's

@@ -62,38 +62,28 @@ namespace {
 
 /// A C type of the runtime API, as lowered to LLVM.
 enum class CType : uint8_t {
-  Void, ///< void
-  Ptr,  ///< pointers, handles and offload_result_t
-  Enum, ///< C enums (i32)
-  U32,  ///< uint32_t
-  I64,  ///< int64_t
-  Size, ///< size_t (the converter's index type)
+  Void,           ///< void
+  Ptr,            ///< pointers, handles and offload_result_t
+  Enum,           ///< C enums (i32)
+  U32,            ///< uint32_t
+  I64,            ///< int64_t
+  Size,           ///< size_t (the converter's index type)
+  Dimensions,     ///< offload_dimensions_t (kDimensionsFields)
+  LaunchSizeArgs, ///< offload_kernel_launch_size_args_t
 };
 
-/// The runtime entry points the lowering calls; indexes kRuntimeFunctions.
+// The members of the structs the lowering builds (DimensionsField,
+// kDimensionsFields, LaunchSizeArgsField, kLaunchSizeArgsFields), generated
+// from include/OffloadRuntime/API/OffloadAPI.td.
+#define OFFLOAD_RUNTIME_STRUCTS
+#include "OffloadRuntimeFunctions.inc"
+
+/// The runtime entry points the lowering calls (the functions of
+/// OffloadAPI.td marked LoweringUses, and the JIT's); indexes
+/// kRuntimeFunctions.
 enum class RuntimeFunction : unsigned {
-  Init,
-  GetDevice,
-  MemAlloc,
-  MemFree,
-  Memcpy,
-  MemFill,
-  MemRegisterMemRef,
-  MemUnregisterMemRef,
-  CreateQueue,
-  SyncQueue,
-  WaitEvents,
-  DestroyQueue,
-  CreateEvent,
-  SyncEvent,
-  DestroyEvent,
-  GetKernelFromImage,
-  LaunchKernel,
-  JITGetKernelFromImage,
-  JITLaunchKernel,
-  CheckLaunchSizes,
-  CheckAllocationSize,
-  AbortOnError,
+#define OFFLOAD_RUNTIME_FUNCTION_NAMES
+#include "OffloadRuntimeFunctions.inc"
 };
 
 /// The declaration of a runtime entry point.
@@ -106,89 +96,11 @@ struct RuntimeFunctionDecl {
 
 } // namespace
 
-/// One entry per RuntimeFunction, in order, mirroring OffloadAPI.h.
+/// One entry per RuntimeFunction, in order, generated from OffloadAPI.td.
 static constexpr RuntimeFunctionDecl kRuntimeFunctions[] = {
-    // offloadInit(void)
-    {"offloadInit", CType::Ptr, 0, {}},
-    // offloadGetDevice(Backend, Index, Device*)
-    {"offloadGetDevice", CType::Ptr, 3, {CType::Enum, CType::U32, CType::Ptr}},
-    // offloadMemAlloc(Device, Type, Size, AllocationOut*)
-    {"offloadMemAlloc",
-     CType::Ptr,
-     4,
-     {CType::Ptr, CType::Enum, CType::Size, CType::Ptr}},
-    // offloadMemFree(Address)
-    {"offloadMemFree", CType::Ptr, 1, {CType::Ptr}},
-    // offloadMemcpy(Queue, DstPtr, DstDevice, SrcPtr, SrcDevice, Size)
-    {"offloadMemcpy",
-     CType::Ptr,
-     6,
-     {CType::Ptr, CType::Ptr, CType::Ptr, CType::Ptr, CType::Ptr, CType::Size}},
-    // offloadMemFill(Queue, Ptr, PatternSize, PatternPtr, Size)
-    {"offloadMemFill",
-     CType::Ptr,
-     5,
-     {CType::Ptr, CType::Ptr, CType::Size, CType::Ptr, CType::Size}},
-    // offloadMemRegisterMemRef(Device, Rank, Descriptor, ElementSize)
-    {"offloadMemRegisterMemRef",
-     CType::Ptr,
-     4,
-     {CType::Ptr, CType::I64, CType::Ptr, CType::I64}},
-    // offloadMemUnregisterMemRef(Device, Rank, Descriptor, ElementSize)
-    {"offloadMemUnregisterMemRef",
-     CType::Ptr,
-     4,
-     {CType::Ptr, CType::I64, CType::Ptr, CType::I64}},
-    // offloadCreateQueue(Device, Queue*)
-    {"offloadCreateQueue", CType::Ptr, 2, {CType::Ptr, CType::Ptr}},
-    // offloadSyncQueue(Queue)
-    {"offloadSyncQueue", CType::Ptr, 1, {CType::Ptr}},
-    // offloadWaitEvents(Queue, Events*, NumEvents)
-    {"offloadWaitEvents", CType::Ptr, 3, {CType::Ptr, CType::Ptr, CType::Size}},
-    // offloadDestroyQueue(Queue)
-    {"offloadDestroyQueue", CType::Ptr, 1, {CType::Ptr}},
-    // offloadCreateEvent(Queue, Event*)
-    {"offloadCreateEvent", CType::Ptr, 2, {CType::Ptr, CType::Ptr}},
-    // offloadSyncEvent(Event)
-    {"offloadSyncEvent", CType::Ptr, 1, {CType::Ptr}},
-    // offloadDestroyEvent(Event)
-    {"offloadDestroyEvent", CType::Ptr, 1, {CType::Ptr}},
-    // offloadGetKernelFromImage(Device, Image, ImageSize, KernelName, Kernel*)
-    {"offloadGetKernelFromImage",
-     CType::Ptr,
-     5,
-     {CType::Ptr, CType::Ptr, CType::Size, CType::Ptr, CType::Ptr}},
-    // offloadLaunchKernel(Queue, Device, Kernel, ArgumentsData,
-    //                     ArgumentsSize, LaunchSizeArgs*)
-    {"offloadLaunchKernel",
-     CType::Ptr,
-     6,
-     {CType::Ptr, CType::Ptr, CType::Ptr, CType::Ptr, CType::Size, CType::Ptr}},
-    // offloadJITGetKernelFromImage(Device, Image, ImageSize, KernelName,
-    //                              Kernel*) (OffloadJIT.h)
-    {"offloadJITGetKernelFromImage",
-     CType::Ptr,
-     5,
-     {CType::Ptr, CType::Ptr, CType::Size, CType::Ptr, CType::Ptr}},
-    // offloadJITLaunchKernel(Queue, Device, Kernel, ArgumentsData,
-    //                        ArgumentsSize, LaunchSizeArgs*) (OffloadJIT.h)
-    {"offloadJITLaunchKernel",
-     CType::Ptr,
-     6,
-     {CType::Ptr, CType::Ptr, CType::Ptr, CType::Ptr, CType::Size, CType::Ptr}},
-    // offloadCheckLaunchSizes(GridX, GridY, GridZ, BlockX, BlockY, BlockZ)
-    {"offloadCheckLaunchSizes",
-     CType::Ptr,
-     6,
-     {CType::I64, CType::I64, CType::I64, CType::I64, CType::I64, CType::I64}},
-    // offloadCheckAllocationSize(Overflowed, ElementSize)
-    {"offloadCheckAllocationSize", CType::Ptr, 2, {CType::I64, CType::I64}},
-    // offloadAbortOnError(Result, Context)
-    {"offloadAbortOnError", CType::Void, 2, {CType::Ptr, CType::Ptr}},
+#define OFFLOAD_RUNTIME_FUNCTION_DECLS
+#include "OffloadRuntimeFunctions.inc"
 };
-static_assert(std::size(kRuntimeFunctions) ==
-                  static_cast<size_t>(RuntimeFunction::AbortOnError) + 1,
-              "one declaration per runtime function");
 
 /// "file:line:col" of \p loc (the first file location inside it), else how
 /// MLIR prints it.
@@ -419,8 +331,21 @@ protected:
       return IntegerType::get(context, 64);
     case CType::Size:
       return this->getIndexType();
+    case CType::Dimensions:
+      return getStructType(kDimensionsFields);
+    case CType::LaunchSizeArgs:
+      return getStructType(kLaunchSizeArgsFields);
     }
     llvm_unreachable("unknown C type");
+  }
+
+  /// The LLVM struct of a C struct with members of types \p fields.
+  Type getStructType(ArrayRef<CType> fields) const {
+    SmallVector<Type> types;
+    for (CType field : fields)
+      types.push_back(getLLVMType(field));
+    return LLVM::LLVMStructType::getLiteral(
+        &this->getTypeConverter()->getContext(), types);
   }
 
   /// Returns the declaration of \p function, inserting it if needed.
@@ -977,19 +902,20 @@ struct LaunchOpLowering : OffloadOpLowering<LaunchOp> {
       argsSize = getSizeInBytes(loc, argsType, rewriter);
     }
 
-    // offload_kernel_launch_size_args_t {size_t Dimensions,
-    // offload_dimensions_t NumGroups, offload_dimensions_t GroupSize,
-    // size_t DynSharedMemory}.
+    // offload_kernel_launch_size_args_t, as OffloadAPI.td describes it.
     Type i32 = rewriter.getI32Type();
-    auto dimsType = LLVM::LLVMStructType::getLiteral(context, {i32, i32, i32});
-    auto sizeArgsType = LLVM::LLVMStructType::getLiteral(
-        context, {getIndexType(), dimsType, dimsType, getIndexType()});
+    Type sizeArgsType = this->getLLVMType(CType::LaunchSizeArgs);
     Value sizeArgs = LLVM::PoisonOp::create(rewriter, loc, sizeArgsType);
-    auto insert = [&](Value value, ArrayRef<int64_t> position) {
+    auto insert = [&](Value value, LaunchSizeArgsField field,
+                      std::optional<int64_t> dim = std::nullopt) {
+      SmallVector<int64_t, 2> position{static_cast<int64_t>(field)};
+      if (dim)
+        position.push_back(*dim);
       sizeArgs =
           LLVM::InsertValueOp::create(rewriter, loc, sizeArgs, value, position);
     };
-    insert(createIndexConstant(rewriter, loc, 3), {0});
+    insert(createIndexConstant(rewriter, loc, 3),
+           LaunchSizeArgsField::Dimensions);
     Value grid[] = {adaptor.getGridSizeX(), adaptor.getGridSizeY(),
                     adaptor.getGridSizeZ()};
     Value block[] = {adaptor.getBlockSizeX(), adaptor.getBlockSizeY(),
@@ -1006,9 +932,12 @@ struct LaunchOpLowering : OffloadOpLowering<LaunchOp> {
         failed(callChecked(rewriter, loc, op, RuntimeFunction::CheckLaunchSizes,
                            sizes, launchContext + " at " + formatLoc(loc))))
       return rewriter.notifyMatchFailure(op, "conflicting runtime declaration");
+    static_assert(std::size(kDimensionsFields) == 3, "x, y, z");
     for (int64_t dim = 0; dim < 3; ++dim) {
-      insert(LLVM::TruncOp::create(rewriter, loc, i32, grid[dim]), {1, dim});
-      insert(LLVM::TruncOp::create(rewriter, loc, i32, block[dim]), {2, dim});
+      insert(LLVM::TruncOp::create(rewriter, loc, i32, grid[dim]),
+             LaunchSizeArgsField::NumGroups, dim);
+      insert(LLVM::TruncOp::create(rewriter, loc, i32, block[dim]),
+             LaunchSizeArgsField::GroupSize, dim);
     }
     Value sharedMemory =
         adaptor.getDynamicSharedMemorySize()
@@ -1016,7 +945,7 @@ struct LaunchOpLowering : OffloadOpLowering<LaunchOp> {
                                    adaptor.getDynamicSharedMemorySize())
                   .getResult()
             : createIndexConstant(rewriter, loc, 0);
-    insert(sharedMemory, {3});
+    insert(sharedMemory, LaunchSizeArgsField::DynSharedMemory);
     Value sizeArgsPtr = createAlloca(rewriter, loc, op, sizeArgsType);
     LLVM::StoreOp::create(rewriter, loc, sizeArgs, sizeArgsPtr);
 

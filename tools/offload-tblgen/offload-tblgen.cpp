@@ -1,0 +1,914 @@
+//===- offload-tblgen.cpp - Generators of the runtime C API ---------------===//
+//
+// Part of the offload project, under the Apache License v2.0 with LLVM
+// Exceptions.
+//
+//===----------------------------------------------------------------------===//
+//
+// Reads the description of the runtime C API (include/OffloadRuntime/API/
+// OffloadAPI.td, classes in APIDefs.td) and writes one of its products, after
+// liboffload's offload-tblgen (`offload/tools/offload-tblgen` in LLVM):
+//
+//   -gen-api-header      the public header, OffloadAPI.h
+//   -gen-entry-points    the C entry points (plain and WithCodeLoc): argument
+//                        validation, tracing, then offloadX_impl
+//   -gen-impl-decls      declarations of the offloadX_impl functions
+//   -gen-enum-info       EnumInfo<E> for every enum: names, values, range
+//   -gen-printers        trace printers of the structs
+//   -gen-exports         the linker version script of libOffloadRuntime.so
+//   -gen-runtime-functions  the lowering's table of runtime functions
+//   -gen-docs-tables     the Markdown tables of docs/RuntimeAPI.md
+//
+// Errors in the description (an unknown type, a validation rule whose error
+// code the function's Errors do not name) are reported at the record.
+//
+//===----------------------------------------------------------------------===//
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TableGen/Error.h"
+#include "llvm/TableGen/Main.h"
+#include "llvm/TableGen/Record.h"
+
+#include <string>
+#include <vector>
+
+using namespace llvm;
+
+namespace {
+
+enum Action {
+  GenAPIHeader,
+  GenEntryPoints,
+  GenImplDecls,
+  GenEnumInfo,
+  GenPrinters,
+  GenExports,
+  GenRuntimeFunctions,
+  GenDocsTables,
+};
+
+cl::opt<Action> TheAction(
+    cl::desc("What to generate:"),
+    cl::values(
+        clEnumValN(GenAPIHeader, "gen-api-header", "the public header"),
+        clEnumValN(GenEntryPoints, "gen-entry-points",
+                   "entry points with validation and tracing"),
+        clEnumValN(GenImplDecls, "gen-impl-decls",
+                   "declarations of the implementations"),
+        clEnumValN(GenEnumInfo, "gen-enum-info", "enum tables"),
+        clEnumValN(GenPrinters, "gen-printers", "trace printers of structs"),
+        clEnumValN(GenExports, "gen-exports", "the export list"),
+        clEnumValN(GenRuntimeFunctions, "gen-runtime-functions",
+                   "the lowering's runtime-function table"),
+        clEnumValN(GenDocsTables, "gen-docs-tables",
+                   "the Markdown tables of docs/RuntimeAPI.md")));
+
+// Parameter flags (APIDefs.td).
+constexpr int64_t ParamIn = 0x1, ParamOut = 0x2, ParamOptional = 0x4,
+                  ParamNonZero = 0x8, ParamAlways = 0x10,
+                  ParamImplChecked = 0x20, ParamReservedZero = 0x40;
+
+constexpr size_t LineWidth = 80;
+
+/// How a parameter is validated and traced.
+enum class ParamKind { Handle, Enum, Pointer, Value };
+
+/// The description, indexed.
+struct API {
+  std::vector<const Record *> Objects; ///< in definition order
+  StringMap<const Record *> Handles, Enums, Structs, Typedefs;
+  std::vector<const Record *> Functions;
+  std::vector<const Record *> Exports;
+
+  explicit API(const RecordKeeper &Records) {
+    auto InOrder = [&](StringRef Class) {
+      std::vector<const Record *> Defs(
+          Records.getAllDerivedDefinitions(Class).begin(),
+          Records.getAllDerivedDefinitions(Class).end());
+      llvm::sort(Defs, [](const Record *A, const Record *B) {
+        return A->getID() < B->getID();
+      });
+      return Defs;
+    };
+    Objects = InOrder("APIObject");
+    Exports = InOrder("Export");
+    for (const Record *R : Objects) {
+      if (R->isSubClassOf("Handle"))
+        Handles[R->getValueAsString("Name")] = R;
+      else if (R->isSubClassOf("Enum"))
+        Enums[R->getName()] = R;
+      else if (R->isSubClassOf("Struct"))
+        Structs[R->getName()] = R;
+      else if (R->isSubClassOf("Typedef"))
+        Typedefs[R->getName()] = R;
+      else if (R->isSubClassOf("Function"))
+        Functions.push_back(R);
+    }
+  }
+
+  bool isCallback(StringRef Type) const {
+    auto It = Typedefs.find(Type);
+    return It != Typedefs.end() &&
+           It->second->getValueAsString("Text").contains("(*");
+  }
+
+  ParamKind classify(const Record *P) const {
+    StringRef Type = P->getValueAsString("Type");
+    if (Handles.count(Type))
+      return ParamKind::Handle;
+    if (Enums.count(Type))
+      return ParamKind::Enum;
+    if (Type.ends_with("*") || isCallback(Type))
+      return ParamKind::Pointer;
+    return ParamKind::Value;
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Text helpers
+//===----------------------------------------------------------------------===//
+
+/// "Type Name", without a space after a trailing `*`.
+std::string declare(StringRef Type, StringRef Name) {
+  if (Type.ends_with("*"))
+    return (Type + Name).str();
+  return (Type + " " + Name).str();
+}
+
+/// Reflows \p Text into `<Indent>/// ` lines of at most LineWidth columns;
+/// blank lines separate paragraphs.
+void emitDoc(raw_ostream &OS, StringRef Text, StringRef Indent = "") {
+  Text = Text.trim();
+  if (Text.empty())
+    return;
+  SmallVector<StringRef> Paragraphs;
+  Text.split(Paragraphs, "\n\n");
+  bool First = true;
+  for (StringRef Para : Paragraphs) {
+    if (!First)
+      OS << Indent << "///\n";
+    First = false;
+    SmallVector<StringRef> Split;
+    SplitString(Para, Split);
+    // Doxygen's "\p Name" stays on one line.
+    std::vector<std::string> Words;
+    for (StringRef W : Split) {
+      if (!Words.empty() && (Words.back() == "\\p" || Words.back() == "\\c"))
+        Words.back() += " " + W.str();
+      else
+        Words.push_back(W.str());
+    }
+    std::string Line;
+    size_t Width = LineWidth - Indent.size() - 4;
+    for (const std::string &W : Words) {
+      if (!Line.empty() && Line.size() + 1 + W.size() > Width) {
+        OS << Indent << "/// " << Line << "\n";
+        Line.clear();
+      }
+      if (!Line.empty())
+        Line += ' ';
+      Line += W;
+    }
+    if (!Line.empty())
+      OS << Indent << "/// " << Line << "\n";
+  }
+}
+
+/// "<Head>(<Args>)<Tail>", on one line when it fits, otherwise broken after
+/// the parenthesis with the arguments packed into 4-space indented lines.
+std::string wrapCall(StringRef Head, ArrayRef<std::string> Args,
+                     StringRef Tail) {
+  std::string One = (Head + "(" + join(Args, ", ") + ")" + Tail).str();
+  if (One.size() <= LineWidth)
+    return One;
+  std::string Out = (Head + "(").str();
+  std::string Line = "   ";
+  for (size_t I = 0; I < Args.size(); ++I) {
+    std::string Piece = Args[I] + (I + 1 < Args.size() ? "," : "");
+    if (I + 1 == Args.size())
+      Piece += (")" + Tail).str();
+    if (Line.size() + 1 + Piece.size() > LineWidth && Line != "   ") {
+      Out += "\n" + Line;
+      Line = "   ";
+    }
+    Line += " " + Piece;
+  }
+  Out += "\n" + Line;
+  return Out;
+}
+
+std::vector<std::string> paramDecls(const Record *F) {
+  std::vector<std::string> Decls;
+  for (const Record *P : F->getValueAsListOfDefs("Params"))
+    Decls.push_back(
+        declare(P->getValueAsString("Type"), P->getValueAsString("Name")));
+  return Decls;
+}
+
+std::vector<std::string> paramNames(const Record *F) {
+  std::vector<std::string> Names;
+  for (const Record *P : F->getValueAsListOfDefs("Params"))
+    Names.push_back(P->getValueAsString("Name").str());
+  return Names;
+}
+
+StringRef shortName(const Record *Enum, const Record *Etor) {
+  StringRef Name = Etor->getValueAsString("Name");
+  Name.consume_front(Enum->getValueAsString("Prefix"));
+  return Name;
+}
+
+void emitBanner(raw_ostream &OS, StringRef Title) {
+  OS << "//===" << std::string(LineWidth - 10, '-') << "===//\n";
+  OS << "// " << Title << "\n";
+  OS << "//===" << std::string(LineWidth - 10, '-') << "===//\n";
+}
+
+void emitGeneratedNote(raw_ostream &OS, StringRef What) {
+  OS << "// Generated by offload-tblgen " << What
+     << " from include/OffloadRuntime/API/OffloadAPI.td: do not edit.\n";
+}
+
+//===----------------------------------------------------------------------===//
+// -gen-api-header
+//===----------------------------------------------------------------------===//
+
+void emitEnum(raw_ostream &OS, const Record *R) {
+  emitDoc(OS, R->getValueAsString("Desc"));
+  StringRef Name = R->getName();
+  OS << "typedef enum " << Name << " {\n";
+  for (const Record *E : R->getValueAsListOfDefs("Etors")) {
+    std::string Line = formatv("  {0} = {1},", E->getValueAsString("Name"),
+                               E->getValueAsInt("Value"));
+    StringRef Desc = E->getValueAsString("Desc");
+    if (!Desc.empty() && Line.size() + 5 + Desc.size() <= LineWidth) {
+      OS << Line << " ///< " << Desc << "\n";
+      continue;
+    }
+    emitDoc(OS, Desc, "  ");
+    OS << Line << "\n";
+  }
+  OS << "} " << Name << ";\n";
+}
+
+void emitStruct(raw_ostream &OS, const Record *R) {
+  emitDoc(OS, R->getValueAsString("Desc"));
+  StringRef Name = R->getName();
+  OS << "typedef struct " << Name << " {\n";
+  for (const Record *M : R->getValueAsListOfDefs("Members")) {
+    std::string Line = "  " + declare(M->getValueAsString("Type"),
+                                      M->getValueAsString("Name")) +
+                       ";";
+    StringRef Desc = M->getValueAsString("Desc");
+    if (Desc.empty()) {
+      OS << Line << "\n";
+    } else if (Line.size() + 5 + Desc.size() <= LineWidth) {
+      OS << Line << " ///< " << Desc << "\n";
+    } else {
+      emitDoc(OS, Desc, "  ");
+      OS << Line << "\n";
+    }
+  }
+  OS << "} " << Name << ";\n";
+}
+
+void emitFunctionDecl(raw_ostream &OS, const Record *F) {
+  std::string Doc = F->getValueAsString("Desc").str();
+  StringRef Errors = F->getValueAsString("Errors");
+  if (!Errors.empty())
+    Doc += " Errors: " + Errors.str();
+  emitDoc(OS, Doc);
+  std::string Head = ("OFFLOAD_API " + F->getValueAsString("ReturnType") +
+                      (F->getValueAsString("ReturnType").ends_with("*") ? ""
+                                                                         : " ") +
+                      F->getName())
+                         .str();
+  std::vector<std::string> Params = paramDecls(F);
+  OS << wrapCall(Head, Params.empty() ? std::vector<std::string>{"void"}
+                                      : Params,
+                 ";")
+     << "\n";
+  if (F->getValueAsBit("CodeLoc")) {
+    Params.push_back("offload_code_location_t *CodeLocation");
+    OS << wrapCall(Head + "WithCodeLoc", Params, ";") << "\n";
+  }
+}
+
+bool emitAPIHeader(raw_ostream &OS, const RecordKeeper &Records) {
+  API A(Records);
+  OS << "//===- OffloadAPI.h - The offload runtime C API "
+        "-----------------*- C -*-===//\n"
+        "//\n"
+        "// Part of the offload project, under the Apache License v2.0 with "
+        "LLVM\n"
+        "// Exceptions.\n"
+        "//\n";
+  emitGeneratedNote(OS, "-gen-api-header");
+  OS << "//\n"
+        "//===--------------------------------------------------------------"
+        "--------===//\n";
+  for (const Record *R : A.Objects)
+    if (R->isSubClassOf("Preamble")) {
+      OS << "//\n";
+      SmallVector<StringRef> Lines;
+      R->getValueAsString("Text").trim('\n').split(Lines, '\n');
+      for (StringRef L : Lines)
+        OS << (L.empty() ? "//" : "// " + L.rtrim().str()) << "\n";
+      OS << "//\n";
+    }
+  OS << "//===--------------------------------------------------------------"
+        "--------===//\n\n"
+        "#ifndef OFFLOADRUNTIME_OFFLOADAPI_H\n"
+        "#define OFFLOADRUNTIME_OFFLOADAPI_H\n\n"
+        "#include <stdbool.h>\n"
+        "#include <stddef.h>\n"
+        "#include <stdint.h>\n\n"
+        "#if defined(__GNUC__)\n"
+        "#define OFFLOAD_API __attribute__((visibility(\"default\")))\n"
+        "#else\n"
+        "#define OFFLOAD_API\n"
+        "#endif\n\n"
+        "#ifdef __cplusplus\n"
+        "extern \"C\" {\n"
+        "#endif\n";
+  const Record *Prev = nullptr;
+  for (const Record *R : A.Objects) {
+    if (R->isSubClassOf("Preamble"))
+      continue;
+    // Runs of undocumented handles or macros stay together.
+    bool Terse = (R->isSubClassOf("Handle") || R->isSubClassOf("Macro")) &&
+                 R->getValueAsString("Desc").empty();
+    if (!(Terse && Prev && Prev->getType() == R->getType()))
+      OS << "\n";
+    Prev = R;
+    if (R->isSubClassOf("Section")) {
+      emitBanner(OS, R->getValueAsString("Title"));
+    } else if (R->isSubClassOf("Handle")) {
+      emitDoc(OS, R->getValueAsString("Desc"));
+      StringRef Name = R->getValueAsString("Name");
+      std::string Impl = Name.str();
+      if (StringRef(Impl).ends_with("_handle_t"))
+        Impl = Impl.substr(0, Impl.size() - strlen("_handle_t")) + "_impl_t";
+      OS << "typedef struct " << Impl << " *" << Name << ";\n";
+    } else if (R->isSubClassOf("Enum")) {
+      emitEnum(OS, R);
+    } else if (R->isSubClassOf("Struct")) {
+      emitStruct(OS, R);
+    } else if (R->isSubClassOf("Typedef")) {
+      emitDoc(OS, R->getValueAsString("Desc"));
+      OS << R->getValueAsString("Text") << "\n";
+    } else if (R->isSubClassOf("Macro")) {
+      emitDoc(OS, R->getValueAsString("Desc"));
+      OS << "#define " << R->getValueAsString("Name") << " "
+         << R->getValueAsString("Value") << "\n";
+    } else if (R->isSubClassOf("Function")) {
+      emitFunctionDecl(OS, R);
+    }
+  }
+  OS << "\n#ifdef __cplusplus\n"
+        "} // extern \"C\"\n"
+        "#endif\n\n"
+        "#endif // OFFLOADRUNTIME_OFFLOADAPI_H\n";
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// -gen-entry-points and -gen-impl-decls
+//===----------------------------------------------------------------------===//
+
+/// The error codes the generated validation of \p P can return.
+std::vector<std::string> validationCodes(const API &A, const Record *P) {
+  int64_t Flags = P->getValueAsInt("Flags");
+  std::vector<std::string> Codes;
+  if (Flags & ParamImplChecked)
+    return Codes;
+  switch (A.classify(P)) {
+  case ParamKind::Handle:
+    if (!(Flags & ParamOptional))
+      Codes.push_back("INVALID_NULL_HANDLE");
+    Codes.push_back(
+        "INVALID_" + A.Handles.lookup(P->getValueAsString("Type"))
+                         ->getValueAsString("Kind")
+                         .upper());
+    break;
+  case ParamKind::Enum:
+    Codes.push_back("INVALID_ENUMERATION");
+    break;
+  case ParamKind::Pointer:
+    if (!(Flags & ParamOptional))
+      Codes.push_back("INVALID_NULL_POINTER");
+    break;
+  case ParamKind::Value:
+    break;
+  }
+  if (Flags & ParamNonZero)
+    Codes.push_back("INVALID_SIZE");
+  if (Flags & ParamReservedZero)
+    Codes.push_back("INVALID_ARGUMENT");
+  return Codes;
+}
+
+/// Checks \p F's description: known parameter types, flags that fit the
+/// type, and Errors that name every code the validation returns.
+void verifyFunction(const API &A, const Record *F) {
+  StringRef Errors = F->getValueAsString("Errors");
+  for (const Record *P : F->getValueAsListOfDefs("Params")) {
+    int64_t Flags = P->getValueAsInt("Flags");
+    ParamKind K = A.classify(P);
+    if (!(Flags & (ParamIn | ParamOut)))
+      PrintFatalError(F->getLoc(), "parameter '" + P->getValueAsString("Name") +
+                                       "' is neither PARAM_IN nor PARAM_OUT");
+    if ((Flags & ParamOptional) && K != ParamKind::Handle &&
+        K != ParamKind::Pointer)
+      PrintFatalError(F->getLoc(), "parameter '" + P->getValueAsString("Name") +
+                                       "': only handles and pointers can be "
+                                       "PARAM_OPTIONAL");
+    if ((Flags & (ParamNonZero | ParamReservedZero)) && K != ParamKind::Value)
+      PrintFatalError(F->getLoc(), "parameter '" + P->getValueAsString("Name") +
+                                       "': PARAM_NONZERO and "
+                                       "PARAM_RESERVED_ZERO apply to integers");
+    if (!F->getValueAsBit("Generated"))
+      continue;
+    for (const std::string &Code : validationCodes(A, P))
+      if (!Errors.contains(Code))
+        PrintFatalError(F->getLoc(),
+                        "the validation of parameter '" +
+                            P->getValueAsString("Name") + "' returns " + Code +
+                            ", which Errors does not name");
+  }
+}
+
+/// The implementation's parameter list (enums typed, after validation).
+std::vector<std::string> implParams(const Record *F) {
+  std::vector<std::string> Params;
+  if (!F->getValueAsBit("NoRuntime"))
+    Params.push_back("Runtime &RT");
+  for (std::string &D : paramDecls(F))
+    Params.push_back(std::move(D));
+  return Params;
+}
+
+bool emitImplDecls(raw_ostream &OS, const RecordKeeper &Records) {
+  API A(Records);
+  emitGeneratedNote(OS, "-gen-impl-decls");
+  OS << "// The implementation of every generated entry point, called with\n"
+        "// validated arguments (lib/Runtime/OffloadAPI.cpp).\n\n"
+        "namespace offload {\nnamespace impl {\n";
+  for (const Record *F : A.Functions) {
+    verifyFunction(A, F);
+    if (!F->getValueAsBit("Generated"))
+      continue;
+    OS << wrapCall(("llvm::Error " + F->getName() + "_impl").str(),
+                   implParams(F), ";")
+       << "\n";
+    if (F->getValueAsBit("FastPath"))
+      OS << wrapCall(("bool " + F->getName() + "_fastpath").str(),
+                     paramDecls(F), ";")
+         << "\n";
+  }
+  OS << "} // namespace impl\n} // namespace offload\n";
+  return false;
+}
+
+void emitEntryPoint(raw_ostream &OS, const API &A, const Record *F) {
+  StringRef Name = F->getName();
+  std::vector<const Record *> Params = F->getValueAsListOfDefs("Params");
+  bool NoRuntime = F->getValueAsBit("NoRuntime");
+  bool FastPath = F->getValueAsBit("FastPath");
+
+  // The shared body: enum arguments arrive as RawEnum (a C caller may pass
+  // any value; an enum object outside its range is undefined behaviour in
+  // C++).
+  std::vector<std::string> EntryParams;
+  for (const Record *P : Params) {
+    StringRef Type = P->getValueAsString("Type"),
+              PName = P->getValueAsString("Name");
+    if (A.classify(P) == ParamKind::Enum)
+      EntryParams.push_back(("RawEnum<" + Type + "> " + PName).str());
+    else
+      EntryParams.push_back(declare(Type, PName));
+  }
+  EntryParams.push_back("const offload_code_location_t *CodeLocation");
+  OS << "\n// " << Name << "\n";
+  OS << wrapCall(((FastPath ? "LLVM_ATTRIBUTE_NOINLINE " : "") +
+                  Twine("static offload_result_t ") + Name + "_entry")
+                     .str(),
+                 EntryParams, " {")
+     << "\n";
+  OS << "  return runEntryPoint(\n      \"" << Name << "\", CodeLocation,\n";
+  OS << (NoRuntime ? "      [&]() -> llvm::Error {\n"
+                   : "      [&](Runtime &RT) -> llvm::Error {\n");
+  std::vector<std::string> ImplArgs;
+  if (!NoRuntime)
+    ImplArgs.push_back("RT");
+  for (const Record *P : Params) {
+    StringRef PName = P->getValueAsString("Name");
+    int64_t Flags = P->getValueAsInt("Flags");
+    ParamKind K = A.classify(P);
+    ImplArgs.push_back(
+        (K == ParamKind::Enum ? PName + ".get()" : Twine(PName)).str());
+    if (Flags & ParamImplChecked)
+      continue;
+    std::string Check;
+    switch (K) {
+    case ParamKind::Handle: {
+      StringRef Kind = A.Handles.lookup(P->getValueAsString("Type"))
+                           ->getValueAsString("Kind");
+      Check = formatv("RT.check{0}({1}, \"{1}\")", Kind, PName);
+      if (Flags & ParamOptional)
+        Check = formatv("{0} ? {1} : llvm::Error::success()", PName, Check);
+      break;
+    }
+    case ParamKind::Enum:
+      Check = formatv("checkEnum({0}, \"{0}\")", PName);
+      break;
+    case ParamKind::Pointer:
+      if (!(Flags & ParamOptional))
+        Check = formatv("{0}({1}, \"{1}\")",
+                        Flags & ParamAlways ? "requireNotNull" : "checkNotNull",
+                        PName);
+      break;
+    case ParamKind::Value:
+      break;
+    }
+    if (!Check.empty())
+      OS << "        if (llvm::Error E = " << Check << ")\n          return E;\n";
+    if (Flags & ParamNonZero)
+      OS << formatv("        if (llvm::Error E = {0}({1}, \"{1}\"))\n"
+                    "          return E;\n",
+                    Flags & ParamAlways ? "requireNotZero" : "checkNotZero",
+                    PName);
+    if (Flags & ParamReservedZero)
+      OS << formatv("        if (llvm::Error E = checkReservedZero({0}, "
+                    "\"{0}\"))\n          return E;\n",
+                    PName);
+  }
+  OS << "        return impl::" << Name << "_impl(" << join(ImplArgs, ", ")
+     << ");\n      }";
+  for (const Record *P : Params) {
+    StringRef PName = P->getValueAsString("Name");
+    OS << ",\n      \"" << PName << "\", ";
+    if (A.isCallback(P->getValueAsString("Type")))
+      OS << "reinterpret_cast<const void *>(" << PName << ")";
+    else
+      OS << PName;
+  }
+  OS << ");\n}\n";
+
+  // The C entry points.
+  std::vector<std::string> Args;
+  for (const Record *P : Params) {
+    StringRef PName = P->getValueAsString("Name");
+    Args.push_back(A.classify(P) == ParamKind::Enum
+                       ? ("rawEnum(" + PName + ")").str()
+                       : PName.str());
+  }
+  std::string Fast;
+  if (FastPath)
+    Fast = "  if (impl::" + Name.str() + "_fastpath(" +
+           join(paramNames(F), ", ") + "))\n    return OFFLOAD_SUCCESS;\n";
+  std::vector<std::string> Decls = paramDecls(F);
+  auto Emit = [&](StringRef Suffix, StringRef Loc) {
+    OS << wrapCall(("offload_result_t " + Name + Suffix).str(),
+                   Decls.empty() && Suffix.empty()
+                       ? std::vector<std::string>{"void"}
+                       : Decls,
+                   " {")
+       << "\n"
+       << Fast;
+    std::vector<std::string> CallArgs = Args;
+    CallArgs.push_back(Loc.str());
+    OS << wrapCall(("  return " + Name + "_entry").str(), CallArgs, ";")
+       << "\n}\n";
+  };
+  Emit("", "nullptr");
+  if (F->getValueAsBit("CodeLoc")) {
+    Decls.push_back("offload_code_location_t *CodeLocation");
+    Emit("WithCodeLoc", "CodeLocation");
+  }
+}
+
+bool emitEntryPoints(raw_ostream &OS, const RecordKeeper &Records) {
+  API A(Records);
+  emitGeneratedNote(OS, "-gen-entry-points");
+  OS << "// Each entry point checks its arguments as the description says\n"
+        "// (handles, pointers, enum ranges, size rules, in declaration "
+        "order),\n"
+        "// runs offload::impl::<name>_impl and traces the call "
+        "(runEntryPoint,\n"
+        "// Trace.h). Included by lib/Runtime/OffloadAPI.cpp.\n";
+  for (const Record *F : A.Functions) {
+    verifyFunction(A, F);
+    if (F->getValueAsBit("Generated"))
+      emitEntryPoint(OS, A, F);
+  }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// -gen-enum-info
+//===----------------------------------------------------------------------===//
+
+bool emitEnumInfo(raw_ostream &OS, const RecordKeeper &Records) {
+  API A(Records);
+  emitGeneratedNote(OS, "-gen-enum-info");
+  OS << "// EnumInfo<E> of every enum of the C API (primary template in\n"
+        "// lib/Runtime/Validation.h): its enumerators' values and names "
+        "(without\n"
+        "// and with prefix), for validation, tracing and offloadErrcName.\n"
+        "// OFFLOAD_API_ENUMS(X) calls X(E) for every enum.\n\n";
+  OS << "#define OFFLOAD_API_ENUMS(X)";
+  for (const Record *R : A.Objects)
+    if (R->isSubClassOf("Enum"))
+      OS << " \\\n  X(" << R->getName() << ")";
+  OS << "\n";
+  for (const Record *R : A.Objects) {
+    if (!R->isSubClassOf("Enum"))
+      continue;
+    std::vector<const Record *> Etors = R->getValueAsListOfDefs("Etors");
+    if (Etors.empty())
+      PrintFatalError(R->getLoc(), "enum without enumerators");
+    OS << "\ntemplate <> struct EnumInfo<" << R->getName() << "> {\n";
+    OS << "  static constexpr const char *TypeName = \"" << R->getName()
+       << "\";\n";
+    OS << "  static constexpr const char *Prefix = \""
+       << R->getValueAsString("Prefix") << "\";\n";
+    OS << "  static constexpr bool IsBitField = "
+       << (R->getValueAsBit("IsBitField") ? "true" : "false") << ";\n";
+    OS << "  static constexpr size_t NumEtors = " << Etors.size() << ";\n";
+    OS << "  static constexpr int Values[] = {";
+    ListSeparator LS(", ");
+    for (const Record *E : Etors)
+      OS << LS << E->getValueAsInt("Value");
+    OS << "};\n";
+    OS << "  /// The enumerator's name without prefix; null if \\p V is none.\n";
+    OS << "  static const char *getName(int V) {\n    switch (V) {\n";
+    for (const Record *E : Etors)
+      OS << "    case " << E->getValueAsInt("Value") << ":\n      return \""
+         << shortName(R, E) << "\";\n";
+    OS << "    }\n    return nullptr;\n  }\n";
+    OS << "  /// The enumerator's full name; null if \\p V is none.\n";
+    OS << "  static const char *getFullName(int V) {\n    switch (V) {\n";
+    for (const Record *E : Etors)
+      OS << "    case " << E->getValueAsInt("Value") << ":\n      return \""
+         << E->getValueAsString("Name") << "\";\n";
+    OS << "    }\n    return nullptr;\n  }\n";
+    OS << "  static bool isValid(int V) { return getName(V) != nullptr; }\n";
+    OS << "};\n";
+    // The header's values are the description's.
+    for (const Record *E : Etors)
+      OS << "static_assert(" << E->getValueAsString("Name")
+         << " == " << E->getValueAsInt("Value") << ");\n";
+  }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// -gen-printers
+//===----------------------------------------------------------------------===//
+
+bool emitPrinters(raw_ostream &OS, const RecordKeeper &Records) {
+  API A(Records);
+  emitGeneratedNote(OS, "-gen-printers");
+  OS << "// Trace printers of the structs of the C API: {Member=value, ...}\n"
+        "// ({v,v,v} for compact ones); a null pointer prints as 0x0. "
+        "Declared\n"
+        "// with OFFLOAD_API_PRINTERS_DECL, defined otherwise (in namespace\n"
+        "// offload::trace).\n\n";
+  OS << "#ifdef OFFLOAD_API_PRINTERS_DECL\n";
+  for (const Record *R : A.Objects)
+    if (R->isSubClassOf("Struct"))
+      OS << "void printArg(llvm::raw_ostream &OS, const " << R->getName()
+         << " &Value);\n"
+         << "void printArg(llvm::raw_ostream &OS, const " << R->getName()
+         << " *Value);\n";
+  OS << "#else\n";
+  for (const Record *R : A.Objects) {
+    if (!R->isSubClassOf("Struct"))
+      continue;
+    bool Compact = R->getValueAsBit("Compact");
+    OS << "void printArg(llvm::raw_ostream &OS, const " << R->getName()
+       << " &Value) {\n  OS << '{';\n";
+    bool First = true;
+    for (const Record *M : R->getValueAsListOfDefs("Members")) {
+      StringRef MName = M->getValueAsString("Name"),
+                MType = M->getValueAsString("Type");
+      std::string Sep = First ? "" : (Compact ? "," : ", ");
+      First = false;
+      std::string Label = Compact ? "" : (MName + "=").str();
+      if (!Sep.empty() || !Label.empty())
+        OS << "  OS << \"" << Sep << Label << "\";\n";
+      if (A.Enums.count(MType))
+        OS << "  printArg(OS, rawEnum(Value." << MName << "));\n";
+      else
+        OS << "  printArg(OS, Value." << MName << ");\n";
+    }
+    OS << "  OS << '}';\n}\n";
+    OS << "void printArg(llvm::raw_ostream &OS, const " << R->getName()
+       << " *Value) {\n"
+          "  if (!Value) {\n    OS << \"0x0\";\n    return;\n  }\n"
+          "  printArg(OS, *Value);\n}\n";
+  }
+  OS << "#endif\n";
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// -gen-exports
+//===----------------------------------------------------------------------===//
+
+bool emitExports(raw_ostream &OS, const RecordKeeper &Records) {
+  API A(Records);
+  OS << "/* Symbols exported by libOffloadRuntime.so: the C API and the "
+        "functions\n"
+        "   that compiled host kernels call back into. Everything else stays "
+        "local.\n"
+        "   Generated by offload-tblgen -gen-exports from\n"
+        "   include/OffloadRuntime/API/OffloadAPI.td: do not edit. */\n"
+        "{\n  global:\n";
+  for (const Record *F : A.Functions) {
+    OS << "    " << F->getName() << ";\n";
+    if (F->getValueAsBit("CodeLoc"))
+      OS << "    " << F->getName() << "WithCodeLoc;\n";
+  }
+  for (const Record *E : A.Exports)
+    OS << "    " << E->getValueAsString("Name") << ";\n";
+  OS << "  local:\n    *;\n};\n";
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// -gen-runtime-functions
+//===----------------------------------------------------------------------===//
+
+/// The C type class of the lowering (CType in OffloadToLLVM.cpp) for \p Type.
+std::string lowerType(const API &A, const Record *Where, StringRef Type) {
+  if (Type == "void")
+    return "Void";
+  // Handles of other headers (the JIT's) end in _handle_t too.
+  if (Type.ends_with("*") || Type.ends_with("_handle_t") ||
+      A.isCallback(Type) || Type == "offload_result_t")
+    return "Ptr";
+  if (A.Enums.count(Type))
+    return "Enum";
+  if (Type == "size_t")
+    return "Size";
+  if (Type == "uint32_t" || Type == "int32_t")
+    return "U32";
+  if (Type == "int64_t" || Type == "uint64_t")
+    return "I64";
+  auto S = A.Structs.find(Type);
+  if (S != A.Structs.end() &&
+      !S->second->getValueAsString("LoweringName").empty())
+    return S->second->getValueAsString("LoweringName").str();
+  auto It = A.Typedefs.find(Type);
+  if (It != A.Typedefs.end() &&
+      It->second->getValueAsString("Text").starts_with("typedef uint32_t"))
+    return "U32";
+  PrintFatalError(Where->getLoc(),
+                  "no lowering type for '" + Type + "' (runtime function)");
+}
+
+bool emitRuntimeFunctions(raw_ostream &OS, const RecordKeeper &Records) {
+  API A(Records);
+  emitGeneratedNote(OS, "-gen-runtime-functions");
+  OS << "// What convert-offload-to-llvm knows of the C API "
+        "(OffloadToLLVM.cpp):\n"
+        "//  - OFFLOAD_RUNTIME_FUNCTION_NAMES: the RuntimeFunction "
+        "enumerators, one\n"
+        "//    per function marked LoweringUses (and per RuntimeFunction "
+        "record, the\n"
+        "//    JIT's), named without the `offload` prefix;\n"
+        "//  - OFFLOAD_RUNTIME_FUNCTION_DECLS: their RuntimeFunctionDecl, in "
+        "the same\n"
+        "//    order;\n"
+        "//  - OFFLOAD_RUNTIME_STRUCTS: for every struct with a LoweringName "
+        "N, the\n"
+        "//    enum class NField of its members and kNFields, their CType.\n";
+  std::vector<const Record *> Uses;
+  for (const Record *F : A.Functions)
+    if (F->getValueAsBit("LoweringUses"))
+      Uses.push_back(F);
+  std::vector<const Record *> Others(
+      Records.getAllDerivedDefinitions("RuntimeFunction").begin(),
+      Records.getAllDerivedDefinitions("RuntimeFunction").end());
+  llvm::sort(Others, [](const Record *X, const Record *Y) {
+    return X->getID() < Y->getID();
+  });
+  llvm::append_range(Uses, Others);
+  OS << "#ifdef OFFLOAD_RUNTIME_FUNCTION_NAMES\n";
+  for (const Record *F : Uses) {
+    StringRef Name = F->getName();
+    if (!Name.consume_front("offload"))
+      PrintFatalError(F->getLoc(), "a runtime function is named offload*");
+    OS << Name << ",\n";
+  }
+  OS << "#undef OFFLOAD_RUNTIME_FUNCTION_NAMES\n#endif\n\n";
+  OS << "#ifdef OFFLOAD_RUNTIME_FUNCTION_DECLS\n";
+  for (const Record *F : Uses) {
+    std::vector<std::string> Types;
+    for (const Record *P : F->getValueAsListOfDefs("Params"))
+      Types.push_back("CType::" +
+                      lowerType(A, F, P->getValueAsString("Type")));
+    OS << "{\"" << F->getName() << "\", CType::"
+       << lowerType(A, F, F->getValueAsString("ReturnType")) << ", "
+       << Types.size() << ", {" << join(Types, ", ") << "}},\n";
+  }
+  OS << "#undef OFFLOAD_RUNTIME_FUNCTION_DECLS\n#endif\n\n";
+  OS << "#ifdef OFFLOAD_RUNTIME_STRUCTS\n";
+  for (const Record *R : A.Objects) {
+    if (!R->isSubClassOf("Struct"))
+      continue;
+    StringRef LName = R->getValueAsString("LoweringName");
+    if (LName.empty())
+      continue;
+    std::vector<std::string> Names, Types;
+    for (const Record *M : R->getValueAsListOfDefs("Members")) {
+      Names.push_back(M->getValueAsString("Name").str());
+      Types.push_back("CType::" + lowerType(A, R, M->getValueAsString("Type")));
+    }
+    OS << "/// The members of " << R->getName() << ".\n";
+    OS << "enum class " << LName << "Field : int64_t {" << join(Names, ", ")
+       << "};\n";
+    OS << "static constexpr CType k" << LName << "Fields[] = {"
+       << join(Types, ", ") << "};\n";
+  }
+  OS << "#undef OFFLOAD_RUNTIME_STRUCTS\n#endif\n";
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// -gen-docs-tables
+//===----------------------------------------------------------------------===//
+
+bool emitDocsTables(raw_ostream &OS, const RecordKeeper &Records) {
+  API A(Records);
+  OS << "# The runtime C API: enumerators and entry points\n\n"
+        "<!-- Generated by offload-tblgen -gen-docs-tables from "
+        "include/OffloadRuntime/API/OffloadAPI.td: do not edit "
+        "(ninja offload-api-update-header). -->\n\n"
+        "Every enumerator and entry point of "
+        "`include/OffloadRuntime/OffloadAPI.h`, as the\n"
+        "description says (docs/RuntimeAPI.md: how they map to liboffload "
+        "22, and how\nthe API is generated).\n";
+  for (const Record *R : A.Objects) {
+    if (!R->isSubClassOf("Enum"))
+      continue;
+    OS << "\n## `" << R->getName() << "`\n\n| Enumerator | Value | "
+       << "Description |\n|---|---|---|\n";
+    for (const Record *E : R->getValueAsListOfDefs("Etors")) {
+      std::string Desc = E->getValueAsString("Desc").str();
+      for (size_t Pos = 0; (Pos = Desc.find('|', Pos)) != std::string::npos;
+           Pos += 2)
+        Desc.replace(Pos, 1, "\\|");
+      OS << "| `" << shortName(R, E) << "` | " << E->getValueAsInt("Value")
+         << " | " << Desc << " |\n";
+    }
+  }
+  OS << "\n## Entry points\n\n| Function | WithCodeLoc | Parameters |\n"
+        "|---|---|---|\n";
+  for (const Record *F : A.Functions) {
+    std::vector<std::string> Ps;
+    for (const Record *P : F->getValueAsListOfDefs("Params"))
+      Ps.push_back("`" + P->getValueAsString("Name").str() + "`");
+    OS << "| `" << F->getName() << "` | "
+       << (F->getValueAsBit("CodeLoc") ? "yes" : "no") << " | "
+       << join(Ps, ", ") << " |\n";
+  }
+  return false;
+}
+
+bool dispatch(raw_ostream &OS, const RecordKeeper &Records) {
+  switch (TheAction) {
+  case GenAPIHeader:
+    return emitAPIHeader(OS, Records);
+  case GenEntryPoints:
+    return emitEntryPoints(OS, Records);
+  case GenImplDecls:
+    return emitImplDecls(OS, Records);
+  case GenEnumInfo:
+    return emitEnumInfo(OS, Records);
+  case GenPrinters:
+    return emitPrinters(OS, Records);
+  case GenExports:
+    return emitExports(OS, Records);
+  case GenRuntimeFunctions:
+    return emitRuntimeFunctions(OS, Records);
+  case GenDocsTables:
+    return emitDocsTables(OS, Records);
+  }
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  cl::ParseCommandLineOptions(argc, argv);
+  return TableGenMain(argv[0], &dispatch);
+}
