@@ -504,9 +504,9 @@ struct GetDeviceOpLowering : OffloadOpLowering<GetDeviceOp> {
     Location loc = op.getLoc();
     StringRef context = op->getName().getStringRef();
     // offloadInit fails for the whole runtime (a bad OFFLOAD_* variable, a
-    // plugin that cannot start), not for this device: say so.
+    // plugin that cannot start), not for this device: name it.
     if (failed(callChecked(rewriter, loc, op, RuntimeFunction::Init, {},
-                           "starting the offload runtime (offloadInit)")))
+                           "offloadInit")))
       return rewriter.notifyMatchFailure(op, "conflicting runtime declaration");
     Value backend =
         createI32Constant(rewriter, loc, getBackend(op.getPlatform()));

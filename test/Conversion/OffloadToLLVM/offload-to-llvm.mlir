@@ -3,13 +3,14 @@
 // CHECK-DAG: llvm.func @offloadInit() -> !llvm.ptr
 // CHECK-DAG: llvm.func @offloadGetDevice(i32, i32, !llvm.ptr) -> !llvm.ptr
 // CHECK-DAG: llvm.func @offloadAbortOnError(!llvm.ptr, !llvm.ptr)
+// CHECK-DAG: llvm.mlir.global internal constant @[[INITCTX:__offload_context.offloadInit]]("offloadInit\00")
 // CHECK-DAG: llvm.mlir.global internal constant @[[CTX:__offload_context.offload.get_device]]("offload.get_device\00")
 
 // CHECK-LABEL: func.func @get_device() -> !llvm.ptr
 func.func @get_device() -> !offload.device {
   // CHECK: %[[SLOT:.*]] = llvm.alloca %{{.*}} x !llvm.ptr
   // CHECK: %[[INIT:.*]] = llvm.call @offloadInit()
-  // CHECK: %[[CTX0:.*]] = llvm.mlir.addressof @[[CTX]]
+  // CHECK: %[[CTX0:.*]] = llvm.mlir.addressof @[[INITCTX]]
   // CHECK: llvm.call @offloadAbortOnError(%[[INIT]], %[[CTX0]])
   // CHECK-DAG: %[[BACKEND:.*]] = llvm.mlir.constant(1 : i32) : i32
   // CHECK-DAG: %[[INDEX:.*]] = llvm.mlir.constant(2 : i32) : i32
