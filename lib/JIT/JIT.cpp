@@ -32,6 +32,7 @@
 
 #include "OffloadJIT/OffloadJIT.h"
 
+#include "AutoSpecialize.h"
 #include "DeviceCompiler.h"
 #include "DiskCache.h"
 #include "Key.h"
@@ -329,6 +330,9 @@ struct offload_jit_kernel_impl_t {
   bool HasContents = false;
   /// What offloadJITGetKernelSignature returns: one line per argument.
   std::string Signature;
+  /// Automatic specialization of its unmarked scalar arguments
+  /// (AutoSpecialize.h); null when it has none.
+  std::unique_ptr<offloadjit::AutoProfile> Auto;
 };
 
 namespace {
@@ -370,6 +374,10 @@ struct Config {
   /// (CheckTool bits; OFFLOAD_CHECK=1 is memcheck).
   uint32_t CheckTools = 0;
   unsigned Threads = 2;
+  /// OFFLOAD_JIT_AUTO, OFFLOAD_JIT_AUTO_THRESHOLD,
+  /// OFFLOAD_JIT_AUTO_MAX_VARIANTS (AutoSpecialize.h).
+  bool Auto = false;
+  offloadjit::AutoOptions AutoSettings;
   std::string DumpDir;
   SpecializationOptions Specialization;
 
@@ -417,15 +425,22 @@ struct Config {
                         .str();
     }
     (void)Flag("OFFLOAD_JIT_STATS", false);
-    unsigned Threads;
-    if (StringRef V = Env("OFFLOAD_JIT_THREADS"); !V.empty()) {
-      if (!V.getAsInteger(10, Threads) && Threads > 0)
-        C.Threads = Threads;
-      else if (C.Problem.empty())
-        C.Problem =
-            ("OFFLOAD_JIT_THREADS=" + V + ": expected a positive integer")
-                .str();
-    }
+    C.Auto = Flag("OFFLOAD_JIT_AUTO", false);
+    C.AutoSettings.Trace = C.Trace;
+    // A positive integer: unset or empty leaves \p Value as it is.
+    auto Positive = [&](const char *Name, unsigned &Value) {
+      unsigned Parsed;
+      if (StringRef V = Env(Name); !V.empty()) {
+        if (!V.getAsInteger(10, Parsed) && Parsed > 0)
+          Value = Parsed;
+        else if (C.Problem.empty())
+          C.Problem =
+              (Twine(Name) + "=" + V + ": expected a positive integer").str();
+      }
+    };
+    Positive("OFFLOAD_JIT_THREADS", C.Threads);
+    Positive("OFFLOAD_JIT_AUTO_THRESHOLD", C.AutoSettings.Threshold);
+    Positive("OFFLOAD_JIT_AUTO_MAX_VARIANTS", C.AutoSettings.MaxVariants);
     if (StringRef V = Env("OFFLOAD_CACHE_MAX_BYTES"); !V.empty()) {
       uint64_t Bytes;
       if (V.getAsInteger(10, Bytes) && C.Problem.empty())
@@ -475,7 +490,9 @@ public:
                            offload_symbol_handle_t &Symbol);
 
   Stats Counters;
+  offloadjit::AutoCounters AutoCounts;
   void setEnabled(bool Enabled) { this->Enabled = Enabled; }
+  void setAutoEnabled(bool Enabled) { AutoEnabled = Enabled; }
   void clearMemoryCache() {
     std::lock_guard<std::mutex> Lock(CacheMutex);
     std::unique_lock<std::shared_mutex> FastLock(FastMutex);
@@ -534,6 +551,8 @@ private:
 
   Config Options;
   std::atomic<bool> Enabled{true};
+  /// Automatic specialization (OFFLOAD_JIT_AUTO, offloadJITSetAutoEnabled).
+  std::atomic<bool> AutoEnabled{false};
   /// OFFLOAD_TRACE_FILE is set: cache lookups and compiles go on the
   /// runtime's timeline.
   bool Timeline = false;
@@ -608,12 +627,17 @@ static void printStatsAtExit() {
                << " corrupt-entries=" << S.CorruptEntries
                << " generic-launches=" << S.GenericLaunches
                << " async-compiles=" << S.AsyncCompiles
+               << " auto-variants=" << S.AutoVariants
+               << " auto-launches=" << S.AutoLaunches
+               << " auto-guard-misses=" << S.AutoGuardMisses
+               << " auto-profile-loads=" << S.AutoProfileLoads
                << " compile-ms=" << llvm::format("%.1f", S.CompileMilliseconds)
                << "\n";
 }
 
 Engine::Engine()
-    : Options(Config::fromEnvironment()), Enabled(Options.Enabled) {
+    : Options(Config::fromEnvironment()), Enabled(Options.Enabled),
+      AutoEnabled(Options.Auto) {
   // The caches hold runtime programs: keep the runtime alive (one reference,
   // never released) so that they stay valid across the application's
   // offloadInit/offloadShutDown pairs.
@@ -912,6 +936,22 @@ offload_result_t Engine::getKernel(offload_jit_program_handle_t Program,
       Kernel->Arguments.push_back(Info);
     }
     Kernel->ArgumentsSize = llvm::alignTo(Kernel->ArgumentsSize, MaxAlign);
+    // Automatic specialization watches the unmarked scalars.
+    std::vector<offloadjit::AutoArgument> Watched;
+    for (auto [Index, Arg] : llvm::enumerate(Kernel->Arguments))
+      if (!Arg.RuntimeConstant && offloadjit::isWatchable(Arg.ArgType))
+        Watched.push_back({unsigned(Index), Kernel->Fields[Arg.FirstField].Offset,
+                           Kernel->Fields[Arg.FirstField].Size, Arg.ArgType});
+    if (!Watched.empty()) {
+      std::string Qualified = Kernel->ModuleName + "::" + Kernel->KernelName;
+      std::optional<std::string> ProfilePath;
+      if (Disk)
+        ProfilePath = offloadjit::AutoProfile::getProfilePath(
+            Disk->getDirectory(), Program->ModuleHash, Qualified);
+      Kernel->Auto = std::make_unique<offloadjit::AutoProfile>(
+          Qualified, std::move(Watched), Options.AutoSettings, AutoCounts,
+          std::move(ProfilePath));
+    }
   }
   // The constant part of every key of this kernel.
   std::string Prefix = Program->ModuleHash + ";" + Kernel->ModuleName +
@@ -1135,6 +1175,13 @@ Engine::compile(offload_jit_program_impl_t &Program,
           Kernel.Arguments[Index], Target.getArgumentTypes()[Index], Bytes);
     Spec.blockSize = Request.Block;
     Spec.gridSize = Request.Grid;
+    // Values of unmarked arguments (automatic specialization) are
+    // substituted as runtime constants.
+    SmallVector<unsigned> Unmarked;
+    for (const auto &[Index, Bytes] : Request.Values)
+      if (!Kernel.Arguments[Index].RuntimeConstant)
+        Unmarked.push_back(Index);
+    offloadjit::markRuntimeConstants(Target, Unmarked);
     if (mlir::offload::isUseful(Target, Spec)) {
       FailureOr<gpu::GPUFuncOp> Specialized =
           mlir::offload::getOrCreateSpecialization(Target, Spec,
@@ -1458,6 +1505,15 @@ offload_result_t Engine::resolve(offload_queue_handle_t Queue,
     if (Options.FoldGrid)
       Append(&Sizes->NumGroups, sizeof(Sizes->NumGroups));
   }
+  // Automatic specialization: the variant whose values this launch's hold
+  // (AutoSpecialize.h) enters the lookup.
+  const offloadjit::AutoVariant *AutoVariant =
+      Specialize && Kernel->Auto &&
+              AutoEnabled.load(std::memory_order_relaxed)
+          ? Kernel->Auto->observe(Base)
+          : nullptr;
+  if (AutoVariant)
+    Append(&AutoVariant->Id, sizeof(AutoVariant->Id));
   uint64_t LookupStart = Timeline ? offloadTraceNow() : 0;
   auto TraceLookup = [&](const char *Outcome) {
     if (Timeline)
@@ -1537,6 +1593,8 @@ offload_result_t Engine::resolve(offload_queue_handle_t Queue,
                     Footprint.data() + Position * ElementSize, ElementSize);
       Request.Values.push_back({Index, std::move(Elements)});
     }
+    if (AutoVariant)
+      Kernel->Auto->appendValues(*AutoVariant, Request.Values);
   }
 
   std::shared_ptr<CacheEntry> Entry;
@@ -1680,11 +1738,22 @@ offload_result_t offloadJITGetStats(offload_jit_stats_t *Stats) {
   Stats->GenericLaunches = C.GenericLaunches;
   Stats->AsyncCompiles = C.AsyncCompiles;
   Stats->CompileMilliseconds = C.CompileMicroseconds / 1000.0;
+  auto &A = Engine::get().AutoCounts;
+  Stats->AutoVariants = A.Variants;
+  Stats->AutoLaunches = A.Launches;
+  Stats->AutoGuardMisses = A.GuardMisses;
+  Stats->AutoProfileLoads = A.ProfileLoads;
+  Stats->AutoBoundReached = A.BoundReached;
   return OFFLOAD_SUCCESS;
 }
 
 offload_result_t offloadJITSetEnabled(bool Enabled) {
   Engine::get().setEnabled(Enabled);
+  return OFFLOAD_SUCCESS;
+}
+
+offload_result_t offloadJITSetAutoEnabled(bool Enabled) {
+  Engine::get().setAutoEnabled(Enabled);
   return OFFLOAD_SUCCESS;
 }
 
@@ -1695,6 +1764,7 @@ offload_result_t offloadJITResetStats(void) {
         &C.CorruptEntries, &C.GenericLaunches, &C.AsyncCompiles,
         &C.CompileMicroseconds})
     *Counter = 0;
+  Engine::get().AutoCounts.reset();
   return OFFLOAD_SUCCESS;
 }
 
