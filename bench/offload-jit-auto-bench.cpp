@@ -213,6 +213,31 @@ void prepare(PreparedCase &P) {
   }
 }
 
+/// OFFLOAD_JIT_MEASURE=1: launches the annotated and the automatic
+/// specialization through the JIT until their measurement against the
+/// generic kernel is done (NeverSlower.h), so that the symbols resolved
+/// afterwards are the versions the JIT keeps.
+void settleMeasurements(PreparedCase &P) {
+  for (auto [Kernel, AutoOn] : {std::pair{P.Marked, false}, {P.Stripped, true}}) {
+    check(offloadJITSetAutoEnabled(AutoOn), "offloadJITSetAutoEnabled");
+    for (int I = 0; I < 64; ++I) {
+      uint64_t Before = stats().MeasuredLaunches;
+      P.Case->reset();
+      check(offloadJITLaunchKernel(nullptr, Device, Kernel,
+                                   P.Case->args().data(),
+                                   P.Case->args().size(),
+                                   &P.Case->launchSizes()),
+            std::string("JIT launch of ") + P.Case->name());
+      if (stats().MeasuredLaunches == Before)
+        break; // decided
+    }
+    check(offloadJITSetAutoEnabled(false), "offloadJITSetAutoEnabled");
+  }
+  P.Case->reset();
+  P.Symbols[Annotated] = resolve(P.Marked, *P.Case, true, false);
+  P.Symbols[Auto] = resolve(P.Stripped, *P.Case, true, true);
+}
+
 void launch(offload_symbol_handle_t Symbol, const KernelCase &Case) {
   check(offloadLaunchKernel(nullptr, Device, Symbol, Case.args().data(),
                             Case.args().size(), &Case.launchSizes()),
@@ -383,6 +408,9 @@ int main(int argc, char **argv) {
     if (!P.AutoAfter)
       fail(std::string(P.Case->name()) +
            ": no automatic variant after 1000 launches");
+    if (const char *M = std::getenv("OFFLOAD_JIT_MEASURE");
+        M && std::strcmp(M, "1") == 0)
+      settleMeasurements(P);
     Cases.push_back(std::move(P));
   }
   for (PreparedCase &P : Cases)

@@ -39,6 +39,11 @@
  *                                 that make an argument stable (default 8)
  *   OFFLOAD_JIT_AUTO_MAX_VARIANTS=N  automatic variants per kernel
  *                                 (default 4)
+ *   OFFLOAD_JIT_MEASURE=1         the first launches of a specialization
+ *                                 alternate with the generic kernel, timed
+ *                                 on the device's clock; the faster is kept
+ *                                 (verdict kept in the disk cache)
+ *   OFFLOAD_JIT_MEASURE_LAUNCHES=N  timed launches of each (default 3)
  *
  * Thread safety: every entry point may be called concurrently. A given
  * specialization is compiled once even when many threads launch it at once.
@@ -175,6 +180,11 @@ typedef struct offload_jit_stats_t {
                              ///< profiles (decided by an earlier process)
   uint64_t AutoBoundReached; ///< kernels whose new stable values were not
                              ///< specialized: OFFLOAD_JIT_AUTO_MAX_VARIANTS
+  /// Measurement against the generic kernel (OFFLOAD_JIT_MEASURE=1):
+  uint64_t MeasuredLaunches; ///< launches timed
+  uint64_t MeasuredFaster;   ///< specializations measured faster: kept
+  uint64_t MeasuredSlower;   ///< measured slower: the generic kernel runs
+  uint64_t VerdictLoads;     ///< verdicts read from the disk cache
 } offload_jit_stats_t;
 
 /// Turns specialization on or off for later launches (the initial state

@@ -394,7 +394,9 @@ size_t DiskCache::clear() {
     // profiles of automatic specialization (AutoSpecialize.h).
     if (Name.ends_with(kCacheHitsSuffix) ||
         Name.ends_with(kAutoProfileSuffix) ||
-        Name.contains((kAutoProfileSuffix + ".tmp.").str())) {
+        Name.contains((kAutoProfileSuffix + ".tmp.").str()) ||
+        Name.ends_with(kVerdictSuffix) ||
+        Name.contains((kVerdictSuffix + ".tmp.").str())) {
       sys::fs::remove(It->path());
       continue;
     }

@@ -36,6 +36,7 @@
 #include "DeviceCompiler.h"
 #include "DiskCache.h"
 #include "Key.h"
+#include "NeverSlower.h"
 
 #include "OffloadDialect/Conversion/Passes.h"
 #include "OffloadDialect/Conversion/Pipelines/Pipelines.h"
@@ -347,6 +348,11 @@ struct CacheEntry {
   offload_result_t Error = OFFLOAD_SUCCESS;
   /// Read from the disk cache rather than compiled.
   bool FromDisk = false;
+  /// A specialization (not the generic kernel), its key, and its
+  /// measurement against the generic kernel (OFFLOAD_JIT_MEASURE).
+  bool Specialized = false;
+  std::string Key;
+  offloadjit::SpecializationTrial Trial;
   /// The last reference goes when the entry has left the caches
   /// (offloadJITClearMemoryCache) and no compile or launch lookup holds it:
   /// its program is released. The engine holds a reference to the runtime,
@@ -378,6 +384,9 @@ struct Config {
   /// OFFLOAD_JIT_AUTO_MAX_VARIANTS (AutoSpecialize.h).
   bool Auto = false;
   offloadjit::AutoOptions AutoSettings;
+  /// OFFLOAD_JIT_MEASURE, OFFLOAD_JIT_MEASURE_LAUNCHES,
+  /// OFFLOAD_JIT_MEASURE_SCALE (NeverSlower.h).
+  offloadjit::MeasureOptions Measure;
   std::string DumpDir;
   SpecializationOptions Specialization;
 
@@ -441,6 +450,16 @@ struct Config {
     Positive("OFFLOAD_JIT_THREADS", C.Threads);
     Positive("OFFLOAD_JIT_AUTO_THRESHOLD", C.AutoSettings.Threshold);
     Positive("OFFLOAD_JIT_AUTO_MAX_VARIANTS", C.AutoSettings.MaxVariants);
+    C.Measure.Enabled = Flag("OFFLOAD_JIT_MEASURE", false);
+    C.Measure.Trace = C.Trace;
+    Positive("OFFLOAD_JIT_MEASURE_LAUNCHES", C.Measure.Launches);
+    if (StringRef V = Env("OFFLOAD_JIT_MEASURE_SCALE"); !V.empty()) {
+      if ((V.getAsDouble(C.Measure.Scale) || !(C.Measure.Scale > 0)) &&
+          C.Problem.empty())
+        C.Problem = ("OFFLOAD_JIT_MEASURE_SCALE=" + V +
+                     ": expected a positive number")
+                        .str();
+    }
     if (StringRef V = Env("OFFLOAD_CACHE_MAX_BYTES"); !V.empty()) {
       uint64_t Bytes;
       if (V.getAsInteger(10, Bytes) && C.Problem.empty())
@@ -482,15 +501,18 @@ public:
                                 char *Signature, size_t *SizeRet);
   /// The symbol to launch for these arguments (the heart of launch).
   /// \p Queue is the queue the symbol will be launched on (null: none).
+  /// \p Resolved, when given, receives the cache entry of the symbol.
   offload_result_t resolve(offload_queue_handle_t Queue,
                            offload_device_handle_t Device,
                            offload_jit_kernel_handle_t Kernel, const void *Args,
                            size_t ArgsSize,
                            const offload_kernel_launch_size_args_t *Sizes,
-                           offload_symbol_handle_t &Symbol);
+                           offload_symbol_handle_t &Symbol,
+                           CacheEntry **Resolved = nullptr);
 
   Stats Counters;
   offloadjit::AutoCounters AutoCounts;
+  offloadjit::MeasureCounters MeasureCounts;
   void setEnabled(bool Enabled) { this->Enabled = Enabled; }
   void setAutoEnabled(bool Enabled) { AutoEnabled = Enabled; }
   void clearMemoryCache() {
@@ -631,6 +653,8 @@ static void printStatsAtExit() {
                << " auto-launches=" << S.AutoLaunches
                << " auto-guard-misses=" << S.AutoGuardMisses
                << " auto-profile-loads=" << S.AutoProfileLoads
+               << " measured-faster=" << S.MeasuredFaster
+               << " measured-slower=" << S.MeasuredSlower
                << " compile-ms=" << llvm::format("%.1f", S.CompileMilliseconds)
                << "\n";
 }
@@ -1373,6 +1397,8 @@ Engine::getOrCompile(const std::string &Key, offload_device_handle_t Device,
     std::shared_ptr<CacheEntry> &Slot = Cache[MemoryKey];
     if (!Slot) {
       Slot = std::make_shared<CacheEntry>();
+      Slot->Specialized = Request.Specialize;
+      Slot->Key = Key;
       Owner = true;
     }
     Entry = Slot;
@@ -1423,10 +1449,31 @@ Engine::launch(offload_queue_handle_t Queue, offload_device_handle_t Device,
                size_t ArgsSize,
                const offload_kernel_launch_size_args_t *Sizes) {
   offload_symbol_handle_t Symbol = nullptr;
-  if (offload_result_t R =
-          resolve(Queue, Device, Kernel, Args, ArgsSize, Sizes, Symbol))
+  CacheEntry *Entry = nullptr;
+  if (offload_result_t R = resolve(Queue, Device, Kernel, Args, ArgsSize,
+                                   Sizes, Symbol, &Entry))
     return R;
   ++Counters.Launches;
+  // A new specialization is measured against the generic kernel first
+  // (NeverSlower.h).
+  if (Options.Measure.Enabled && Entry && Entry->Specialized &&
+      Entry->Trial.pending())
+    return Entry->Trial.launch(
+        Queue, Device, Entry->Symbol, Args, ArgsSize, Sizes,
+        [&](offloadjit::GenericKernel &Out) -> offload_result_t {
+          LaunchRequest Generic;
+          std::shared_ptr<CacheEntry> G =
+              getOrCompile(getKey(*Kernel, Generic), Device, *Kernel, Generic,
+                           /*Background=*/false);
+          if (G->Error)
+            return G->Error;
+          Out.Symbol = G->Symbol;
+          Out.Owner = G;
+          return OFFLOAD_SUCCESS;
+        },
+        Disk ? offloadjit::getVerdictPath(Disk->getDirectory(), Entry->Key)
+             : std::string(),
+        Kernel->KernelName, Entry->Key, Options.Measure, MeasureCounts);
   return offloadLaunchKernel(Queue, Device, Symbol, Args, ArgsSize, Sizes);
 }
 
@@ -1435,7 +1482,8 @@ offload_result_t Engine::resolve(offload_queue_handle_t Queue,
                                  offload_jit_kernel_handle_t Kernel,
                                  const void *Args, size_t ArgsSize,
                                  const offload_kernel_launch_size_args_t *Sizes,
-                                 offload_symbol_handle_t &Symbol) {
+                                 offload_symbol_handle_t &Symbol,
+                                 CacheEntry **Resolved) {
   if (!Kernel)
     return makeError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Kernel is null");
   if (!Device)
@@ -1533,7 +1581,9 @@ offload_result_t Engine::resolve(offload_queue_handle_t Queue,
       profile(*Kernel, OFFLOAD_PROFILE_JIT_MEMORY_HIT);
       if (!Specialize)
         ++Counters.GenericLaunches;
-      Symbol = It->second->Symbol;
+      Symbol = It->second->Trial.choose(It->second->Symbol);
+      if (Resolved)
+        *Resolved = It->second.get();
       Lock.unlock();
       TraceLookup("memory hit");
       return OFFLOAD_SUCCESS;
@@ -1625,7 +1675,9 @@ offload_result_t Engine::resolve(offload_queue_handle_t Queue,
   }
   if (Entry->Error)
     return Entry->Error;
-  Symbol = Entry->Symbol;
+  Symbol = Entry->Trial.choose(Entry->Symbol);
+  if (Resolved)
+    *Resolved = Entry.get();
   // Remember it for the fast path, unless it is the generic stand-in of an
   // asynchronous compile still running.
   if (FastPath && !GenericStandIn) {
@@ -1744,6 +1796,11 @@ offload_result_t offloadJITGetStats(offload_jit_stats_t *Stats) {
   Stats->AutoGuardMisses = A.GuardMisses;
   Stats->AutoProfileLoads = A.ProfileLoads;
   Stats->AutoBoundReached = A.BoundReached;
+  auto &M = Engine::get().MeasureCounts;
+  Stats->MeasuredLaunches = M.Launches;
+  Stats->MeasuredFaster = M.Faster;
+  Stats->MeasuredSlower = M.Slower;
+  Stats->VerdictLoads = M.VerdictLoads;
   return OFFLOAD_SUCCESS;
 }
 
@@ -1765,6 +1822,7 @@ offload_result_t offloadJITResetStats(void) {
         &C.CompileMicroseconds})
     *Counter = 0;
   Engine::get().AutoCounts.reset();
+  Engine::get().MeasureCounts.reset();
   return OFFLOAD_SUCCESS;
 }
 

@@ -1386,6 +1386,10 @@ nb::dict jitStats() {
   D["auto_guard_misses"] = S.AutoGuardMisses;
   D["auto_profile_loads"] = S.AutoProfileLoads;
   D["auto_bound_reached"] = S.AutoBoundReached;
+  D["measured_launches"] = S.MeasuredLaunches;
+  D["measured_faster"] = S.MeasuredFaster;
+  D["measured_slower"] = S.MeasuredSlower;
+  D["verdict_loads"] = S.VerdictLoads;
   return D;
 }
 
@@ -2043,7 +2047,10 @@ NB_MODULE(_offload, m) {
         "generic_launches, async_compiles (counts), compile_ms "
         "(milliseconds spent compiling) and, for automatic specialization "
         "(set_jit_auto), auto_variants, auto_launches, auto_guard_misses, "
-        "auto_profile_loads, auto_bound_reached (counts).");
+        "auto_profile_loads, auto_bound_reached and, for measurement "
+        "against the generic kernel (OFFLOAD_JIT_MEASURE=1), "
+        "measured_launches, measured_faster, measured_slower, verdict_loads "
+        "(counts).");
   m.def(
       "reset_jit_stats", [] { check(offloadJITResetStats()); },
       "reset_jit_stats()\n\nSets every JIT counter to zero.");

@@ -117,7 +117,9 @@ def test_specialization_counters(host):
                       "disk_writes", "corrupt_entries", "generic_launches",
                       "async_compiles", "compile_ms", "auto_variants",
                       "auto_launches", "auto_guard_misses",
-                      "auto_profile_loads", "auto_bound_reached"}
+                      "auto_profile_loads", "auto_bound_reached",
+                      "measured_launches", "measured_faster",
+                      "measured_slower", "verdict_loads"}
 
 
 AXPK = """
