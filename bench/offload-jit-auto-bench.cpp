@@ -20,6 +20,15 @@
 //   BM_<kernel>/auto         the same unannotated kernel with automatic
 //                            specialization on, after enough launches with
 //                            these inputs for its scalars to be stable
+//   BM_LaunchPath/auto_off, /auto_on
+//                            a 1 x 1 JIT launch (in-memory hit) of a kernel
+//                            with an unmarked scalar, the mode off and on:
+//                            what watching costs per launch
+//
+// With OFFLOAD_JIT_MEASURE=1 the annotated and automatic specializations
+// are first launched through the JIT until their measurement against the
+// generic kernel is done, and their symbols are then the versions the JIT
+// keeps (NeverSlower.h).
 //
 // Each symbol is resolved with offloadJITGetSpecializedKernel and launched
 // with offloadLaunchKernel, so no lookup is timed. Before timing, every
@@ -282,6 +291,37 @@ void kernelTime(benchmark::State &State, PreparedCase *P, Version V) {
   State.SetItemsProcessed(State.iterations());
 }
 
+/// The launch path with automatic specialization off and on: a 1 x 1
+/// launch of micro.mlir's axpy (its unmarked n watched; stable, so with the
+/// mode on the launch runs the variant on n) through offloadJITLaunchKernel,
+/// an in-memory hit, timed in the calling thread's CPU time (the launch runs
+/// on it). The difference is what watching costs per launch.
+void launchPath(benchmark::State &State, bool AutoOn) {
+  static float X[1] = {1}, Y[1] = {2};
+  static ArgPack Args = [] {
+    ArgPack A;
+    A.memref(X, {1}).memref(Y, {1}).index(1).scalar(3.0f);
+    return A;
+  }();
+  static offload_jit_kernel_handle_t Kernel =
+      jitKernel("micro.mlir", "axpy", false);
+  offload_kernel_launch_size_args_t Sizes{};
+  Sizes.Dimensions = 1;
+  Sizes.NumGroups = {1, 1, 1};
+  Sizes.GroupSize = {1, 1, 1};
+  check(offloadJITSetAutoEnabled(AutoOn), "offloadJITSetAutoEnabled");
+  auto Launch = [&] {
+    check(offloadJITLaunchKernel(nullptr, Device, Kernel, Args.data(),
+                                 Args.size(), &Sizes),
+          "JIT launch of axpy");
+  };
+  for (int I = 0; I < 100; ++I) // past the threshold: the variant is hit
+    Launch();
+  for (auto _ : State)
+    Launch();
+  check(offloadJITSetAutoEnabled(false), "offloadJITSetAutoEnabled");
+}
+
 /// Passes everything on and keeps every repetition's time per benchmark.
 class SummaryReporter : public benchmark::BenchmarkReporter {
 public:
@@ -314,6 +354,7 @@ public:
     return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
   }
   void printSummary() const {
+
     std::fprintf(stderr,
                  "\n%-12s %12s %10s %12s %10s %10s %7s\n", "kernel",
                  "generic ns", "annotated", "unannotated", "auto",
@@ -350,6 +391,13 @@ public:
                  "ran)\nauto reaches %.0f%% of the annotated geomean "
                  "speedup\n",
                  100 * G[Auto] / G[Annotated]);
+    double Off = median("BM_LaunchPath/auto_off"),
+           On = median("BM_LaunchPath/auto_on");
+    if (Off > 0 && On > 0)
+      std::fprintf(stderr,
+                   "JIT launch (in-memory hit, 1 x 1 axpy): %.0f ns with "
+                   "automatic specialization off, %.0f ns on (%+.0f ns)\n",
+                   Off, On, On - Off);
   }
 
 private:
@@ -428,6 +476,9 @@ int main(int argc, char **argv) {
       if (!KernelCpuTime)
         B->UseRealTime();
     }
+
+  benchmark::RegisterBenchmark("BM_LaunchPath/auto_off", launchPath, false);
+  benchmark::RegisterBenchmark("BM_LaunchPath/auto_on", launchPath, true);
 
   benchmark::Initialize(&RestCount, Rest.data());
   if (benchmark::ReportUnrecognizedArguments(RestCount, Rest.data()))

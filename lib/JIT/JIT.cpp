@@ -1459,7 +1459,8 @@ Engine::launch(offload_queue_handle_t Queue, offload_device_handle_t Device,
   if (Options.Measure.Enabled && Entry && Entry->Specialized &&
       Entry->Trial.pending())
     return Entry->Trial.launch(
-        Queue, Device, Entry->Symbol, Args, ArgsSize, Sizes,
+        Queue, Device, Kernel->Program->DeviceIsHost, Entry->Symbol, Args,
+        ArgsSize, Sizes,
         [&](offloadjit::GenericKernel &Out) -> offload_result_t {
           LaunchRequest Generic;
           std::shared_ptr<CacheEntry> G =

@@ -7,9 +7,12 @@
 //
 // OFFLOAD_JIT_MEASURE=1: the first launches of each new specialization
 // alternate between it and the generic kernel (each application launch runs
-// exactly one of them: same results), timed on the device's clock (events
-// on the launch's queue, offloadGetEventElapsedTime; the host's steady clock
-// for a launch without a queue, which is synchronous). The first launch of
+// exactly one of them: same results), timed on the device's clock: on the
+// host device the process's CPU time around the launch (the queue
+// synchronized before and after), which other processes sharing the cores
+// do not inflate; on other devices events on the launch's queue
+// (offloadGetEventElapsedTime), or the host's steady clock around a launch
+// without a queue (synchronous). The first launch of
 // each is a warm-up (first touches of its code and data), not counted; after
 // OFFLOAD_JIT_MEASURE_LAUNCHES more of each, the faster (by the
 // minimum of its times, so interference can only make a version look
@@ -100,7 +103,7 @@ public:
   /// are for traces.
   offload_result_t
   launch(offload_queue_handle_t Queue, offload_device_handle_t Device,
-         offload_symbol_handle_t Specialized, const void *Args,
+         bool DeviceIsHost, offload_symbol_handle_t Specialized, const void *Args,
          size_t ArgsSize, const offload_kernel_launch_size_args_t *Sizes,
          llvm::function_ref<offload_result_t(GenericKernel &)> GetGeneric,
          const std::string &VerdictPath, const std::string &Name,
