@@ -1,4 +1,5 @@
-//===- offload-jit-auto-bench.cpp - Automatic against annotated specialization ===//
+//===- offload-jit-auto-bench.cpp - Automatic against annotated specialization
+//===//
 //
 // Part of the offload project, under the Apache License v2.0 with LLVM
 // Exceptions.
@@ -148,8 +149,8 @@ offload_jit_program_handle_t program(const std::string &File, bool Strip) {
   if (Strip) {
     int Removed = 0;
     Source = stripRuntimeConstants(Source, Removed);
-    if (Removed == 0 || Source.find("offload.runtime_constant") !=
-                            std::string::npos)
+    if (Removed == 0 ||
+        Source.find("offload.runtime_constant") != std::string::npos)
       fail("cannot strip the runtime constants of " + File);
   }
   offload_jit_program_handle_t Program = nullptr;
@@ -227,14 +228,14 @@ void prepare(PreparedCase &P) {
 /// generic kernel is done (NeverSlower.h), so that the symbols resolved
 /// afterwards are the versions the JIT keeps.
 void settleMeasurements(PreparedCase &P) {
-  for (auto [Kernel, AutoOn] : {std::pair{P.Marked, false}, {P.Stripped, true}}) {
+  for (auto [Kernel, AutoOn] :
+       {std::pair{P.Marked, false}, {P.Stripped, true}}) {
     check(offloadJITSetAutoEnabled(AutoOn), "offloadJITSetAutoEnabled");
     for (int I = 0; I < 64; ++I) {
       uint64_t Before = stats().MeasuredLaunches;
       P.Case->reset();
       check(offloadJITLaunchKernel(nullptr, Device, Kernel,
-                                   P.Case->args().data(),
-                                   P.Case->args().size(),
+                                   P.Case->args().data(), P.Case->args().size(),
                                    &P.Case->launchSizes()),
             std::string("JIT launch of ") + P.Case->name());
       if (stats().MeasuredLaunches == Before)
@@ -338,8 +339,7 @@ public:
     for (const Run &R : Runs)
       if (R.run_type != Run::RT_Aggregate)
         Times[R.run_name.function_name].push_back(
-            (KernelCpuTime ? R.GetAdjustedCPUTime()
-                           : R.GetAdjustedRealTime()) *
+            (KernelCpuTime ? R.GetAdjustedCPUTime() : R.GetAdjustedRealTime()) *
             (R.time_unit == benchmark::kMicrosecond   ? 1e3
              : R.time_unit == benchmark::kMillisecond ? 1e6
                                                       : 1));
@@ -355,10 +355,9 @@ public:
   }
   void printSummary() const {
 
-    std::fprintf(stderr,
-                 "\n%-12s %12s %10s %12s %10s %10s %7s\n", "kernel",
-                 "generic ns", "annotated", "unannotated", "auto",
-                 "auto/annot", "after");
+    std::fprintf(stderr, "\n%-12s %12s %10s %12s %10s %10s %7s\n", "kernel",
+                 "generic ns", "annotated", "unannotated", "auto", "auto/annot",
+                 "after");
     double Logs[NumVersions] = {};
     int N = 0;
     for (const PreparedCase &P : Cases) {
@@ -382,8 +381,8 @@ public:
     double G[NumVersions];
     for (int V = 1; V < NumVersions; ++V)
       G[V] = std::exp(Logs[V] / N);
-    std::fprintf(stderr, "%-12s %12s %9.2fx %11.2fx %9.2fx %10.2f\n",
-                 "geomean", "", G[Annotated], G[Unannotated], G[Auto],
+    std::fprintf(stderr, "%-12s %12s %9.2fx %11.2fx %9.2fx %10.2f\n", "geomean",
+                 "", G[Annotated], G[Unannotated], G[Auto],
                  G[Auto] / G[Annotated]);
     std::fprintf(stderr,
                  "(speedups over generic; auto/annot: annotated time over "
@@ -469,8 +468,7 @@ int main(int argc, char **argv) {
   for (PreparedCase &P : Cases)
     for (int V = 0; V < NumVersions; ++V) {
       auto *B = benchmark::RegisterBenchmark(
-          (std::string("BM_") + P.Case->name() + "/" + VersionNames[V])
-              .c_str(),
+          (std::string("BM_") + P.Case->name() + "/" + VersionNames[V]).c_str(),
           kernelTime, &P, Version(V));
       B->Unit(benchmark::kMicrosecond);
       if (!KernelCpuTime)

@@ -161,19 +161,19 @@ void AutoProfile::load() {
       return Reject("bad variant '" + Line + "'");
     V.FromDisk = true;
     V.Id = llvm::xxh3_64bits(llvm::ArrayRef<uint8_t>(
-        reinterpret_cast<const uint8_t *>(V.Values.data()),
-        V.Values.size() * sizeof(uint64_t))) ^
+               reinterpret_cast<const uint8_t *>(V.Values.data()),
+               V.Values.size() * sizeof(uint64_t))) ^
            V.Mask;
     ++Loaded;
-    trace("variant " + std::to_string(Loaded) + " from the disk cache: " +
-          describe(V.Mask, V.Values.data()));
+    trace("variant " + std::to_string(Loaded) +
+          " from the disk cache: " + describe(V.Mask, V.Values.data()));
   }
   LaunchCount.fetch_add(Launches, std::memory_order_relaxed);
   Counters.ProfileLoads += Loaded;
   NumVariants.store(Loaded, std::memory_order_release);
   if (Loaded)
-    trace(std::to_string(Loaded) + " variant(s) from " + *ProfilePath +
-          " (" + std::to_string(Launches) + " launches before)");
+    trace(std::to_string(Loaded) + " variant(s) from " + *ProfilePath + " (" +
+          std::to_string(Launches) + " launches before)");
 }
 
 void AutoProfile::save(uint64_t Launches) {
@@ -225,8 +225,11 @@ const AutoVariant *AutoProfile::decide(uint64_t Mask, const uint64_t *Values,
   if (Count == Options.MaxVariants) {
     if (!Full.exchange(true)) {
       ++Counters.BoundReached;
-      trace("not specializing on " + describe(Mask, Values) + ": the kernel "
-            "has its " + std::to_string(Count) + " variants already "
+      trace("not specializing on " + describe(Mask, Values) +
+            ": the kernel "
+            "has its " +
+            std::to_string(Count) +
+            " variants already "
             "(OFFLOAD_JIT_AUTO_MAX_VARIANTS); other values run without "
             "automatic values");
     }
@@ -284,8 +287,8 @@ const AutoVariant *AutoProfile::observe(const char *Args) {
     const AutoVariant &Variant = Variants[V];
     bool Holds = true;
     for (uint64_t M = Variant.Mask; M && Holds; M &= M - 1)
-      Holds = Current[llvm::countr_zero(M)] ==
-              Variant.Values[llvm::countr_zero(M)];
+      Holds =
+          Current[llvm::countr_zero(M)] == Variant.Values[llvm::countr_zero(M)];
     int Bits = llvm::popcount(Variant.Mask);
     if (Holds && Bits > BestBits) {
       Best = &Variant;
@@ -315,11 +318,10 @@ const AutoVariant *AutoProfile::observe(const char *Args) {
       unsigned Number = Best ? Best - Variants.get() + 1 : 0;
       if (Best)
         trace("launch " + std::to_string(Launches) + " runs variant " +
-              std::to_string(Number) + " (" +
-              describe(Best->Mask, Current) + ")");
+              std::to_string(Number) + " (" + describe(Best->Mask, Current) +
+              ")");
       else
-        trace("launch " + std::to_string(Launches) +
-              " matches no variant (" +
+        trace("launch " + std::to_string(Launches) + " matches no variant (" +
               describe(Previous ? Previous->Mask : Variants[0].Mask, Current) +
               "): runs without automatic values");
     }
@@ -337,9 +339,8 @@ void AutoProfile::appendValues(
     std::memcpy(Bytes.data(), &Variant.Values[I], Watched[I].Size);
     Values.push_back({Watched[I].Index, std::move(Bytes)});
   }
-  llvm::sort(Values, [](const auto &A, const auto &B) {
-    return A.first < B.first;
-  });
+  llvm::sort(Values,
+             [](const auto &A, const auto &B) { return A.first < B.first; });
 }
 
 void offloadjit::markRuntimeConstants(mlir::gpu::GPUFuncOp Kernel,

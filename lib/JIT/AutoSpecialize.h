@@ -1,4 +1,5 @@
-//===- AutoSpecialize.h - Automatic specialization on stable arguments -*- C++ -*-===//
+//===- AutoSpecialize.h - Automatic specialization on stable arguments -*- C++
+//-*-===//
 //
 // Part of the offload project, under the Apache License v2.0 with LLVM
 // Exceptions.
@@ -145,9 +146,9 @@ public:
 
   /// Adds the values \p Variant guards to \p Values as (argument index, the
   /// argument's bytes) and sorts them by argument index.
-  void appendValues(const AutoVariant &Variant,
-                    std::vector<std::pair<unsigned, std::vector<char>>> &Values)
-      const;
+  void appendValues(
+      const AutoVariant &Variant,
+      std::vector<std::pair<unsigned, std::vector<char>>> &Values) const;
 
   /// The profile's file name for a module of content hash \p ModuleHash and
   /// kernel "module::kernel" \p Kernel in \p Directory.

@@ -456,9 +456,9 @@ struct Config {
     if (StringRef V = Env("OFFLOAD_JIT_MEASURE_SCALE"); !V.empty()) {
       if ((V.getAsDouble(C.Measure.Scale) || !(C.Measure.Scale > 0)) &&
           C.Problem.empty())
-        C.Problem = ("OFFLOAD_JIT_MEASURE_SCALE=" + V +
-                     ": expected a positive number")
-                        .str();
+        C.Problem =
+            ("OFFLOAD_JIT_MEASURE_SCALE=" + V + ": expected a positive number")
+                .str();
     }
     if (StringRef V = Env("OFFLOAD_CACHE_MAX_BYTES"); !V.empty()) {
       uint64_t Bytes;
@@ -502,13 +502,11 @@ public:
   /// The symbol to launch for these arguments (the heart of launch).
   /// \p Queue is the queue the symbol will be launched on (null: none).
   /// \p Resolved, when given, receives the cache entry of the symbol.
-  offload_result_t resolve(offload_queue_handle_t Queue,
-                           offload_device_handle_t Device,
-                           offload_jit_kernel_handle_t Kernel, const void *Args,
-                           size_t ArgsSize,
-                           const offload_kernel_launch_size_args_t *Sizes,
-                           offload_symbol_handle_t &Symbol,
-                           CacheEntry **Resolved = nullptr);
+  offload_result_t
+  resolve(offload_queue_handle_t Queue, offload_device_handle_t Device,
+          offload_jit_kernel_handle_t Kernel, const void *Args, size_t ArgsSize,
+          const offload_kernel_launch_size_args_t *Sizes,
+          offload_symbol_handle_t &Symbol, CacheEntry **Resolved = nullptr);
 
   Stats Counters;
   offloadjit::AutoCounters AutoCounts;
@@ -964,7 +962,8 @@ offload_result_t Engine::getKernel(offload_jit_program_handle_t Program,
     std::vector<offloadjit::AutoArgument> Watched;
     for (auto [Index, Arg] : llvm::enumerate(Kernel->Arguments))
       if (!Arg.RuntimeConstant && offloadjit::isWatchable(Arg.ArgType))
-        Watched.push_back({unsigned(Index), Kernel->Fields[Arg.FirstField].Offset,
+        Watched.push_back({unsigned(Index),
+                           Kernel->Fields[Arg.FirstField].Offset,
                            Kernel->Fields[Arg.FirstField].Size, Arg.ArgType});
     if (!Watched.empty()) {
       std::string Qualified = Kernel->ModuleName + "::" + Kernel->KernelName;
@@ -1450,8 +1449,8 @@ Engine::launch(offload_queue_handle_t Queue, offload_device_handle_t Device,
                const offload_kernel_launch_size_args_t *Sizes) {
   offload_symbol_handle_t Symbol = nullptr;
   CacheEntry *Entry = nullptr;
-  if (offload_result_t R = resolve(Queue, Device, Kernel, Args, ArgsSize,
-                                   Sizes, Symbol, &Entry))
+  if (offload_result_t R =
+          resolve(Queue, Device, Kernel, Args, ArgsSize, Sizes, Symbol, &Entry))
     return R;
   ++Counters.Launches;
   // A new specialization is measured against the generic kernel first
@@ -1478,13 +1477,11 @@ Engine::launch(offload_queue_handle_t Queue, offload_device_handle_t Device,
   return offloadLaunchKernel(Queue, Device, Symbol, Args, ArgsSize, Sizes);
 }
 
-offload_result_t Engine::resolve(offload_queue_handle_t Queue,
-                                 offload_device_handle_t Device,
-                                 offload_jit_kernel_handle_t Kernel,
-                                 const void *Args, size_t ArgsSize,
-                                 const offload_kernel_launch_size_args_t *Sizes,
-                                 offload_symbol_handle_t &Symbol,
-                                 CacheEntry **Resolved) {
+offload_result_t
+Engine::resolve(offload_queue_handle_t Queue, offload_device_handle_t Device,
+                offload_jit_kernel_handle_t Kernel, const void *Args,
+                size_t ArgsSize, const offload_kernel_launch_size_args_t *Sizes,
+                offload_symbol_handle_t &Symbol, CacheEntry **Resolved) {
   if (!Kernel)
     return makeError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Kernel is null");
   if (!Device)
@@ -1557,8 +1554,7 @@ offload_result_t Engine::resolve(offload_queue_handle_t Queue,
   // Automatic specialization: the variant whose values this launch's hold
   // (AutoSpecialize.h) enters the lookup.
   const offloadjit::AutoVariant *AutoVariant =
-      Specialize && Kernel->Auto &&
-              AutoEnabled.load(std::memory_order_relaxed)
+      Specialize && Kernel->Auto && AutoEnabled.load(std::memory_order_relaxed)
           ? Kernel->Auto->observe(Base)
           : nullptr;
   if (AutoVariant)

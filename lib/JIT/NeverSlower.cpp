@@ -1,4 +1,5 @@
-//===- NeverSlower.cpp - Specializations measured against the generic kernel ===//
+//===- NeverSlower.cpp - Specializations measured against the generic kernel
+//===//
 //
 // Part of the offload project, under the Apache License v2.0 with LLVM
 // Exceptions.
@@ -82,9 +83,8 @@ static void writeVerdict(const std::string &Path, bool Slower, double S,
 
 offload_result_t SpecializationTrial::launch(
     offload_queue_handle_t Queue, offload_device_handle_t Device,
-    bool DeviceIsHost,
-    offload_symbol_handle_t Specialized, const void *Args, size_t ArgsSize,
-    const offload_kernel_launch_size_args_t *Sizes,
+    bool DeviceIsHost, offload_symbol_handle_t Specialized, const void *Args,
+    size_t ArgsSize, const offload_kernel_launch_size_args_t *Sizes,
     llvm::function_ref<offload_result_t(GenericKernel &)> GetGeneric,
     const std::string &VerdictPath, const std::string &Name,
     const std::string &Key, const MeasureOptions &Options,
@@ -105,11 +105,11 @@ offload_result_t SpecializationTrial::launch(
     if (Verdict) {
       auto [Slower, S, G] = *Verdict;
       ++Counters.VerdictLoads;
-      trace(Options, "verdict of " + Name + " key=" + Key +
-                         " from the disk cache: " +
-                         (Slower ? "slower" : "faster") + " (specialized " +
-                         std::to_string(int64_t(S)) + " ns, generic " +
-                         std::to_string(int64_t(G)) + " ns)");
+      trace(Options,
+            "verdict of " + Name + " key=" + Key +
+                " from the disk cache: " + (Slower ? "slower" : "faster") +
+                " (specialized " + std::to_string(int64_t(S)) +
+                " ns, generic " + std::to_string(int64_t(G)) + " ns)");
       if (Slower && GetGeneric(Generic))
         Slower = false; // the generic kernel does not load: keep ours
       settle(Slower);
@@ -126,7 +126,8 @@ offload_result_t SpecializationTrial::launch(
 
   // Alternate, starting with the specialization.
   bool RunSpecialized = Next++ % 2 == 0;
-  offload_symbol_handle_t Symbol = RunSpecialized ? Specialized : Generic.Symbol;
+  offload_symbol_handle_t Symbol =
+      RunSpecialized ? Specialized : Generic.Symbol;
   double Ns = 0;
   if (DeviceIsHost) {
     // The host device's clock: the process's CPU time, which other

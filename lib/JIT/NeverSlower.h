@@ -1,4 +1,5 @@
-//===- NeverSlower.h - Specializations measured against the generic kernel -*- C++ -*-===//
+//===- NeverSlower.h - Specializations measured against the generic kernel -*-
+//C++ -*-===//
 //
 // Part of the offload project, under the Apache License v2.0 with LLVM
 // Exceptions.
@@ -22,7 +23,8 @@
 // specialization's disk cache entry:
 //
 //   <cache dir>/<key>.verdict    "offload-jit-verdict 1\n"
-//                                "faster|slower <specialized ns> <generic ns>\n"
+//                                "faster|slower <specialized ns> <generic
+//                                ns>\n"
 //
 // so a later process that loads the entry does not measure again.
 //
@@ -54,7 +56,8 @@ namespace offloadjit {
 /// of the generic kernel's time is replaced by it.
 inline constexpr double kMeasureMargin = 0.02;
 
-/// OFFLOAD_JIT_MEASURE, OFFLOAD_JIT_MEASURE_LAUNCHES, OFFLOAD_JIT_MEASURE_SCALE.
+/// OFFLOAD_JIT_MEASURE, OFFLOAD_JIT_MEASURE_LAUNCHES,
+/// OFFLOAD_JIT_MEASURE_SCALE.
 struct MeasureOptions {
   bool Enabled = false;
   /// Measured launches of each version.
@@ -65,12 +68,13 @@ struct MeasureOptions {
 
 /// The process's counters of measurements (offloadJITGetStats).
 struct MeasureCounters {
-  std::atomic<uint64_t> Launches{0};   ///< launches timed
-  std::atomic<uint64_t> Faster{0};     ///< specializations kept
-  std::atomic<uint64_t> Slower{0};     ///< replaced by the generic kernel
+  std::atomic<uint64_t> Launches{0};     ///< launches timed
+  std::atomic<uint64_t> Faster{0};       ///< specializations kept
+  std::atomic<uint64_t> Slower{0};       ///< replaced by the generic kernel
   std::atomic<uint64_t> VerdictLoads{0}; ///< verdicts read from disk
   void reset() {
-    for (std::atomic<uint64_t> *C : {&Launches, &Faster, &Slower, &VerdictLoads})
+    for (std::atomic<uint64_t> *C :
+         {&Launches, &Faster, &Slower, &VerdictLoads})
       *C = 0;
   }
 };
@@ -92,9 +96,7 @@ public:
     return R ? R : Specialized;
   }
   /// Whether launches still need measuring (cheap: one atomic load).
-  bool pending() const {
-    return !Decided.load(std::memory_order_acquire);
-  }
+  bool pending() const { return !Decided.load(std::memory_order_acquire); }
 
   /// Launches \p Specialized or the generic kernel (alternating), timed,
   /// and decides once both have Options.Launches times. \p GetGeneric
@@ -103,8 +105,9 @@ public:
   /// are for traces.
   offload_result_t
   launch(offload_queue_handle_t Queue, offload_device_handle_t Device,
-         bool DeviceIsHost, offload_symbol_handle_t Specialized, const void *Args,
-         size_t ArgsSize, const offload_kernel_launch_size_args_t *Sizes,
+         bool DeviceIsHost, offload_symbol_handle_t Specialized,
+         const void *Args, size_t ArgsSize,
+         const offload_kernel_launch_size_args_t *Sizes,
          llvm::function_ref<offload_result_t(GenericKernel &)> GetGeneric,
          const std::string &VerdictPath, const std::string &Name,
          const std::string &Key, const MeasureOptions &Options,

@@ -114,8 +114,8 @@ protected:
     ASSERT_OK(offloadJITResetStats());
     ASSERT_OK(offloadJITSetEnabled(true));
     ASSERT_OK(offloadJITSetAutoEnabled(true));
-    ASSERT_OK(offloadCreateProgramFromMLIR(
-        hostDevice(), AutoSource, std::strlen(AutoSource), &Program));
+    ASSERT_OK(offloadCreateProgramFromMLIR(hostDevice(), AutoSource,
+                                           std::strlen(AutoSource), &Program));
     ASSERT_OK(offloadJITGetKernel(Program, "axpk", &Kernel));
   }
   void TearDown() override {
@@ -132,8 +132,8 @@ protected:
     ASSERT_EQ(R, OFFLOAD_SUCCESS) << When << ": " << describe(R);
     std::vector<float> Want = reference(A, K);
     for (size_t I = 0; I < Size; ++I)
-      ASSERT_EQ(Got[I], Want[I]) << When << ", a = " << A << ", k = " << K
-                                 << ", at " << I;
+      ASSERT_EQ(Got[I], Want[I])
+          << When << ", a = " << A << ", k = " << K << ", at " << I;
   }
 
   std::string CacheDir;
@@ -220,8 +220,8 @@ TEST_F(AutoTest, ChangedValuesAfterSpecializationRunRight) {
     std::vector<float> Auto = launchAxpk(Kernel, A, K);
     ASSERT_OK(offloadJITSetEnabled(false));
     for (size_t I = 0; I < Size; ++I)
-      ASSERT_EQ(Auto[I], Generic[I]) << "a = " << A << ", k = " << K
-                                     << ", at " << I;
+      ASSERT_EQ(Auto[I], Generic[I])
+          << "a = " << A << ", k = " << K << ", at " << I;
   }
 }
 
@@ -258,8 +258,8 @@ TEST_F(AutoTest, OffWatchesNothing) {
 /// Runs this binary with --child=LAUNCHES (same cache directory): it
 /// launches axpk(2.5, 3) that often and prints its counters.
 static std::string runChild(int Launches) {
-  std::string Command = "'" + ExecutablePath +
-                        "' --child=" + std::to_string(Launches);
+  std::string Command =
+      "'" + ExecutablePath + "' --child=" + std::to_string(Launches);
   std::string Output;
   FILE *Pipe = popen(Command.c_str(), "r");
   if (!Pipe)
@@ -323,8 +323,8 @@ int main(int argc, char **argv) {
   }
   // A cache and dump directory of this process's own (ctest may run tests
   // in parallel); the children inherit the cache directory.
-  std::string Base = std::string(OFFLOAD_AUTO_TEST_DIR) + "/" +
-                     std::to_string(getpid());
+  std::string Base =
+      std::string(OFFLOAD_AUTO_TEST_DIR) + "/" + std::to_string(getpid());
   std::string Cache = Base + "/cache";
   DumpDir = Base + "/dump";
   llvm::sys::fs::create_directories(Cache);

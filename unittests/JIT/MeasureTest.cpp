@@ -7,11 +7,11 @@
 //
 // OFFLOAD_JIT_MEASURE=1 with OFFLOAD_JIT_MEASURE_LAUNCHES=2 (set by main):
 // the first six launches of a specialization alternate with the generic
-// kernel (a warm-up and two timed launches of each), then the faster runs. The decision is forced with
-// OFFLOAD_JIT_MEASURE_SCALE (the specialization's times multiplied by 1000:
-// slower; by 0.001: faster). Every case runs in a child process (this
-// binary with --child) with its own settings, sharing a cache directory
-// with the next where the case needs a second process.
+// kernel (a warm-up and two timed launches of each), then the faster runs. The
+// decision is forced with OFFLOAD_JIT_MEASURE_SCALE (the specialization's times
+// multiplied by 1000: slower; by 0.001: faster). Every case runs in a child
+// process (this binary with --child) with its own settings, sharing a cache
+// directory with the next where the case needs a second process.
 //
 //===----------------------------------------------------------------------===//
 
@@ -118,8 +118,8 @@ static int childMain(int Launches) {
     for (size_t I = 0; I < X.size(); ++I)
       X[I] = float(I);
     offload_queue_handle_t On = L % 3 == 2 ? Queue : nullptr;
-    offload_result_t R = offloadJITLaunchKernel(On, Device, Kernel, &Args,
-                                                sizeof(Args), &Sizes);
+    offload_result_t R =
+        offloadJITLaunchKernel(On, Device, Kernel, &Args, sizeof(Args), &Sizes);
     if (!R && On)
       R = offloadSyncQueue(On);
     if (R) {
@@ -159,8 +159,8 @@ int main(int argc, char **argv) {
     return childMain(std::atoi(argv[1] + 8));
   // Cache directories of this process's own (ctest may run tests in
   // parallel).
-  BaseDir = std::string(OFFLOAD_MEASURE_TEST_DIR) + "/" +
-            std::to_string(getpid());
+  BaseDir =
+      std::string(OFFLOAD_MEASURE_TEST_DIR) + "/" + std::to_string(getpid());
   llvm::sys::fs::create_directories(BaseDir);
   ::testing::InitGoogleTest(&argc, argv);
   int Result = RUN_ALL_TESTS();
