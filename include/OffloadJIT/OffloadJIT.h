@@ -36,6 +36,19 @@
  *   OFFLOAD_JIT_CACHE_MPI_TIMEOUT=S  at most S seconds of waiting (120)
  *   OFFLOAD_JIT_STATS=1           print the counters on stderr at exit
  *   OFFLOAD_TRACE=1               one line per JIT event on stderr
+ *   OFFLOAD_JIT_AUTO=1            automatic specialization: unmarked scalar
+ *                                 arguments that keep their values are
+ *                                 specialized on, guarded (default off;
+ *                                 also offloadJITSetAutoEnabled)
+ *   OFFLOAD_JIT_AUTO_THRESHOLD=N  launches in a row with the same value
+ *                                 that make an argument stable (default 8)
+ *   OFFLOAD_JIT_AUTO_MAX_VARIANTS=N  automatic variants per kernel
+ *                                 (default 4)
+ *   OFFLOAD_JIT_MEASURE=1         the first launches of a specialization
+ *                                 alternate with the generic kernel, timed
+ *                                 on the device's clock; the faster is kept
+ *                                 (verdict kept in the disk cache)
+ *   OFFLOAD_JIT_MEASURE_LAUNCHES=N  timed launches of each (default 3)
  *
  * Thread safety: every entry point may be called concurrently. A given
  * specialization is compiled once even when many threads launch it at once.
@@ -163,11 +176,39 @@ typedef struct offload_jit_stats_t {
                             ///< an asynchronous compile still running)
   uint64_t AsyncCompiles;   ///< compiles started in the background
   double CompileMilliseconds; ///< wall time spent compiling, all threads
+  /// Automatic specialization (offloadJITSetAutoEnabled):
+  uint64_t AutoVariants;     ///< variants decided (arguments found stable)
+  uint64_t AutoLaunches;     ///< launches that ran a variant
+  uint64_t AutoGuardMisses;  ///< launches of a kernel with variants whose
+                             ///< values matched none (ran without them)
+  uint64_t AutoProfileLoads; ///< variants read from the disk cache's
+                             ///< profiles (decided by an earlier process)
+  uint64_t AutoBoundReached; ///< kernels whose new stable values were not
+                             ///< specialized: OFFLOAD_JIT_AUTO_MAX_VARIANTS
+  /// Measurement against the generic kernel (OFFLOAD_JIT_MEASURE=1):
+  uint64_t MeasuredLaunches; ///< launches timed
+  uint64_t MeasuredFaster;   ///< specializations measured faster: kept
+  uint64_t MeasuredSlower;   ///< measured slower: the generic kernel runs
+  uint64_t VerdictLoads;     ///< verdicts read from the disk cache
 } offload_jit_stats_t;
 
 /// Turns specialization on or off for later launches (the initial state
 /// comes from OFFLOAD_JIT); off, launches run the generic kernel.
 OFFLOAD_API offload_result_t offloadJITSetEnabled(bool Enabled);
+
+/// Turns automatic specialization on or off for later launches (the initial
+/// state comes from OFFLOAD_JIT_AUTO, default off). On, the JIT watches each
+/// kernel's scalar arguments (integers of 8 to 64 bits, index, floats) that
+/// no offload.runtime_constant marks; once some have had the same values for
+/// OFFLOAD_JIT_AUTO_THRESHOLD launches in a row, it specializes the kernel
+/// on them as runtime constants (a variant; at most
+/// OFFLOAD_JIT_AUTO_MAX_VARIANTS per kernel). A launch runs the variant whose
+/// values all hold, else the kernel without them: results never depend on
+/// the mode. The decisions are kept in the disk cache (OFFLOAD_CACHE_DIR), so
+/// a later process launches the variants from its first launch. Only
+/// launches with specialization on (offloadJITSetEnabled) are watched;
+/// offloadJITGetSpecializedKernel counts as a launch.
+OFFLOAD_API offload_result_t offloadJITSetAutoEnabled(bool Enabled);
 
 /// Writes the counters to \p Stats. Errors: INVALID_NULL_POINTER.
 OFFLOAD_API offload_result_t offloadJITGetStats(offload_jit_stats_t *Stats);

@@ -390,8 +390,13 @@ size_t DiskCache::clear() {
   for (sys::fs::directory_iterator It(Directory, EC), End; It != End && !EC;
        It.increment(EC)) {
     StringRef Name = sys::path::filename(It->path());
-    // Statistics go with their entries but are not counted.
-    if (Name.ends_with(kCacheHitsSuffix)) {
+    // Statistics go with their entries but are not counted, and so do the
+    // profiles of automatic specialization (AutoSpecialize.h).
+    if (Name.ends_with(kCacheHitsSuffix) ||
+        Name.ends_with(kAutoProfileSuffix) ||
+        Name.contains((kAutoProfileSuffix + ".tmp.").str()) ||
+        Name.ends_with(kVerdictSuffix) ||
+        Name.contains((kVerdictSuffix + ".tmp.").str())) {
       sys::fs::remove(It->path());
       continue;
     }

@@ -63,6 +63,13 @@ inline constexpr llvm::StringLiteral kCacheEntrySuffix = ".ofj";
 /// File name suffix of an entry's statistics (write time, hit count).
 inline constexpr llvm::StringLiteral kCacheHitsSuffix = ".hits";
 
+/// File name suffix of a kernel's automatic-specialization profile
+/// (AutoSpecialize.h): not an entry, deleted by clear().
+inline constexpr llvm::StringLiteral kAutoProfileSuffix = ".auto";
+/// File name suffix of an entry's measurement verdict (NeverSlower.h): not
+/// an entry, deleted by clear().
+inline constexpr llvm::StringLiteral kVerdictSuffix = ".verdict";
+
 /// One entry as listed by DiskCache::list.
 /// Temporary files older than this (seconds) are left by killed writers.
 inline constexpr int64_t kStaleTemporarySeconds = 600;

@@ -33,11 +33,13 @@
 #include "OffloadJIT/OffloadJIT.h"
 #include "OffloadJIT/MLIRModule.h"
 
+#include "AutoSpecialize.h"
 #include "DeviceCompiler.h"
 #include "DiskCache.h"
 #include "Key.h"
 #include "MPICache.h"
 #include "ModuleProgram.h"
+#include "NeverSlower.h"
 
 #include "OffloadDialect/Conversion/Passes.h"
 #include "OffloadDialect/Conversion/Pipelines/Pipelines.h"
@@ -343,6 +345,9 @@ struct offload_jit_kernel_impl_t {
   bool HasContents = false;
   /// What offloadJITGetKernelSignature returns: one line per argument.
   std::string Signature;
+  /// Automatic specialization of its unmarked scalar arguments
+  /// (AutoSpecialize.h); null when it has none.
+  std::unique_ptr<offloadjit::AutoProfile> Auto;
 };
 
 namespace {
@@ -357,6 +362,11 @@ struct CacheEntry {
   offload_result_t Error = OFFLOAD_SUCCESS;
   /// Read from the disk cache rather than compiled.
   bool FromDisk = false;
+  /// A specialization (not the generic kernel), its key, and its
+  /// measurement against the generic kernel (OFFLOAD_JIT_MEASURE).
+  bool Specialized = false;
+  std::string Key;
+  offloadjit::SpecializationTrial Trial;
   /// The last reference goes when the entry has left the caches
   /// (offloadJITClearMemoryCache) and no compile or launch lookup holds it:
   /// its program is released. The engine holds a reference to the runtime,
@@ -384,6 +394,13 @@ struct Config {
   /// (CheckTool bits; OFFLOAD_CHECK=1 is memcheck).
   uint32_t CheckTools = 0;
   unsigned Threads = 2;
+  /// OFFLOAD_JIT_AUTO, OFFLOAD_JIT_AUTO_THRESHOLD,
+  /// OFFLOAD_JIT_AUTO_MAX_VARIANTS (AutoSpecialize.h).
+  bool Auto = false;
+  offloadjit::AutoOptions AutoSettings;
+  /// OFFLOAD_JIT_MEASURE, OFFLOAD_JIT_MEASURE_LAUNCHES,
+  /// OFFLOAD_JIT_MEASURE_SCALE (NeverSlower.h).
+  offloadjit::MeasureOptions Measure;
   std::string DumpDir;
   SpecializationOptions Specialization;
 
@@ -435,13 +452,30 @@ struct Config {
     if (std::string MPIProblem = checkMPICacheSettings();
         !MPIProblem.empty() && C.Problem.empty())
       C.Problem = MPIProblem;
-    unsigned Threads;
-    if (StringRef V = Env("OFFLOAD_JIT_THREADS"); !V.empty()) {
-      if (!V.getAsInteger(10, Threads) && Threads > 0)
-        C.Threads = Threads;
-      else if (C.Problem.empty())
+    C.Auto = Flag("OFFLOAD_JIT_AUTO", false);
+    C.AutoSettings.Trace = C.Trace;
+    // A positive integer: unset or empty leaves \p Value as it is.
+    auto Positive = [&](const char *Name, unsigned &Value) {
+      unsigned Parsed;
+      if (StringRef V = Env(Name); !V.empty()) {
+        if (!V.getAsInteger(10, Parsed) && Parsed > 0)
+          Value = Parsed;
+        else if (C.Problem.empty())
+          C.Problem =
+              (Twine(Name) + "=" + V + ": expected a positive integer").str();
+      }
+    };
+    Positive("OFFLOAD_JIT_THREADS", C.Threads);
+    Positive("OFFLOAD_JIT_AUTO_THRESHOLD", C.AutoSettings.Threshold);
+    Positive("OFFLOAD_JIT_AUTO_MAX_VARIANTS", C.AutoSettings.MaxVariants);
+    C.Measure.Enabled = Flag("OFFLOAD_JIT_MEASURE", false);
+    C.Measure.Trace = C.Trace;
+    Positive("OFFLOAD_JIT_MEASURE_LAUNCHES", C.Measure.Launches);
+    if (StringRef V = Env("OFFLOAD_JIT_MEASURE_SCALE"); !V.empty()) {
+      if ((V.getAsDouble(C.Measure.Scale) || !(C.Measure.Scale > 0)) &&
+          C.Problem.empty())
         C.Problem =
-            ("OFFLOAD_JIT_THREADS=" + V + ": expected a positive integer")
+            ("OFFLOAD_JIT_MEASURE_SCALE=" + V + ": expected a positive number")
                 .str();
     }
     if (StringRef V = Env("OFFLOAD_CACHE_MAX_BYTES"); !V.empty()) {
@@ -500,15 +534,18 @@ public:
                                 char *Signature, size_t *SizeRet);
   /// The symbol to launch for these arguments (the heart of launch).
   /// \p Queue is the queue the symbol will be launched on (null: none).
-  offload_result_t resolve(offload_queue_handle_t Queue,
-                           offload_device_handle_t Device,
-                           offload_jit_kernel_handle_t Kernel, const void *Args,
-                           size_t ArgsSize,
-                           const offload_kernel_launch_size_args_t *Sizes,
-                           offload_symbol_handle_t &Symbol);
+  /// \p Resolved, when given, receives the cache entry of the symbol.
+  offload_result_t
+  resolve(offload_queue_handle_t Queue, offload_device_handle_t Device,
+          offload_jit_kernel_handle_t Kernel, const void *Args, size_t ArgsSize,
+          const offload_kernel_launch_size_args_t *Sizes,
+          offload_symbol_handle_t &Symbol, CacheEntry **Resolved = nullptr);
 
   Stats Counters;
+  offloadjit::AutoCounters AutoCounts;
+  offloadjit::MeasureCounters MeasureCounts;
   void setEnabled(bool Enabled) { this->Enabled = Enabled; }
+  void setAutoEnabled(bool Enabled) { AutoEnabled = Enabled; }
   void clearMemoryCache() {
     std::lock_guard<std::mutex> Lock(CacheMutex);
     std::unique_lock<std::shared_mutex> FastLock(FastMutex);
@@ -567,6 +604,8 @@ private:
 
   Config Options;
   std::atomic<bool> Enabled{true};
+  /// Automatic specialization (OFFLOAD_JIT_AUTO, offloadJITSetAutoEnabled).
+  std::atomic<bool> AutoEnabled{false};
   /// OFFLOAD_TRACE_FILE is set: cache lookups and compiles go on the
   /// runtime's timeline.
   bool Timeline = false;
@@ -641,13 +680,20 @@ static void printStatsAtExit() {
                << " corrupt-entries=" << S.CorruptEntries
                << " generic-launches=" << S.GenericLaunches
                << " async-compiles=" << S.AsyncCompiles
+               << " auto-variants=" << S.AutoVariants
+               << " auto-launches=" << S.AutoLaunches
+               << " auto-guard-misses=" << S.AutoGuardMisses
+               << " auto-profile-loads=" << S.AutoProfileLoads
+               << " measured-faster=" << S.MeasuredFaster
+               << " measured-slower=" << S.MeasuredSlower
                << " compile-ms=" << llvm::format("%.1f", S.CompileMilliseconds)
                << "\n";
   MPICache::get().printStats(llvm::errs());
 }
 
 Engine::Engine()
-    : Options(Config::fromEnvironment()), Enabled(Options.Enabled) {
+    : Options(Config::fromEnvironment()), Enabled(Options.Enabled),
+      AutoEnabled(Options.Auto) {
   // The caches hold runtime programs: keep the runtime alive (one reference,
   // never released) so that they stay valid across the application's
   // offloadInit/offloadShutDown pairs.
@@ -984,6 +1030,23 @@ offload_result_t Engine::getKernel(offload_jit_program_handle_t Program,
       Kernel->Arguments.push_back(Info);
     }
     Kernel->ArgumentsSize = llvm::alignTo(Kernel->ArgumentsSize, MaxAlign);
+    // Automatic specialization watches the unmarked scalars.
+    std::vector<offloadjit::AutoArgument> Watched;
+    for (auto [Index, Arg] : llvm::enumerate(Kernel->Arguments))
+      if (!Arg.RuntimeConstant && offloadjit::isWatchable(Arg.ArgType))
+        Watched.push_back({unsigned(Index),
+                           Kernel->Fields[Arg.FirstField].Offset,
+                           Kernel->Fields[Arg.FirstField].Size, Arg.ArgType});
+    if (!Watched.empty()) {
+      std::string Qualified = Kernel->ModuleName + "::" + Kernel->KernelName;
+      std::optional<std::string> ProfilePath;
+      if (Disk)
+        ProfilePath = offloadjit::AutoProfile::getProfilePath(
+            Disk->getDirectory(), Program->ModuleHash, Qualified);
+      Kernel->Auto = std::make_unique<offloadjit::AutoProfile>(
+          Qualified, std::move(Watched), Options.AutoSettings, AutoCounts,
+          std::move(ProfilePath));
+    }
   }
   // The constant part of every key of this kernel.
   std::string Prefix = Program->ModuleHash + ";" + Kernel->ModuleName +
@@ -1217,6 +1280,13 @@ Engine::compile(offload_jit_program_impl_t &Program,
           Kernel.Arguments[Index], Target.getArgumentTypes()[Index], Bytes);
     Spec.blockSize = Request.Block;
     Spec.gridSize = Request.Grid;
+    // Values of unmarked arguments (automatic specialization) are
+    // substituted as runtime constants.
+    SmallVector<unsigned> Unmarked;
+    for (const auto &[Index, Bytes] : Request.Values)
+      if (!Kernel.Arguments[Index].RuntimeConstant)
+        Unmarked.push_back(Index);
+    offloadjit::markRuntimeConstants(Target, Unmarked);
     if (mlir::offload::isUseful(Target, Spec)) {
       FailureOr<gpu::GPUFuncOp> Specialized =
           mlir::offload::getOrCreateSpecialization(Target, Spec,
@@ -1413,6 +1483,8 @@ Engine::getOrCompile(const std::string &Key, offload_device_handle_t Device,
     std::shared_ptr<CacheEntry> &Slot = Cache[MemoryKey];
     if (!Slot) {
       Slot = std::make_shared<CacheEntry>();
+      Slot->Specialized = Request.Specialize;
+      Slot->Key = Key;
       Owner = true;
     }
     Entry = Slot;
@@ -1463,19 +1535,40 @@ Engine::launch(offload_queue_handle_t Queue, offload_device_handle_t Device,
                size_t ArgsSize,
                const offload_kernel_launch_size_args_t *Sizes) {
   offload_symbol_handle_t Symbol = nullptr;
+  CacheEntry *Entry = nullptr;
   if (offload_result_t R =
-          resolve(Queue, Device, Kernel, Args, ArgsSize, Sizes, Symbol))
+          resolve(Queue, Device, Kernel, Args, ArgsSize, Sizes, Symbol, &Entry))
     return R;
   ++Counters.Launches;
+  // A new specialization is measured against the generic kernel first
+  // (NeverSlower.h).
+  if (Options.Measure.Enabled && Entry && Entry->Specialized &&
+      Entry->Trial.pending())
+    return Entry->Trial.launch(
+        Queue, Device, Kernel->Program->DeviceIsHost, Entry->Symbol, Args,
+        ArgsSize, Sizes,
+        [&](offloadjit::GenericKernel &Out) -> offload_result_t {
+          LaunchRequest Generic;
+          std::shared_ptr<CacheEntry> G =
+              getOrCompile(getKey(*Kernel, Generic), Device, *Kernel, Generic,
+                           /*Background=*/false);
+          if (G->Error)
+            return G->Error;
+          Out.Symbol = G->Symbol;
+          Out.Owner = G;
+          return OFFLOAD_SUCCESS;
+        },
+        Disk ? offloadjit::getVerdictPath(Disk->getDirectory(), Entry->Key)
+             : std::string(),
+        Kernel->KernelName, Entry->Key, Options.Measure, MeasureCounts);
   return offloadLaunchKernel(Queue, Device, Symbol, Args, ArgsSize, Sizes);
 }
 
-offload_result_t Engine::resolve(offload_queue_handle_t Queue,
-                                 offload_device_handle_t Device,
-                                 offload_jit_kernel_handle_t Kernel,
-                                 const void *Args, size_t ArgsSize,
-                                 const offload_kernel_launch_size_args_t *Sizes,
-                                 offload_symbol_handle_t &Symbol) {
+offload_result_t
+Engine::resolve(offload_queue_handle_t Queue, offload_device_handle_t Device,
+                offload_jit_kernel_handle_t Kernel, const void *Args,
+                size_t ArgsSize, const offload_kernel_launch_size_args_t *Sizes,
+                offload_symbol_handle_t &Symbol, CacheEntry **Resolved) {
   if (!Kernel)
     return makeError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Kernel is null");
   if (!Device)
@@ -1545,6 +1638,14 @@ offload_result_t Engine::resolve(offload_queue_handle_t Queue,
     if (Options.FoldGrid)
       Append(&Sizes->NumGroups, sizeof(Sizes->NumGroups));
   }
+  // Automatic specialization: the variant whose values this launch's hold
+  // (AutoSpecialize.h) enters the lookup.
+  const offloadjit::AutoVariant *AutoVariant =
+      Specialize && Kernel->Auto && AutoEnabled.load(std::memory_order_relaxed)
+          ? Kernel->Auto->observe(Base)
+          : nullptr;
+  if (AutoVariant)
+    Append(&AutoVariant->Id, sizeof(AutoVariant->Id));
   uint64_t LookupStart = Timeline ? offloadTraceNow() : 0;
   auto TraceLookup = [&](const char *Outcome) {
     if (Timeline)
@@ -1564,7 +1665,9 @@ offload_result_t Engine::resolve(offload_queue_handle_t Queue,
       profile(*Kernel, OFFLOAD_PROFILE_JIT_MEMORY_HIT);
       if (!Specialize)
         ++Counters.GenericLaunches;
-      Symbol = It->second->Symbol;
+      Symbol = It->second->Trial.choose(It->second->Symbol);
+      if (Resolved)
+        *Resolved = It->second.get();
       Lock.unlock();
       TraceLookup("memory hit");
       return OFFLOAD_SUCCESS;
@@ -1624,6 +1727,8 @@ offload_result_t Engine::resolve(offload_queue_handle_t Queue,
                     Footprint.data() + Position * ElementSize, ElementSize);
       Request.Values.push_back({Index, std::move(Elements)});
     }
+    if (AutoVariant)
+      Kernel->Auto->appendValues(*AutoVariant, Request.Values);
   }
 
   std::shared_ptr<CacheEntry> Entry;
@@ -1654,7 +1759,9 @@ offload_result_t Engine::resolve(offload_queue_handle_t Queue,
   }
   if (Entry->Error)
     return Entry->Error;
-  Symbol = Entry->Symbol;
+  Symbol = Entry->Trial.choose(Entry->Symbol);
+  if (Resolved)
+    *Resolved = Entry.get();
   // Remember it for the fast path, unless it is the generic stand-in of an
   // asynchronous compile still running.
   if (FastPath && !GenericStandIn) {
@@ -1775,11 +1882,27 @@ offload_result_t offloadJITGetStats(offload_jit_stats_t *Stats) {
   Stats->GenericLaunches = C.GenericLaunches;
   Stats->AsyncCompiles = C.AsyncCompiles;
   Stats->CompileMilliseconds = C.CompileMicroseconds / 1000.0;
+  auto &A = Engine::get().AutoCounts;
+  Stats->AutoVariants = A.Variants;
+  Stats->AutoLaunches = A.Launches;
+  Stats->AutoGuardMisses = A.GuardMisses;
+  Stats->AutoProfileLoads = A.ProfileLoads;
+  Stats->AutoBoundReached = A.BoundReached;
+  auto &M = Engine::get().MeasureCounts;
+  Stats->MeasuredLaunches = M.Launches;
+  Stats->MeasuredFaster = M.Faster;
+  Stats->MeasuredSlower = M.Slower;
+  Stats->VerdictLoads = M.VerdictLoads;
   return OFFLOAD_SUCCESS;
 }
 
 offload_result_t offloadJITSetEnabled(bool Enabled) {
   Engine::get().setEnabled(Enabled);
+  return OFFLOAD_SUCCESS;
+}
+
+offload_result_t offloadJITSetAutoEnabled(bool Enabled) {
+  Engine::get().setAutoEnabled(Enabled);
   return OFFLOAD_SUCCESS;
 }
 
@@ -1790,6 +1913,8 @@ offload_result_t offloadJITResetStats(void) {
         &C.CorruptEntries, &C.GenericLaunches, &C.AsyncCompiles,
         &C.CompileMicroseconds})
     *Counter = 0;
+  Engine::get().AutoCounts.reset();
+  Engine::get().MeasureCounts.reset();
   return OFFLOAD_SUCCESS;
 }
 

@@ -62,6 +62,7 @@ from ._offload import (
     clear_jit_cache,
     jit_stats,
     reset_jit_stats,
+    set_jit_auto,
     set_jit_enabled,
     wait_for_compiles,
 )
@@ -81,7 +82,7 @@ __all__ = [
     "asarray", "clear_jit_cache", "compile", "default_device", "devices",
     "empty", "from_dlpack", "host_device", "init", "jit_stats",
     "reset_jit_stats",
-    "set_default_device", "set_jit_enabled", "set_trace", "supported_dtypes",
+    "set_default_device", "set_jit_auto", "set_jit_enabled", "set_trace", "supported_dtypes",
     "wait_for_compiles", "zeros",
 ]
 

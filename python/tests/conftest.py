@@ -17,7 +17,10 @@ import pytest
 _CACHE_DIR = tempfile.mkdtemp(prefix="offload-pytest-cache-")
 os.environ["OFFLOAD_CACHE_DIR"] = _CACHE_DIR
 for _name in ("OFFLOAD_JIT", "OFFLOAD_JIT_ASYNC", "OFFLOAD_JIT_FOLD_GRID",
-              "OFFLOAD_JIT_STATS", "OFFLOAD_JIT_DUMP",
+              "OFFLOAD_JIT_STATS", "OFFLOAD_JIT_DUMP", "OFFLOAD_JIT_AUTO",
+              "OFFLOAD_JIT_AUTO_THRESHOLD", "OFFLOAD_JIT_AUTO_MAX_VARIANTS",
+              "OFFLOAD_JIT_MEASURE", "OFFLOAD_JIT_MEASURE_LAUNCHES",
+              "OFFLOAD_JIT_MEASURE_SCALE",
               "OFFLOAD_TRACE", "OFFLOAD_DISABLE_VALIDATION"):
     os.environ.pop(_name, None)
 

@@ -115,7 +115,64 @@ def test_specialization_counters(host):
     assert s["compiles"] == 4 and s["disk_hits"] == 1
     assert set(s) == {"launches", "compiles", "memory_hits", "disk_hits",
                       "disk_writes", "corrupt_entries", "generic_launches",
-                      "async_compiles", "compile_ms"}
+                      "async_compiles", "compile_ms", "auto_variants",
+                      "auto_launches", "auto_guard_misses",
+                      "auto_profile_loads", "auto_bound_reached",
+                      "measured_launches", "measured_faster",
+                      "measured_slower", "verdict_loads"}
+
+
+AXPK = """
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @axpk(%x: memref<?xf32>, %n: index, %a: f32) kernel {
+      %b = gpu.block_id x
+      %d = gpu.block_dim x
+      %t = gpu.thread_id x
+      %o = arith.muli %b, %d : index
+      %i = arith.addi %o, %t : index
+      %inside = arith.cmpi ult, %i, %n : index
+      scf.if %inside {
+        %v = memref.load %x[%i] : memref<?xf32>
+        %r = arith.mulf %a, %v : f32
+        memref.store %r, %x[%i] : memref<?xf32>
+      }
+      gpu.return
+    }
+  }
+}
+"""
+
+
+def test_automatic_specialization(host):
+    # No runtime constants: with set_jit_auto(True), n and a are specialized
+    # on once they kept their values for 8 launches (the default threshold).
+    kernel = offload.compile(unique(AXPK), device=host).kernel("axpk")
+
+    def run(a):
+        x = np.arange(256, dtype=np.float32)
+        kernel(x, 256, a, grid=4, block=64)
+        np.testing.assert_array_equal(x, np.float32(a) *
+                                      np.arange(256, dtype=np.float32))
+
+    offload.reset_jit_stats()
+    offload.set_jit_auto(True)
+    try:
+        for _ in range(7):
+            run(1.5)
+        assert offload.jit_stats()["auto_variants"] == 0
+        run(1.5)
+        s = offload.jit_stats()
+        assert (s["auto_variants"], s["auto_launches"], s["compiles"]) == \
+            (1, 1, 2)
+        run(-2.0)  # a changed; n still stable: a variant on n alone
+        s = offload.jit_stats()
+        assert (s["auto_variants"], s["auto_launches"],
+                s["auto_guard_misses"]) == (2, 2, 0)
+    finally:
+        offload.set_jit_auto(False)
+    run(1.5)
+    assert offload.jit_stats()["auto_launches"] == s["auto_launches"]
 
 
 def test_contents_specialization(host):
