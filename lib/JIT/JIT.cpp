@@ -748,6 +748,10 @@ offload_result_t Engine::createProgram(offload_device_handle_t Device,
   Program->DeviceIsHost = Backend == OFFLOAD_PLATFORM_BACKEND_HOST;
   Program->CheckTools = CheckTools;
   Program->TargetKey = TargetKey;
+  // initcheck tracks the allocations made from here on (InitCheck.h).
+  if (Program->DeviceIsHost &&
+      ((CheckTools | Options.CheckTools) & ::offload::CheckInitcheck))
+    __offload_host_check_init_start();
   if (!Program->DeviceIsHost) {
     llvm::Expected<DeviceTarget> Target = getDeviceTarget(Device, Backend);
     if (!Target)
