@@ -88,17 +88,22 @@ int64_t Allocation::findUnwritten(size_t Offset, size_t Bytes) const {
   if (Unwritten.load(std::memory_order_relaxed) <= 0)
     return -1;
   int64_t First = -1;
-  bool HostWritable = Kind != OFFLOAD_ALLOC_TYPE_DEVICE;
-  const uint8_t *Memory = reinterpret_cast<const uint8_t *>(Base);
-  for (size_t I = Offset, E = Offset + Bytes; I < E; ++I) {
-    if (Shadow[I].load(std::memory_order_relaxed))
-      continue;
-    // Host code may have written it directly.
-    if (HostWritable && Memory[I] != FillByte)
-      return -1;
-    if (First < 0)
+  for (size_t I = Offset, E = Offset + Bytes; I < E && First < 0; ++I)
+    if (!Shadow[I].load(std::memory_order_relaxed))
       First = int64_t(I);
-  }
+  if (First < 0 || Kind == OFFLOAD_ALLOC_TYPE_DEVICE)
+    return First;
+  // Host code may have written host and managed memory directly: the bytes
+  // no copy, fill or kernel wrote in the 64-byte blocks of the access must
+  // all still hold the fill (a host write of bytes, 1/256 of them 0xA5,
+  // leaves none of its blocks so).
+  const uint8_t *Memory = reinterpret_cast<const uint8_t *>(Base);
+  size_t Begin = Offset / FillBlock * FillBlock;
+  size_t End = std::min(Size, (Offset + Bytes + FillBlock - 1) / FillBlock *
+                                  FillBlock);
+  for (size_t I = Begin; I < End; ++I)
+    if (!Shadow[I].load(std::memory_order_relaxed) && Memory[I] != FillByte)
+      return -1;
   return First;
 }
 

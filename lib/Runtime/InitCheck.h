@@ -22,7 +22,7 @@
 // Host and managed allocations may also be written by host code directly,
 // which the runtime cannot see: they are filled with the byte 0xA5 when
 // allocated, and a read of their unwritten bytes is only reported when every
-// such byte still holds it.
+// unwritten byte of the 64-byte blocks it touches still holds it.
 //
 // With tracking off, the entry points test one flag.
 //
@@ -54,8 +54,10 @@ inline bool isTracking() {
 /// Starts tracking allocations made from now on.
 void startTracking();
 
-/// The byte host and managed allocations are filled with.
+/// The byte host and managed allocations are filled with, and the blocks in
+/// which a read's unwritten bytes must all still hold it to be reported.
 inline constexpr uint8_t FillByte = 0xA5;
+inline constexpr size_t FillBlock = 64;
 
 /// One tracked allocation and its shadow.
 struct Allocation {
@@ -76,8 +78,8 @@ struct Allocation {
   /// Marks [Offset, Offset + Bytes) written.
   void markWritten(size_t Offset, size_t Bytes);
   /// The first unwritten byte of [Offset, Offset + Bytes), or -1 when all
-  /// are written (or, for host and managed memory, a byte holds another
-  /// value than FillByte).
+  /// are written (or, for host and managed memory, an unwritten byte of its
+  /// FillBlock-aligned blocks holds another value than FillByte).
   int64_t findUnwritten(size_t Offset, size_t Bytes) const;
 };
 
