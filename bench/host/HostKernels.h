@@ -40,20 +40,39 @@ namespace offload_bench {
 namespace host {
 
 /// A 64-byte aligned array (the kernel and the baseline get the same
-/// alignment), zero-initialized.
+/// alignment), zero-initialized. With OFFLOAD_HOST_BENCH_MEMORY=managed
+/// (and the runtime initialized) it is an offloadMemAlloc managed
+/// allocation of the host device, which initcheck tracks
+/// (bench/run-check-cost.sh); otherwise host memory the runtime does not
+/// know.
 template <typename T> class Buffer {
 public:
   Buffer() = default;
   explicit Buffer(size_t Count) : Count(Count) {
     size_t Bytes = (std::max<size_t>(Count * sizeof(T), 1) + 63) / 64 * 64;
-    Data = static_cast<T *>(std::aligned_alloc(64, Bytes));
+    offload_device_handle_t Host = nullptr;
+    const char *Memory = std::getenv("OFFLOAD_HOST_BENCH_MEMORY");
+    void *Managed = nullptr;
+    if (Memory && std::string(Memory) == "managed" &&
+        offloadGetHostDevice(&Host) == OFFLOAD_SUCCESS &&
+        offloadMemAlloc(Host, OFFLOAD_ALLOC_TYPE_MANAGED, Bytes, &Managed) ==
+            OFFLOAD_SUCCESS)
+      Data = static_cast<T *>(Managed);
+    else
+      Data = static_cast<T *>(std::aligned_alloc(64, Bytes));
+    Owned = Managed != nullptr;
     if (!Data)
       std::abort();
     std::fill(Data, Data + Count, T());
   }
   Buffer(const Buffer &) = delete;
   Buffer &operator=(const Buffer &) = delete;
-  ~Buffer() { std::free(Data); }
+  ~Buffer() {
+    if (!Owned)
+      std::free(Data);
+    else // (fails once the runtime is shut down: the process is ending)
+      (void)offloadMemFree(Data);
+  }
 
   T *data() { return Data; }
   const T *data() const { return Data; }
@@ -66,6 +85,8 @@ public:
 private:
   T *Data = nullptr;
   size_t Count = 0;
+  /// Whether Data is an offloadMemAlloc allocation.
+  bool Owned = false;
 };
 
 /// Who computed a copy of the outputs.

@@ -212,6 +212,34 @@ void __offload_host_check_barrier(const char *Location, const char *Kernel,
                                   int64_t ThreadX, int64_t ThreadY,
                                   int64_t ThreadZ);
 
+/// Flags of __offload_host_check_init.
+enum {
+  OFFLOAD_HOST_CHECK_INIT_READ = 1,  ///< the access reads
+  OFFLOAD_HOST_CHECK_INIT_WRITE = 2, ///< the access writes (both: atomics)
+};
+
+/// initcheck (offload-check-initialization): thread (ThreadX, ThreadY,
+/// ThreadZ) of the running block is about to access the \p Bytes bytes at
+/// \p Address at \p Location ("file:line:col") of kernel \p Kernel, reading,
+/// writing or both as \p Flags says. A read of bytes of an offloadMemAlloc
+/// allocation that no copy, fill or kernel store wrote is printed on stdout
+/// in compute-sanitizer's shape (once per launch, location and allocation)
+/// and fails the launch; a write marks the bytes written. Addresses outside
+/// the host device's allocations are not checked.
+void __offload_host_check_init(const char *Location, const char *Kernel,
+                               int64_t Address, int64_t Bytes, int64_t Flags,
+                               int64_t ThreadX, int64_t ThreadY,
+                               int64_t ThreadZ);
+
+/// initcheck: allocations of the host device made from now on are tracked
+/// (what OFFLOAD_CHECK=init does from the start). libOffloadJIT calls it
+/// when it creates a program whose kernels are instrumented for initcheck.
+void __offload_host_check_init_start(void);
+
+/// initcheck: an access the instrumentation cannot describe may write the
+/// allocation \p Address points into; all of it is marked written.
+void __offload_host_check_init_write_all(int64_t Address);
+
 #ifdef __cplusplus
 } // extern "C"
 #endif

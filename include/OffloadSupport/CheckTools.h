@@ -11,13 +11,13 @@
 // `--check=`, `OFFLOAD_CHECK=`, the pipeline's `check` option, the JIT's
 // program options and Python's `check=` share:
 //
-//   memcheck,race,sync,leak        any of these, comma-separated
+//   memcheck,race,sync,init,leak   any of these, comma-separated
 //   all                            every tool
 //   1, true, on, yes               memcheck (what `--check` alone means)
 //   0, false, off, no, empty       none
 //
 // Each tool also answers to compute-sanitizer's name (racecheck, synccheck,
-// leakcheck). initcheck is not implemented yet: "init" is an error. Header-only, standard library only: the runtime,
+// initcheck, leakcheck). Header-only, standard library only: the runtime,
 // the JIT, the tools and the Python module include it.
 //
 //===----------------------------------------------------------------------===//
@@ -43,7 +43,10 @@ enum CheckTool : uint32_t {
   CheckSynccheck = 1u << 2,
   /// Allocations, queues, events and programs alive at offloadShutDown.
   CheckLeakcheck = 1u << 3,
-  CheckAll = (1u << 4) - 1,
+  /// Reads of offloadMemAlloc memory never written by a copy, a fill or a
+  /// kernel (offload-check-initialization).
+  CheckInitcheck = 1u << 4,
+  CheckAll = (1u << 5) - 1,
 };
 
 namespace detail {
@@ -56,6 +59,7 @@ inline constexpr CheckToolName CheckToolNames[] = {
     {"memcheck", "memcheck", CheckMemcheck},
     {"race", "racecheck", CheckRacecheck},
     {"sync", "synccheck", CheckSynccheck},
+    {"init", "initcheck", CheckInitcheck},
     {"leak", "leakcheck", CheckLeakcheck},
 };
 
@@ -86,7 +90,7 @@ inline std::string_view trim(std::string_view S) {
 
 /// The expected syntax, for messages.
 inline constexpr const char *CheckToolsSyntax =
-    "a comma-separated list of memcheck, race, sync, leak, or all "
+    "a comma-separated list of memcheck, race, sync, init, leak, or all "
     "(also 1/0, true/false, on/off, yes/no: memcheck or nothing)";
 
 /// Parses \p Text (see the file comment); nullopt for anything else, with

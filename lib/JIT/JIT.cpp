@@ -822,6 +822,10 @@ Engine::makeProgram(offload_device_handle_t Device, uint32_t CheckTools,
   Program->DeviceIsHost = Backend == OFFLOAD_PLATFORM_BACKEND_HOST;
   Program->CheckTools = CheckTools;
   Program->TargetKey = TargetKey;
+  // initcheck tracks the allocations made from here on (InitCheck.h).
+  if (Program->DeviceIsHost &&
+      ((CheckTools | Options.CheckTools) & ::offload::CheckInitcheck))
+    __offload_host_check_init_start();
   if (!Program->DeviceIsHost) {
     llvm::Expected<DeviceTarget> Target = getDeviceTarget(Device, Backend);
     if (!Target)

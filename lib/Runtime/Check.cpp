@@ -95,6 +95,8 @@ Error check::loadEnabledTools() {
                        "expected {2}",
                        Value, Bad, CheckToolsSyntax);
   detail::EnabledTools.store(*Tools, std::memory_order_relaxed);
+  if (*Tools & CheckInitcheck)
+    initcheck::startTracking();
   if (*Tools)
     registerSummary();
   return Error::success();

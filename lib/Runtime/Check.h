@@ -28,6 +28,8 @@
 #ifndef OFFLOADRUNTIME_LIB_CHECK_H
 #define OFFLOADRUNTIME_LIB_CHECK_H
 
+#include "InitCheck.h"
+
 #include "OffloadRuntime/OffloadAPI.h"
 #include "OffloadSupport/CheckTools.h"
 
@@ -70,12 +72,12 @@ void countErrors(uint64_t N);
 /// The errors counted so far.
 uint64_t getErrorCount();
 
-/// While alive (and leakcheck on), objects created on this thread are
-/// recorded with \p Location.
+/// While alive (and leakcheck or initcheck on), objects created on this
+/// thread are recorded with \p Location.
 class CodeLocationScope {
 public:
   explicit CodeLocationScope(const offload_code_location_t *Location) {
-    if (!isLeakCheckEnabled())
+    if (!isLeakCheckEnabled() && !initcheck::isTracking())
       return;
     Active = true;
     Outer = detail::CurrentCodeLocation;

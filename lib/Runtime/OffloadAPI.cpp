@@ -23,6 +23,7 @@
 
 #include "ChromeTrace.h"
 #include "Error.h"
+#include "InitCheck.h"
 #include "Plugin.h"
 #include "Profile.h"
 #include "Runtime.h"
@@ -518,6 +519,8 @@ Error offloadMemAlloc_impl(Runtime &RT, offload_device_handle_t Device,
                     : Type == OFFLOAD_ALLOC_TYPE_MANAGED ? "managed"
                                                          : "device")
           .str());
+  if (initcheck::isTracking() && Device == RT.getHostDevice())
+    initcheck::recordAllocation(*Ptr, Size, Type);
   *AllocationOut = *Ptr;
   return Error::success();
 }
@@ -527,6 +530,8 @@ Error offloadMemFree_impl(Runtime &RT, void *Address) {
   if (!Info)
     return Info.takeError();
   check::recordDestruction(Address);
+  if (initcheck::isTracking())
+    initcheck::recordFree(Address);
   return unwrap(Info->Device).Impl->free(Address, Info->Kind);
 }
 
@@ -626,6 +631,34 @@ const char *getCopyName(Runtime &RT, offload_device_handle_t Dst,
   return DstHost ? "[memcpy Device-to-Host]" : "[memcpy Device-to-Device]";
 }
 
+/// initcheck (InitCheck.h): a copy from \p Src (a fill when null) wrote
+/// [Dst, Dst + Size), now (no queue) or when \p Queue reaches this point.
+Error recordInitWrite(offload::Queue *Queue, void *Dst, const void *Src,
+                      size_t Size) {
+  if (!initcheck::isTracking() || !initcheck::isTracked(Dst))
+    return Error::success();
+  if (!Queue) {
+    initcheck::recordWrite(Dst, Src, Size);
+    return Error::success();
+  }
+  struct Write {
+    void *Dst;
+    const void *Src;
+    size_t Size;
+  };
+  auto *W = new Write{Dst, Src, Size};
+  if (Error E = Queue->enqueueHostFunction(
+          [](void *P) {
+            std::unique_ptr<Write> W(static_cast<Write *>(P));
+            initcheck::recordWrite(W->Dst, W->Src, W->Size);
+          },
+          W)) {
+    delete W;
+    return E;
+  }
+  return Error::success();
+}
+
 /// A synchronous copy, done by the non-host side (arguments checked).
 Error copyNow(Runtime &RT, void *DstPtr, offload_device_handle_t DstDevice,
               const void *SrcPtr, offload_device_handle_t SrcDevice,
@@ -664,16 +697,20 @@ Error offloadMemcpy_impl(Runtime &RT, offload_queue_handle_t Queue,
             RT.checkMemoryOfDevice(SrcPtr, SrcDevice, "SrcPtr", "SrcDevice"))
       return E;
   }
-  if (!Queue)
-    return copyNow(RT, DstPtr, DstDevice, SrcPtr, SrcDevice, Size);
-  return traced(
-      getCopyName(RT, DstDevice, SrcDevice), "copy", Queue,
-      [&] { return std::to_string(Size) + " bytes"; }, Profile::Kind::Memory,
-      Size,
-      [&] {
-        return unwrap(unwrap(Queue).Device)
-            .Impl->memcpy(getImpl(Queue), DstPtr, SrcPtr, Size);
-      });
+  if (!Queue) {
+    if (Error E = copyNow(RT, DstPtr, DstDevice, SrcPtr, SrcDevice, Size))
+      return E;
+    return recordInitWrite(nullptr, DstPtr, SrcPtr, Size);
+  }
+  if (Error E = traced(
+          getCopyName(RT, DstDevice, SrcDevice), "copy", Queue,
+          [&] { return std::to_string(Size) + " bytes"; },
+          Profile::Kind::Memory, Size, [&] {
+            return unwrap(unwrap(Queue).Device)
+                .Impl->memcpy(getImpl(Queue), DstPtr, SrcPtr, Size);
+          }))
+    return E;
+  return recordInitWrite(getImpl(Queue), DstPtr, SrcPtr, Size);
 }
 
 Error offloadMemFill_impl(Runtime &RT, offload_queue_handle_t Queue,
@@ -697,14 +734,15 @@ Error offloadMemFill_impl(Runtime &RT, offload_queue_handle_t Queue,
     Device = RT.getHostDevice();
   ArrayRef<uint8_t> Pattern(static_cast<const uint8_t *>(PatternPtr),
                             PatternSize);
-  return traced(
-      "[memset]", "copy", Queue,
-      [&] { return std::to_string(FillSize) + " bytes"; },
-      Profile::Kind::Memory, FillSize,
-      [&] {
-        return unwrap(Device).Impl->fill(getImpl(Queue), Ptr, Pattern,
-                                         FillSize);
-      });
+  if (Error E = traced(
+          "[memset]", "copy", Queue,
+          [&] { return std::to_string(FillSize) + " bytes"; },
+          Profile::Kind::Memory, FillSize, [&] {
+            return unwrap(Device).Impl->fill(getImpl(Queue), Ptr, Pattern,
+                                             FillSize);
+          }))
+    return E;
+  return recordInitWrite(getImpl(Queue), Ptr, nullptr, FillSize);
 }
 
 Error offloadMemRegister_impl(Runtime &RT, offload_device_handle_t Device,

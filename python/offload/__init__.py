@@ -265,8 +265,10 @@ def compile(source: Union[str, bytes, bytearray, memoryview, _os.PathLike],
             bad access is printed with its location, kernel, block, thread,
             index and size, and that thread stops), ``"race"`` (hazards
             between threads of a block within one barrier interval),
-            ``"sync"`` (barriers some threads of a block skip), a
-            comma-separated string or a list of these, or ``"all"``.
+            ``"sync"`` (barriers some threads of a block skip),
+            ``"init"`` (reads of device memory no copy, fill or kernel
+            wrote: allocations are tracked from this call on, process-wide),
+            a comma-separated string or a list of these, or ``"all"``.
             Reports are printed on stdout, starting with ``=========``, and
             the launch raises OffloadError ('BACKEND_FAILURE'). ``leak`` is
             process-wide: set ``OFFLOAD_CHECK=leak``.

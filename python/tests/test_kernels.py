@@ -544,6 +544,34 @@ def test_check_race_reports_hazards(capfd, check):
     offload.compile(RACY_SLOT).kernel("slot")(out, grid=1, block=4)
 
 
+def test_check_init_reports_reads_of_unwritten_memory(capfd):
+    # Compiling with initcheck starts tracking allocations (also without
+    # OFFLOAD_CHECK=init): src is made after it.
+    copy = offload.compile(OUT_OF_BOUNDS_COPY, check="init").kernel("copy")
+    src = offload.empty(8, "float32")
+    dst = offload.empty(8, "float32")
+    with pytest.raises(offload.OffloadError) as info:
+        copy(src, dst, grid=1, block=8)
+    assert info.value.code == "BACKEND_FAILURE"
+    assert "1 uninitialized read(s) of device memory (initcheck)" in str(
+        info.value)
+    printed = capfd.readouterr().out
+    assert ("========= Uninitialized __global__ memory read of size 4 bytes\n"
+            "=========     at jit-module:6:12 in kernel 'copy'\n"
+            "=========     by thread (0,0,0) in block (0,0,0)\n"
+            in printed), printed
+    assert "is at offset 0 of an allocation of 32 bytes of device memory" in (
+        printed)
+    # Written by a copy, then by a fill: no report.
+    src.copy_from(np.arange(8, dtype=np.float32))
+    copy(src, dst, grid=1, block=8)
+    np.testing.assert_array_equal(dst.numpy(), np.arange(8, dtype=np.float32))
+    filled = offload.zeros(8, "float32")
+    copy(filled, dst, grid=1, block=8)
+    np.testing.assert_array_equal(dst.numpy(), np.zeros(8, dtype=np.float32))
+    assert "=========" not in capfd.readouterr().out
+
+
 def test_check_rejects_unknown_tools():
     with pytest.raises(offload.OffloadError) as info:
         offload.compile(RACY_SLOT, check="racy")

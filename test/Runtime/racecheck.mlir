@@ -59,7 +59,7 @@
 
 // CLEAN: 4
 // CLEAN-NEXT: ========= ERROR SUMMARY: 0 errors
-// BAD: offload-run: --check=racy: 'racy' is not a checking tool: expected a comma-separated list of memcheck, race, sync, leak, or all
+// BAD: offload-run: --check=racy: 'racy' is not a checking tool: expected a comma-separated list of memcheck, race, sync, init, leak, or all
 // BAD-ENV: offload-run: OFFLOAD_CHECK=race,: '' is not a checking tool
 
 //--- workgroup.mlir

@@ -116,11 +116,13 @@ static llvm::cl::opt<std::string> checkOption(
     llvm::cl::desc("Host device: checking tools, like compute-sanitizer's: "
                    "memcheck (bounds checks of every memref access), race "
                    "(hazards between threads of a block), sync (barriers "
-                   "some threads skip), leak (allocations, queues and "
-                   "events never released), or all; --check alone is memcheck. Reports start with "
+                   "some threads skip), init (reads of device memory "
+                   "never written), leak (allocations, queues and "
+                   "events never released), or all; --check alone is "
+                   "memcheck. Reports start with "
                    "'=========', and the run exits 1 when any was made "
                    "(also OFFLOAD_CHECK=<tools>)"),
-    llvm::cl::value_desc("memcheck,race,sync,leak|all"),
+    llvm::cl::value_desc("memcheck,race,sync,init,leak|all"),
     llvm::cl::ValueOptional, llvm::cl::cat(offloadCategory));
 
 static llvm::cl::opt<std::string> transformOption(

@@ -593,6 +593,74 @@ TEST_F(JITTest, ConcurrentMissesOfDifferentKeysCompileOnSeveralContexts) {
   EXPECT_EQ(S.MemoryHits, uint64_t(Threads));
 }
 
+TEST_F(JITTest, ProgramOptionsInitcheckNamesTheAllocationsOrigin) {
+  // Issue 25: CheckTools "init" starts tracking allocations when the program
+  // is created; a read of the half of an allocation no fill wrote is
+  // reported with the code location of offloadMemAllocWithCodeLoc, the
+  // launch fails; the kernel's own stores wrote the rest.
+  const char *Source = R"mlir(
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @twice(%x: memref<?xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<?xf32>
+      %r = arith.addf %v, %v : f32
+      memref.store %r, %x[%i] : memref<?xf32>
+      gpu.return
+    }
+  }
+})mlir";
+  offload_jit_program_options_t Options{};
+  Options.Size = sizeof(Options);
+  Options.CheckTools = "init";
+  offload_jit_program_handle_t P = nullptr;
+  ASSERT_OK(offloadCreateProgramFromMLIRWithOptions(
+      Device, Source, std::strlen(Source), &Options, &P));
+  offload_code_location_t Where{"make_input", "init.c", 3, 5};
+  void *X = nullptr;
+  ASSERT_OK(offloadMemAllocWithCodeLoc(Device, OFFLOAD_ALLOC_TYPE_DEVICE,
+                                       4 * sizeof(float), &X, &Where));
+  float One = 1.0f;
+  ASSERT_OK(offloadMemFill(nullptr, X, sizeof(One), &One, 2 * sizeof(float)));
+  offload_jit_kernel_handle_t K = nullptr;
+  ASSERT_OK(offloadJITGetKernel(P, "twice", &K));
+  MemRef1D Args = view(static_cast<float *>(X), 4);
+  auto Sizes = sizes(1, 4);
+  testing::internal::CaptureStdout();
+  offload_result_t R =
+      offloadJITLaunchKernel(nullptr, Device, K, &Args, sizeof(Args), &Sizes);
+  std::string Printed = testing::internal::GetCapturedStdout();
+  ASSERT_NE(R, OFFLOAD_SUCCESS);
+  EXPECT_EQ(R->Code, OFFLOAD_ERRC_BACKEND_FAILURE);
+  EXPECT_NE(std::string(R->Details).find("1 uninitialized read(s)"),
+            std::string::npos)
+      << R->Details;
+  EXPECT_NE(Printed.find("========= Uninitialized __global__ memory read of "
+                         "size 4 bytes\n"),
+            std::string::npos)
+      << Printed;
+  EXPECT_NE(Printed.find("by thread (2,0,0) in block (0,0,0)\n"),
+            std::string::npos)
+      << Printed;
+  EXPECT_NE(Printed.find("is at offset 8 of an allocation of 16 bytes of "
+                         "device memory"),
+            std::string::npos)
+      << Printed;
+  EXPECT_NE(Printed.find("allocated at make_input (init.c:3:5)\n"),
+            std::string::npos)
+      << Printed;
+  EXPECT_EQ(Printed.find("thread (0,0,0)"), std::string::npos) << Printed;
+  // Every element is now written: no report.
+  testing::internal::CaptureStdout();
+  R = offloadJITLaunchKernel(nullptr, Device, K, &Args, sizeof(Args), &Sizes);
+  Printed = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(R, OFFLOAD_SUCCESS) << (R ? R->Details : "");
+  EXPECT_EQ(Printed, "");
+  EXPECT_EQ(static_cast<float *>(X)[0], 4.0f);
+  ASSERT_OK(offloadMemFree(X));
+  ASSERT_OK(offloadJITDestroyProgram(P));
+}
+
 TEST_F(JITTest, HostFunctionsOfTheModuleAreIgnored) {
   // A whole program (host code launching the kernel) given to the JIT: only
   // the gpu.module is compiled, also when its kernel is specialized (the

@@ -164,6 +164,48 @@ def OffloadCheckRaces : Pass<"offload-check-races", "::mlir::gpu::GPUModuleOp"> 
                            "::mlir::func::FuncDialect"];
 }
 
+def OffloadCheckInitialization : Pass<"offload-check-initialization",
+                                      "::mlir::gpu::GPUModuleOp"> {
+  let summary = "report reads of device memory never written (initcheck)";
+  let description = [{
+    What `compute-sanitizer --tool initcheck` gives CUDA users, for the host
+    target (`offload-run --check=init`, `OFFLOAD_CHECK=init` for the JIT;
+    run before `offload-host-thread-loops`). Before each `memref.load`,
+    `vector.load`, `memref.store`, `vector.store`, `memref.atomic_rmw` and
+    `memref.generic_atomic_rmw` of a kernel on global memory (workgroup and
+    private memory, `memref.alloca` and `memref.alloc` are left alone), the
+    thread calls `__offload_host_check_init` with the access's location,
+    address, size and whether it reads, writes or both (atomics). The
+    runtime (lib/Runtime/InitCheck.cpp) keeps a shadow byte per byte of
+    every `offloadMemAlloc` allocation of the host device, set by copies,
+    fills and kernel stores, and reports a read of a byte never set, once
+    per launch, location and allocation:
+
+    ```
+    ========= Uninitialized __global__ memory read of size 4 bytes
+    =========     at init.mlir:12:10 in kernel 'k'
+    =========     by thread (4,0,0) in block (0,0,0)
+    =========     Address 0x... is at offset 16 (element 4) of an allocation of 32 bytes of device memory
+    =========     allocated at make_buffers (prog.c:10:3)
+    ```
+
+    The launch then fails ("N uninitialized read(s)"). Any other op that
+    may write through a memref of global memory (`vector.transfer_write`,
+    `memref.copy`, a `func.call`, ...) calls
+    `__offload_host_check_init_write_all` with the memref's address first,
+    which marks the whole allocation written; a kernel with a write through
+    a pointer (`llvm.store`, ...) marks every allocation its memref and
+    pointer arguments point into at its start. So no write goes unseen, and
+    reads of those ops are not checked.
+
+    Example: `offload-opt --pass-pipeline='builtin.module(gpu.module(offload-check-initialization))'`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def OffloadUnrollNDVectorMemoryOps : Pass<"offload-unroll-nd-vector-memory-ops"> {
   let summary = "unroll n-D vector.load and vector.store into 1-D ones";
   let description = [{

@@ -1095,6 +1095,9 @@ def : Export<"__offload_host_assert_fail">;
 def : Export<"__offload_host_bounds_fail">;
 def : Export<"__offload_host_check_access">;
 def : Export<"__offload_host_check_barrier">;
+def : Export<"__offload_host_check_init">;
+def : Export<"__offload_host_check_init_write_all">;
+def : Export<"__offload_host_check_init_start">;
 
 // The JIT's entry points that convert-offload-to-llvm calls (declared in
 // include/OffloadJIT/OffloadJIT.h, implemented by libOffloadJIT).

@@ -104,6 +104,8 @@ uint32_t mlir::offload::getCheckTools(StringRef value) {
 static void addCheckPasses(OpPassManager &kernels, uint32_t tools) {
   if (tools & ::offload::CheckMemcheck)
     kernels.addPass(createOffloadCheckMemoryAccesses());
+  if (tools & ::offload::CheckInitcheck)
+    kernels.addPass(createOffloadCheckInitialization());
   if (tools & (::offload::CheckRacecheck | ::offload::CheckSynccheck)) {
     OffloadCheckRacesOptions races;
     races.race = tools & ::offload::CheckRacecheck;

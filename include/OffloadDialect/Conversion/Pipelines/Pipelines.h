@@ -57,6 +57,7 @@ struct HostPipelineOptions
                      "out-of-bounds access is reported with its location, "
                      "kernel, block, thread, index and size, and fails the "
                      "launch), race and sync (offload-check-races), "
+                     "init (offload-check-initialization), "
                      "leak (runtime-side), all; true is memcheck"),
       llvm::cl::init("")};
   PassOptions::Option<bool> threadLoops{
@@ -175,7 +176,8 @@ void buildLowerToROCDLPipeline(OpPassManager &pm,
 struct HostKernelPipelineOptions {
   /// The checking tools (offload::CheckTool bits) whose instrumentation the
   /// kernels get: memcheck (offload-check-memory-accesses), racecheck and
-  /// synccheck (offload-check-races).
+  /// synccheck (offload-check-races), initcheck
+  /// (offload-check-initialization).
   uint32_t checkTools = 0;
   /// Kernels that synchronize threads become thread loops; false leaves
   /// them to fibers.
@@ -185,6 +187,7 @@ struct HostKernelPipelineOptions {
 /// Adds the host kernel pipeline to \p pm (on builtin.module), nested on
 /// every gpu.module: `offload-host-lower-mma`, `offload-host-workgroup-memory`,
 /// [`offload-check-memory-accesses`], [`offload-check-races`],
+/// [`offload-check-initialization`],
 /// [`offload-host-thread-loops`],
 /// `convert-gpu-to-offload-host`. Afterwards each gpu.module holds the LLVM
 /// dialect of the host kernel ABI, ready for its `#offload.host` target's

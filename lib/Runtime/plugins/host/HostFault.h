@@ -45,6 +45,8 @@ struct DeviceFailures {
   std::atomic<uint64_t> Assertions{0}, OutOfBounds{0};
   /// Hazards (racecheck) and barrier errors (synccheck) reported.
   std::atomic<uint64_t> Races{0}, SyncErrors{0};
+  /// Reads of memory never written reported (initcheck, HostInitCheck.cpp).
+  std::atomic<uint64_t> UninitializedReads{0};
   /// Unique per launch, for the checkers' per-block state (HostCheck.cpp).
   uint64_t LaunchId = nextLaunchId();
   /// The hazards reported for this launch, each once (HostCheck.cpp).

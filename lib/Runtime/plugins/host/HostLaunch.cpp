@@ -113,6 +113,11 @@ public:
       return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
                          "kernel {0}: {1} barrier error(s) (synccheck)", Name,
                          N);
+    if (uint64_t N = Failures.UninitializedReads.load())
+      return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
+                         "kernel {0}: {1} uninitialized read(s) of device "
+                         "memory (initcheck)",
+                         Name, N);
     if (uint64_t N = Failures.Assertions.load())
       return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
                          "kernel {0}: a device-side assertion failed in {1} "

@@ -664,6 +664,10 @@ Expected<orc::LLJIT &> HostPlugin::getJIT() {
       orc::ExecutorAddr::fromPtr(&__offload_host_check_access), Flags};
   RuntimeSymbols[Mangle("__offload_host_check_barrier")] = {
       orc::ExecutorAddr::fromPtr(&__offload_host_check_barrier), Flags};
+  RuntimeSymbols[Mangle("__offload_host_check_init")] = {
+      orc::ExecutorAddr::fromPtr(&__offload_host_check_init), Flags};
+  RuntimeSymbols[Mangle("__offload_host_check_init_write_all")] = {
+      orc::ExecutorAddr::fromPtr(&__offload_host_check_init_write_all), Flags};
   if (Error E = Runtime.define(orc::absoluteSymbols(std::move(RuntimeSymbols))))
     return wrapError(std::move(E), OFFLOAD_ERRC_BACKEND_FAILURE,
                      "cannot define the host runtime symbols");
