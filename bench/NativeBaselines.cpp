@@ -108,8 +108,8 @@ struct AdamBench {
 
 template <typename C>
 NATIVE_NOINLINE void adamKernel(C K, float *__restrict P, float *__restrict M,
-                                float *__restrict V,
-                                const float *__restrict G, int32_t Mode) {
+                                float *__restrict V, const float *__restrict G,
+                                int32_t Mode) {
   for (int64_t J = 0; J < K.N; ++J) {
     for (int32_t T = 1; T <= K.TimeStep; ++T) {
       float ScaledGrad = G[J] / K.GradScale;
@@ -331,8 +331,7 @@ struct WSM5Bench {
   }
 };
 
-template <typename C>
-NATIVE_NOINLINE void wsm5Kernel(C K, const WSM5Args &A) {
+template <typename C> NATIVE_NOINLINE void wsm5Kernel(C K, const WSM5Args &A) {
   const float *__restrict T = A.T, *__restrict Q = A.Q, *__restrict QC = A.QC,
                           *__restrict QR = A.QR, *__restrict P = A.P,
                           *__restrict Den = A.Den, *__restrict DelZ = A.DelZ;
@@ -345,8 +344,8 @@ NATIVE_NOINLINE void wsm5Kernel(C K, const WSM5Args &A) {
     float RDtCld = One / K.DtCld;
     for (int32_t Kz = 0; Kz < K.NZ; ++Kz) {
       size_t Idx = Kz * NCol + I;
-      float Tk = T[Idx], Qk = Q[Idx], QCk = QC[Idx], QRk = QR[Idx],
-            Pk = P[Idx], DenK = Den[Idx];
+      float Tk = T[Idx], Qk = Q[Idx], QCk = QC[Idx], QRk = QR[Idx], Pk = P[Idx],
+            DenK = Den[Idx];
       float Tr = K.TTP / Tk;
       float E1 = expf(logf(Tr) * K.XA);
       float E2 = expf(K.XB * (One - Tr));
@@ -355,8 +354,8 @@ NATIVE_NOINLINE void wsm5Kernel(C K, const WSM5Args &A) {
       float Rh = fmaxf(Qk / Qs, K.QMin);
       float RSlope, RSlopeB, RSlope2, RSlope3;
       if (QRk <= K.QCRMin) {
-        RSlope = K.RSlopeRMax, RSlopeB = K.RSlopeBMax,
-        RSlope2 = K.RSlope2Max, RSlope3 = K.RSlope3Max;
+        RSlope = K.RSlopeRMax, RSlopeB = K.RSlopeBMax, RSlope2 = K.RSlope2Max,
+        RSlope3 = K.RSlope3Max;
       } else {
         float Lamdar = sqrtf(sqrtf(K.PiDN0R / (QRk * DenK)));
         RSlope = One / Lamdar;
@@ -372,8 +371,7 @@ NATIVE_NOINLINE void wsm5Kernel(C K, const WSM5Args &A) {
         PrAut = fminf(K.QCK1 * powf(QCk, 2.33333333f), QCRate);
       float PrAcw = Zero;
       if (QRk > K.QCRMin && QCk > K.QMin)
-        PrAcw =
-            fminf((((K.PacRR * RSlope3) * RSlopeB) * QCk) * DenFac, QCRate);
+        PrAcw = fminf((((K.PacRR * RSlope3) * RSlopeB) * QCk) * DenFac, QCRate);
       float PrEvp = Zero;
       if (Rh < One && QRk > Zero) {
         float St = sqrtf(Tk);
@@ -600,10 +598,9 @@ template <typename C>
 NATIVE_NOINLINE void luleshKernel(C K, const LuleshArgs &A) {
   const double *__restrict X8n = A.X8n, *__restrict Y8n = A.Y8n,
                            *__restrict Z8n = A.Z8n, *__restrict DvDx = A.DvDx,
-                           *__restrict DvDy = A.DvDy,
-                           *__restrict DvDz = A.DvDz,
-                           *__restrict Determ = A.Determ,
-                           *__restrict SS = A.SS, *__restrict Mass = A.Mass;
+                           *__restrict DvDy = A.DvDy, *__restrict DvDz = A.DvDz,
+                           *__restrict Determ = A.Determ, *__restrict SS = A.SS,
+                           *__restrict Mass = A.Mass;
   const int32_t *__restrict NodeList = A.NodeList;
   const double *__restrict XD = A.XD, *__restrict YD = A.YD,
                            *__restrict ZD = A.ZD;
@@ -653,7 +650,7 @@ struct SW4Args {
   const double *U, *Mu, *La, *UGhost;
   double *LU;
   int64_t NI, NJ;
-  const double *ACofTable; // 6 x 8 x 8
+  const double *ACofTable;  // 6 x 8 x 8
   const double *GhCofTable; // 6
   double Cof, A1;
   double acof(int K, int Q, int M) const {
@@ -707,8 +704,7 @@ struct SW4Bench {
   }
 };
 
-template <typename C>
-NATIVE_NOINLINE void sw4Kernel(C K, const SW4Args &A) {
+template <typename C> NATIVE_NOINLINE void sw4Kernel(C K, const SW4Args &A) {
   const double *__restrict U = A.U, *__restrict Mu = A.Mu,
                            *__restrict La = A.La, *__restrict UGhost = A.UGhost;
   double *__restrict LU = A.LU;
@@ -729,9 +725,9 @@ NATIVE_NOINLINE void sw4Kernel(C K, const SW4Args &A) {
     double Mux3 = (Cm1 + Cp2) + 3.0 * (Cp1 + C0);
     double Mux4 = Cp1 - Tf * (C0 + Cp2);
     double U0 = U[P];
-    double F = ((Mux1 * (U[Pm2] - U0) + Mux2 * (U[Pm1] - U0)) +
-                Mux3 * (U[Pp1] - U0)) +
-               Mux4 * (U[Pp2] - U0);
+    double F =
+        ((Mux1 * (U[Pm2] - U0) + Mux2 * (U[Pm1] - U0)) + Mux3 * (U[Pp1] - U0)) +
+        Mux4 * (U[Pp2] - U0);
     return I6 * F;
   };
   for (int64_t J = 2; J < NJ - 2; ++J)
@@ -740,8 +736,7 @@ NATIVE_NOINLINE void sw4Kernel(C K, const SW4Args &A) {
       for (int Kz = 0; Kz < 6; ++Kz) {
         int64_t P = Kz * Plane + Col;
         double Rx = Interior4(P - 2, P - 1, P, P + 1, P + 2, true);
-        double Ry =
-            Interior4(P - 2 * NI, P - NI, P, P + NI, P + 2 * NI, false);
+        double Ry = Interior4(P - 2 * NI, P - NI, P, P + NI, P + 2 * NI, false);
         double Rxy = Rx + Ry;
         double Rz = 0.0;
         for (int Q = 0; Q < 8; ++Q) {
@@ -877,8 +872,7 @@ void matmulSpecialized(const void *Args) {
 // Lookup
 //===----------------------------------------------------------------------===//
 
-template <typename ArgsT, typename BenchT>
-bool matchesBench(const void *Args) {
+template <typename ArgsT, typename BenchT> bool matchesBench(const void *Args) {
   return BenchT::matches(ArgsT(Args));
 }
 

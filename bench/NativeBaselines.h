@@ -1,4 +1,4 @@
-//===- NativeBaselines.h - Native C++ versions of the benchmark kernels -*- C++ -*-===//
+//===- NativeBaselines.h - Native versions of the bench kernels -*- C++ -*-===//
 //
 // Part of the offload project, under the Apache License v2.0 with LLVM
 // Exceptions.

@@ -637,8 +637,8 @@ int main(int argc, char **argv) {
     P.Case = std::move(Case);
     std::string Error;
     const void *Args = P.Case->args().data();
-    P.NativeGeneric = getNativeKernel(P.Case->name(), NativeVersion::Generic,
-                                      Args, Error);
+    P.NativeGeneric =
+        getNativeKernel(P.Case->name(), NativeVersion::Generic, Args, Error);
     P.NativeSpecialized = getNativeKernel(
         P.Case->name(), NativeVersion::Specialized, Args, Error);
     if (!P.NativeGeneric || !P.NativeSpecialized)

@@ -227,11 +227,10 @@ static void markVectorizedRemainders(llvm::Module &llvmModule) {
       continue;
     // Cheap filter: no vector access, no vectorized thread loop.
     bool anyVector = llvm::any_of(llvm::instructions(func), [](auto &inst) {
-      return isa<llvm::StoreInst>(inst) &&
-             cast<llvm::StoreInst>(inst)
-                 .getValueOperand()
-                 ->getType()
-                 ->isVectorTy();
+      return isa<llvm::StoreInst>(inst) && cast<llvm::StoreInst>(inst)
+                                               .getValueOperand()
+                                               ->getType()
+                                               ->isVectorTy();
     });
     if (!anyVector)
       continue;
@@ -248,8 +247,7 @@ static void markVectorizedRemainders(llvm::Module &llvmModule) {
       for (llvm::Loop *vector : vectorLoops) {
         llvm::BasicBlock *exit = vector->getExitBlock();
         llvm::BasicBlock *exiting = vector->getExitingBlock();
-        if (!exit || !exiting ||
-            !dominators.dominates(exit, preheader))
+        if (!exit || !exiting || !dominators.dominates(exit, preheader))
           continue;
         auto *branch = dyn_cast<llvm::BranchInst>(exiting->getTerminator());
         auto *exitTest = branch && branch->isConditional()
@@ -258,8 +256,8 @@ static void markVectorizedRemainders(llvm::Module &llvmModule) {
         if (!exitTest)
           continue;
         // The scalar loop's induction starts at the vector loop's bound.
-        bool continues = llvm::any_of(
-            scalar->getHeader()->phis(), [&](llvm::PHINode &phi) {
+        bool continues =
+            llvm::any_of(scalar->getHeader()->phis(), [&](llvm::PHINode &phi) {
               llvm::Value *start = phi.getIncomingValueForBlock(preheader);
               return start && (start == exitTest->getOperand(0) ||
                                start == exitTest->getOperand(1));
