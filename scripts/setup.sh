@@ -9,7 +9,9 @@
 # host device's fibers, LLVM's OpenMP runtime for a benchmark baseline,
 # ROCm's device libraries and HIP 5.2 runtime (libamdhip64-5: the HIP plugin's
 # tests load it; without an AMD GPU it finds no device), Python 3 headers and
-# venv, pkgconf for the install test) and, for the Python package, PyPI
+# venv, pkgconf for the install test, Open MPI for the JIT's MPI cache test:
+# the JIT loads libmpi.so.40 at run time and nothing links it) and, for the
+# Python package, PyPI
 # (nanobind, numpy, pytest, into the virtual environment .venv at the
 # checkout's root). Runs apt-get through sudo when not root.
 #
@@ -38,6 +40,7 @@ packages=(
   rocm-device-libs libamdhip64-5
   python3-dev python3-venv
   pkgconf
+  openmpi-bin libopenmpi-dev
 )
 
 missing=()

@@ -87,10 +87,10 @@ if [ "$mode" = consumers ]; then
       -DCMAKE_PREFIX_PATH="$prefix" -DMLIR_DIR="$mlir_dir" \
       > "$work/consumers-configure.log" 2>&1 &&
     cmake --build "$work/consumers" -j "$jobs" > "$work/consumers-build.log" 2>&1; then
-    pass "find_package(Offload): offload-embed-opt, jit-saxpy, capi-saxpy built"
+    pass "find_package(Offload): offload-embed-opt, jit-saxpy, capi-saxpy, jit-module built"
   else
     fail "configuring or building test/Install against the prefix:"
-    tail -30 "$work/consumers-configure.log" "$work/consumers-build.log"
+    tail -n 30 "$work/consumers-configure.log" "$work/consumers-build.log"
   fi
   bin=$work/consumers
 
@@ -142,6 +142,17 @@ if [ "$mode" = consumers ]; then
     fi
   else
     echo "test-install: SKIP: pkg-config not found (Debian: pkgconf)"
+  fi
+
+  # (b') The JIT from C++, on an mlir::ModuleOp the program holds.
+  if [ -x "$bin/jit-module" ]; then
+    if out=$(OFFLOAD_CACHE_DIR=$work/cache "$bin/jit-module" 2>&1); then
+      pass "$out"
+    else
+      fail "jit-module: $out"
+    fi
+  else
+    fail "jit-module was not built"
   fi
 
   # (c) The dialect through MLIR's C API.
@@ -288,6 +299,8 @@ if [ "$mode" = subproject ]; then
   out=$(OFFLOAD_CACHE_DIR=$work/cache-subproject "$work/subproject/jit-saxpy" 2>&1) || status=1
   echo "$out"
   out=$("$work/subproject/capi-saxpy" 2>&1) || status=1
+  echo "$out"
+  out=$(OFFLOAD_CACHE_DIR=$work/cache-subproject "$work/subproject/jit-module" 2>&1) || status=1
   echo "$out"
   "$work/subproject/offload-embed-opt" "$root/examples/saxpy.mlir" -embed-specialize-and-lower -o /dev/null || status=1
   [ "$status" = 0 ] && echo "test-install: subproject: all passed" || echo "test-install: subproject: FAILED"

@@ -29,6 +29,11 @@
  *                                 least recently used entries evicted
  *   OFFLOAD_JIT_DUMP=dir          write each specialized kernel's IR there
  *   OFFLOAD_JIT_FOLD_GRID=1       also specialize on the grid size
+ *   OFFLOAD_JIT_CACHE_MPI=1       MPI ranks sharing the cache directory
+ *                                 compile each key once: its owner rank
+ *                                 compiles, the others wait for its entry
+ *                                 (docs/JIT.md, "Many processes")
+ *   OFFLOAD_JIT_CACHE_MPI_TIMEOUT=S  at most S seconds of waiting (120)
  *   OFFLOAD_JIT_STATS=1           print the counters on stderr at exit
  *   OFFLOAD_TRACE=1               one line per JIT event on stderr
  *

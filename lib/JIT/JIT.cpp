@@ -31,10 +31,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "OffloadJIT/OffloadJIT.h"
+#include "OffloadJIT/MLIRModule.h"
 
 #include "DeviceCompiler.h"
 #include "DiskCache.h"
 #include "Key.h"
+#include "MPICache.h"
+#include "ModuleProgram.h"
 
 #include "OffloadDialect/Conversion/Passes.h"
 #include "OffloadDialect/Conversion/Pipelines/Pipelines.h"
@@ -171,6 +174,11 @@ static offload_result_t makeError(offload_errc_t Code, std::string Message) {
   return &Errors.back();
 }
 
+offload_result_t offloadjit::makeJITError(offload_errc_t Code,
+                                          std::string Message) {
+  return makeError(Code, std::move(Message));
+}
+
 //===----------------------------------------------------------------------===//
 // Kernel argument layout
 //===----------------------------------------------------------------------===//
@@ -301,8 +309,14 @@ struct offload_jit_program_impl_t
   std::string ModuleHash;
   /// offload_jit_program_options_t::Check and CheckTools (CheckTool bits).
   uint32_t CheckTools = 0;
-  /// Parsed in the engine's main context (kernel lookups, signatures).
+  /// Parsed in the engine's main context (kernel lookups, signatures); for a
+  /// program made from a caller's module (MLIRModule.h), the clone of it in
+  /// the caller's context.
   OwningOpRef<ModuleOp> Module;
+  /// The caller's context of a program made from a module (Module lives
+  /// there, and its compiles run there under getExternalContextMutex); null
+  /// for programs made from bytes.
+  MLIRContext *External = nullptr;
   std::mutex KernelsMutex;
   llvm::StringMap<std::unique_ptr<offload_jit_kernel_impl_t>> Kernels;
   /// The module parsed in each compile context that compiled one of its
@@ -417,6 +431,10 @@ struct Config {
                         .str();
     }
     (void)Flag("OFFLOAD_JIT_STATS", false);
+    (void)Flag("OFFLOAD_JIT_CACHE_MPI", false);
+    if (std::string MPIProblem = checkMPICacheSettings();
+        !MPIProblem.empty() && C.Problem.empty())
+      C.Problem = MPIProblem;
     unsigned Threads;
     if (StringRef V = Env("OFFLOAD_JIT_THREADS"); !V.empty()) {
       if (!V.getAsInteger(10, Threads) && Threads > 0)
@@ -434,6 +452,10 @@ struct Config {
                 .str();
     }
     C.DumpDir = Env("OFFLOAD_JIT_DUMP").str();
+    if (Env("OFFLOAD_JIT_COST_MODEL") == "0") { // the fixed bound of before
+      C.Specialization.costModel = false;
+      C.Specialization.unrollMaxTripCount = 16;
+    }
     return C;
   }
 };
@@ -451,6 +473,17 @@ public:
                                  offload_jit_program_handle_t *Out,
                                  uint32_t CheckTools = 0);
   offload_result_t destroyProgram(offload_jit_program_handle_t Program);
+  /// A program for \p Device without its module (createProgram's checks of
+  /// the settings and the device).
+  offload_result_t
+  makeProgram(offload_device_handle_t Device, uint32_t CheckTools,
+              std::shared_ptr<offload_jit_program_impl_t> &Program);
+  /// offloadjit::createProgramFromModule (ModuleProgram.h).
+  offload_result_t createProgramFromModule(offload_device_handle_t Device,
+                                           OwningOpRef<ModuleOp> Clone,
+                                           std::string ModuleHash,
+                                           uint32_t CheckTools,
+                                           offload_jit_program_handle_t *Out);
   offload_result_t getKernel(offload_jit_program_handle_t Program,
                              const char *Name,
                              offload_jit_kernel_handle_t *Out);
@@ -610,6 +643,7 @@ static void printStatsAtExit() {
                << " async-compiles=" << S.AsyncCompiles
                << " compile-ms=" << llvm::format("%.1f", S.CompileMilliseconds)
                << "\n";
+  MPICache::get().printStats(llvm::errs());
 }
 
 Engine::Engine()
@@ -618,10 +652,7 @@ Engine::Engine()
   // never released) so that they stay valid across the application's
   // offloadInit/offloadShutDown pairs.
   (void)offloadInit();
-  registerAllDialects(Registry);
-  registerAllExtensions(Registry);
-  registerAllToLLVMIRTranslations(Registry);
-  mlir::offload::registerAllOffload(Registry);
+  mlir::offload::jit::registerDialects(Registry);
   Context = makeContext();
   CompileContexts.resize(std::max(1u, Options.Threads));
 
@@ -704,6 +735,12 @@ void Engine::releaseModules(offload_jit_program_impl_t &Program) {
     releaseCompileContext(Index);
   }
   std::lock_guard<std::mutex> Lock(MlirMutex);
+  if (Program.External) {
+    std::lock_guard<std::mutex> ContextLock(
+        getExternalContextMutex(Program.External));
+    Program.Module = nullptr;
+    return;
+  }
   Program.Module = nullptr;
 }
 
@@ -726,24 +763,15 @@ static offload_result_t getBackend(offload_device_handle_t Device,
                                 sizeof(Backend), &Backend);
 }
 
-offload_result_t Engine::createProgram(offload_device_handle_t Device,
-                                       const void *Module, size_t Size,
-                                       offload_jit_program_handle_t *Out,
-                                       uint32_t CheckTools) {
-  if (!Device)
-    return makeError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Device is null");
-  if (!Module)
-    return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Module is null");
-  if (!Out)
-    return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Program is null");
-  if (Size == 0)
-    return makeError(OFFLOAD_ERRC_INVALID_SIZE, "Size is zero");
+offload_result_t
+Engine::makeProgram(offload_device_handle_t Device, uint32_t CheckTools,
+                    std::shared_ptr<offload_jit_program_impl_t> &Program) {
   if (!Options.Problem.empty())
     return makeError(OFFLOAD_ERRC_INVALID_VALUE, Options.Problem);
   offload_platform_backend_t Backend;
   if (offload_result_t R = getBackend(Device, Backend))
     return R;
-  auto Program = std::make_shared<offload_jit_program_impl_t>();
+  Program = std::make_shared<offload_jit_program_impl_t>();
   Program->Device = Device;
   Program->DeviceIsHost = Backend == OFFLOAD_PLATFORM_BACKEND_HOST;
   Program->CheckTools = CheckTools;
@@ -756,6 +784,45 @@ offload_result_t Engine::createProgram(offload_device_handle_t Device,
     Program->GPUTarget = std::move(*Target);
     Program->TargetKey = Program->GPUTarget->Key;
   }
+  return OFFLOAD_SUCCESS;
+}
+
+offload_result_t Engine::createProgramFromModule(
+    offload_device_handle_t Device, OwningOpRef<ModuleOp> Clone,
+    std::string ModuleHash, uint32_t CheckTools,
+    offload_jit_program_handle_t *Out) {
+  std::shared_ptr<offload_jit_program_impl_t> Program;
+  if (offload_result_t R = makeProgram(Device, CheckTools, Program)) {
+    std::lock_guard<std::mutex> Lock(
+        getExternalContextMutex(Clone->getContext()));
+    Clone = nullptr;
+    return R;
+  }
+  Program->External = Clone->getContext();
+  Program->ModuleHash = std::move(ModuleHash);
+  Program->Module = std::move(Clone);
+  std::lock_guard<std::mutex> Lock(ProgramsMutex);
+  offload_jit_program_impl_t *Handle = Program.get();
+  Programs[Handle] = std::move(Program);
+  *Out = Handle;
+  return OFFLOAD_SUCCESS;
+}
+
+offload_result_t Engine::createProgram(offload_device_handle_t Device,
+                                       const void *Module, size_t Size,
+                                       offload_jit_program_handle_t *Out,
+                                       uint32_t CheckTools) {
+  if (!Device)
+    return makeError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Device is null");
+  if (!Module)
+    return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Module is null");
+  if (!Out)
+    return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Program is null");
+  if (Size == 0)
+    return makeError(OFFLOAD_ERRC_INVALID_SIZE, "Size is zero");
+  std::shared_ptr<offload_jit_program_impl_t> Program;
+  if (offload_result_t R = makeProgram(Device, CheckTools, Program))
+    return R;
   Program->Bytes.assign(static_cast<const char *>(Module), Size);
   llvm::XXH128_hash_t Hash = llvm::xxh3_128bits(llvm::ArrayRef<uint8_t>(
       reinterpret_cast<const uint8_t *>(Program->Bytes.data()), Size));
@@ -813,6 +880,11 @@ offload_result_t Engine::destroyProgram(offload_jit_program_handle_t Program) {
     for (auto It = ImagePrograms.begin(); It != ImagePrograms.end();)
       It = It->second == Program ? ImagePrograms.erase(It) : std::next(It);
   }
+  // A program made from a caller's module must be gone when this returns
+  // (the caller may destroy its context next): its background compiles end
+  // first.
+  if (Owned->External)
+    waitForCompiles();
   // Background compiles hold their own reference; the last one releases the
   // MLIR objects, each under its context (~offload_jit_program_impl_t).
   Owned.reset();
@@ -987,7 +1059,7 @@ offload_result_t Engine::getKernelFromImage(offload_device_handle_t Device,
 
 std::string
 Engine::getOptionsKey(const offload_jit_program_impl_t &Program) const {
-  return "unroll=" + std::to_string(Options.Specialization.unrollMaxTripCount) +
+  return Options.Specialization.getKey() +
          ";thread-loops=" + (Options.ThreadLoops ? "1" : "0") +
          ";check=" +
          ::offload::formatCheckTools(Options.CheckTools | Program.CheckTools);
@@ -1036,9 +1108,19 @@ llvm::Expected<std::vector<char>>
 Engine::compile(offload_jit_program_impl_t &Program,
                 offload_jit_kernel_impl_t &Kernel, const LaunchRequest &Request,
                 uint64_t &Micros, std::string &Phases) {
-  auto [ContextIndex, Ctx] = acquireCompileContext(&Program);
-  llvm::scope_exit Release(
-      [&, Index = ContextIndex] { releaseCompileContext(Index); });
+  // A program made from a caller's module compiles in the caller's context
+  // (MLIRModule.h), one compile at a time; the others on the engine's pool.
+  std::unique_lock<std::mutex> ExternalLock;
+  unsigned ContextIndex = 0;
+  MLIRContext *Ctx = Program.External;
+  if (Ctx)
+    ExternalLock = std::unique_lock<std::mutex>(getExternalContextMutex(Ctx));
+  else
+    std::tie(ContextIndex, Ctx) = acquireCompileContext(&Program);
+  llvm::scope_exit Release([&, Index = ContextIndex] {
+    if (!Program.External)
+      releaseCompileContext(Index);
+  });
   using Clock = std::chrono::steady_clock;
   // The calling thread's CPU time in microseconds: on a loaded machine wall
   // time includes waiting for a core, CPU time is the compile's own cost.
@@ -1099,8 +1181,8 @@ Engine::compile(offload_jit_program_impl_t &Program,
   };
 
   // The module in this context: parsed on its first compile here.
-  ModuleOp Source;
-  {
+  ModuleOp Source = Program.External ? *Program.Module : ModuleOp();
+  if (!Source) {
     std::lock_guard<std::mutex> Lock(Program.ParsedMutex);
     if (auto It = Program.Parsed.find(ContextIndex); It != Program.Parsed.end())
       Source = *It->second;
@@ -1270,6 +1352,11 @@ void Engine::compileEntry(CacheEntry &Entry, const std::string &Key,
   std::optional<std::vector<char>> Payload;
   if (!DiskChecked)
     Payload = readFromDisk(Key, Kernel);
+  // OFFLOAD_JIT_CACHE_MPI=1: another rank owns this key and writes it to the
+  // shared disk cache (MPICache.h).
+  if (!Payload && Disk && MPICache::get().waitsFor(Key))
+    Payload =
+        MPICache::get().wait(Key, [&] { return readFromDisk(Key, Kernel); });
   if (Payload)
     return finishEntry(Entry, Device, Payload, OFFLOAD_SUCCESS,
                        /*FromDisk=*/true);
@@ -1583,6 +1670,14 @@ offload_result_t Engine::resolve(offload_queue_handle_t Queue,
 //===----------------------------------------------------------------------===//
 // C API
 //===----------------------------------------------------------------------===//
+
+offload_result_t offloadjit::createProgramFromModule(
+    offload_device_handle_t Device, OwningOpRef<ModuleOp> Clone,
+    std::string ModuleHash, uint32_t CheckTools,
+    offload_jit_program_handle_t *Out) {
+  return Engine::get().createProgramFromModule(
+      Device, std::move(Clone), std::move(ModuleHash), CheckTools, Out);
+}
 
 offload_result_t
 offloadCreateProgramFromMLIR(offload_device_handle_t Device, const void *Module,

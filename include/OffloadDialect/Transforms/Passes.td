@@ -64,9 +64,18 @@ def OffloadSpecialize : Pass<"offload-specialize", "ModuleOp"> {
     contents become a private constant `memref.global` whose loads at
     constant indices fold), `known_block_size` / `known_grid_size` are set and
     `gpu.block_dim` / `gpu.grid_dim` replaced by constants. The clone is then
-    folded: canonicalization, SCCP, and full unrolling of `scf.for` loops
-    whose trip count became a constant no larger than `unroll-max-trip-count`,
-    then canonicalization again. The clone is named `<kernel>_spec_<hash>`,
+    folded: canonicalization (with upstream's math algebraic simplification:
+    `powf`/`fpowi` with small integer and half-integer exponents), SCCP, then
+    the cost model's loop transformations (docs/JIT.md, "The cost model"):
+    full unrolling of `scf.for` loops whose trip count became a constant,
+    innermost first, when the folded unrolled code is small enough by LLVM's
+    LoopUnrollPass rule (`unroll-threshold`, boosted by the share of work
+    unrolling folds up to `unroll-max-percent-threshold-boost`); tables of
+    the values of math calls that depend only on the induction variable of a
+    constant-trip loop (`max-table-bytes`); loop-invariant code motion; then
+    canonicalization again. With `cost-model=false`, every loop whose trip
+    count is at most `unroll-max-trip-count` is unrolled and nothing else
+    (the behaviour before the model). The clone is named `<kernel>_spec_<hash>`,
     where the hash (xxh3 of the kernel name and the specialization values) is
     stable across runs; launches with identical specializations share one
     clone. The launch is retargeted to the clone; its operands do not change,
@@ -95,9 +104,24 @@ def OffloadSpecialize : Pass<"offload-specialize", "ModuleOp"> {
     Option<"foldGridSize", "fold-grid-size", "bool", /*default=*/"false",
            "also specialize on constant grid sizes (known_grid_size)">,
     Option<"unrollMaxTripCount", "unroll-max-trip-count", "unsigned",
-           /*default=*/"16",
-           "fully unroll scf.for loops whose constant trip count is at most "
-           "this (0 disables unrolling)">,
+           /*default=*/"1024",
+           "never fully unroll scf.for loops with a larger constant trip "
+           "count; without the cost model, unroll all others (0 disables "
+           "unrolling)">,
+    Option<"costModel", "cost-model", "bool", /*default=*/"true",
+           "decide unrolling, tabulation and code motion by the cost model">,
+    Option<"unrollThreshold", "unroll-threshold", "unsigned",
+           /*default=*/"300",
+           "cost-model full-unroll threshold (TCK_SizeAndLatency units of "
+           "the folded unrolled code, LLVM's -O3 value)">,
+    Option<"unrollMaxPercentThresholdBoost",
+           "unroll-max-percent-threshold-boost", "unsigned",
+           /*default=*/"400",
+           "most the threshold grows (percent) by the share of work folded">,
+    Option<"maxTableBytes", "max-table-bytes", "unsigned",
+           /*default=*/"16384",
+           "largest table of per-iteration values of math calls (0 disables "
+           "tabulation)">,
   ];
 }
 

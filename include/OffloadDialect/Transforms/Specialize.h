@@ -39,11 +39,31 @@ struct KernelSpecialization {
   std::optional<std::array<int32_t, 3>> gridSize;
 };
 
-/// Options of the folding that follows substitution.
+/// Options of the folding that follows substitution (docs/JIT.md, "The cost
+/// model").
 struct SpecializationOptions {
-  /// Fully unroll scf.for loops with a constant trip count up to this; 0
-  /// disables unrolling.
-  unsigned unrollMaxTripCount = 16;
+  /// Without the cost model (costModel = false): fully unroll every scf.for
+  /// loop whose constant trip count is at most this (16 before the model).
+  /// With it: loops with more iterations are never fully unrolled. 0 disables
+  /// unrolling.
+  unsigned unrollMaxTripCount = 1024;
+  /// Decide unrolling, tabulation of induction-variable functions and loop-
+  /// invariant code motion by the cost model; false: the fixed-bound
+  /// unrolling alone (the behaviour before the model, for comparisons).
+  bool costModel = true;
+  /// The cost model's full-unroll threshold, in TCK_SizeAndLatency units of
+  /// the code after folding (LLVM's -unroll-threshold at -O3).
+  unsigned unrollThreshold = 300;
+  /// Most the threshold grows, in percent, when unrolling folds a share of
+  /// the executed work (LLVM's -unroll-max-percent-threshold-boost).
+  unsigned unrollMaxPercentThresholdBoost = 400;
+  /// Largest table of per-iteration values (bytes) tabulation makes; 0
+  /// disables tabulation.
+  unsigned maxTableBytes = 16384;
+
+  /// What the options change in the generated code, for cache keys:
+  /// "unroll=N" without the cost model, "unroll=N;cost=T,B,S" with it.
+  std::string getKey() const;
 };
 
 /// Whether \p spec tells anything \p kernel does not already declare: a value

@@ -18,12 +18,14 @@
 #include "OffloadDialect/Transforms/Specialize.h"
 #include "OffloadDialect/IR/OffloadDialect.h"
 #include "OffloadDialect/Transforms/Passes.h"
+#include "SpecializeCostModel.h"
 
 #include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
 #include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
 #include "mlir/Analysis/DataFlow/Utils.h"
 #include "mlir/Analysis/DataFlowFramework.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
@@ -31,6 +33,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -150,9 +153,15 @@ void mlir::offload::populateFoldConstantGlobalLoadPatterns(
 }
 
 /// Canonicalization patterns of every loaded dialect and registered op, plus
-/// constant-global load folding.
-static FrozenRewritePatternSet getFoldingPatterns(MLIRContext *context) {
+/// constant-global load folding and, with \p mathSimplification, upstream's
+/// math algebraic simplification (powf(x, c) for c in {+-0.5, 0.75, +-1, +-2,
+/// 3} and fpowi with a constant exponent as multiplications and square roots,
+/// mlir/lib/Dialect/Math/Transforms/AlgebraicSimplification.cpp).
+static FrozenRewritePatternSet getFoldingPatterns(MLIRContext *context,
+                                                  bool mathSimplification) {
   RewritePatternSet patterns(context);
+  if (mathSimplification)
+    populateMathAlgebraicSimplificationPatterns(patterns);
   for (Dialect *dialect : context->getLoadedDialects())
     dialect->getCanonicalizationPatterns(patterns);
   for (RegisteredOperationName op : context->getRegisteredOperations())
@@ -220,14 +229,44 @@ static void unrollConstantLoops(Operation *root, unsigned maxTripCount) {
   }
 }
 
-static void foldSpecialization(gpu::GPUFuncOp kernel,
+/// Folds the clone \p kernel after substitution. Without the cost model:
+/// canonicalize, SCCP, unroll every loop up to the fixed bound, canonicalize.
+/// With it (docs/JIT.md, "The cost model"): the canonicalization also
+/// strength-reduces powf/fpowi with constant exponents (upstream's math
+/// algebraic simplification), loops are unrolled where the model shows a
+/// gain (two rounds, as folding after one unrolling shrinks the next loop
+/// out), math calls on the induction variable alone of the loops left rolled
+/// become table loads, and loop-invariant code leaves the loops.
+static void foldSpecialization(gpu::GPUFuncOp kernel, SymbolTable &symbols,
                                const SpecializationOptions &options) {
-  FrozenRewritePatternSet patterns = getFoldingPatterns(kernel.getContext());
+  FrozenRewritePatternSet patterns =
+      getFoldingPatterns(kernel.getContext(), options.costModel);
   (void)applyPatternsGreedily(kernel.getOperation(), patterns);
   propagateConstants(kernel);
   (void)applyPatternsGreedily(kernel.getOperation(), patterns);
-  unrollConstantLoops(kernel, options.unrollMaxTripCount);
+  if (!options.costModel) {
+    unrollConstantLoops(kernel, options.unrollMaxTripCount);
+    (void)applyPatternsGreedily(kernel.getOperation(), patterns);
+    return;
+  }
+  for (int round = 0; round < 2; ++round) {
+    if (unrollLoopsByCost(kernel, options) == 0)
+      break;
+    (void)applyPatternsGreedily(kernel.getOperation(), patterns);
+  }
+  if (tabulateInductionFunctions(kernel, symbols, kernel.getName(), options))
+    (void)applyPatternsGreedily(kernel.getOperation(), patterns);
+  kernel.walk([](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
   (void)applyPatternsGreedily(kernel.getOperation(), patterns);
+}
+
+std::string SpecializationOptions::getKey() const {
+  std::string key = "unroll=" + std::to_string(unrollMaxTripCount);
+  if (costModel)
+    key += ";cost=" + std::to_string(unrollThreshold) + "," +
+           std::to_string(unrollMaxPercentThresholdBoost) + "," +
+           std::to_string(maxTableBytes);
+  return key;
 }
 
 //===----------------------------------------------------------------------===//
@@ -439,7 +478,7 @@ FailureOr<gpu::GPUFuncOp> mlir::offload::getOrCreateSpecialization(
   setSize(spec.blockSize, /*isBlock=*/true);
   setSize(spec.gridSize, /*isBlock=*/false);
 
-  foldSpecialization(clone, options);
+  foldSpecialization(clone, symbols, options);
   return clone;
 }
 
@@ -514,6 +553,10 @@ struct SpecializePass
 
     SpecializationOptions options;
     options.unrollMaxTripCount = unrollMaxTripCount;
+    options.costModel = costModel;
+    options.unrollThreshold = unrollThreshold;
+    options.unrollMaxPercentThresholdBoost = unrollMaxPercentThresholdBoost;
+    options.maxTableBytes = maxTableBytes;
     SymbolTableCollection symbolTables;
     for (LaunchView &launch : launches) {
       auto kernel = dyn_cast_or_null<gpu::GPUFuncOp>(
