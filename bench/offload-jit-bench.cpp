@@ -33,16 +33,22 @@
 // overhead; medians when repetitions are aggregated) goes to stderr; the
 // per-benchmark results go wherever --benchmark_out / --benchmark_format say.
 // Every kernel's generic and specialized results are compared once before
-// timing; a mismatch is an error.
+// timing, and so are the native C++ versions of NativeBaselines.h
+// (BM_<kernel>/native_generic, /native_specialized: one run per iteration,
+// timed like the kernels); a mismatch is an error.
 //
 // Options (before the Google Benchmark ones): --kernel-dir=DIR (default: the
 // source tree's bench/kernels, or $OFFLOAD_BENCH_KERNEL_DIR); --quick (one
 // iteration of each cold-compile and disk-cache benchmark: with
-// --benchmark_min_time small, a check that everything runs, for CI).
+// --benchmark_min_time small, a check that everything runs, for CI);
+// --check (compare the results of every kernel's four versions, JIT generic
+// and specialized, native generic and specialized, then exit without
+// timing: ctest bench-check-jit).
 //
 //===----------------------------------------------------------------------===//
 
 #include "BenchKernels.h"
+#include "NativeBaselines.h"
 
 #include "OffloadJIT/OffloadJIT.h"
 
@@ -98,6 +104,9 @@ bool KernelCpuTime = false;
 /// --quick: one iteration of each cold-compile benchmark (a check that every
 /// benchmark runs and every kernel's results agree, not a measurement).
 bool Quick = false;
+/// --check: compare every kernel's versions (verify()) and exit, timing
+/// nothing.
+bool CheckOnly = false;
 
 /// JIT programs by file, created once.
 offload_jit_program_handle_t program(const std::string &File) {
@@ -166,11 +175,17 @@ struct PreparedCase {
   std::unique_ptr<KernelCase> Case;
   offload_symbol_handle_t Generic = nullptr, Specialized = nullptr;
   offload_jit_kernel_handle_t Kernel = nullptr;
+  /// The kernel in C++, generic and with the specialized values as
+  /// compile-time constants (NativeBaselines.h).
+  NativeKernel NativeGeneric = nullptr, NativeSpecialized = nullptr;
 };
 std::vector<PreparedCase> Cases;
 
-/// Runs both versions once and requires identical results (the unit test
-/// checks them against C++ references as well).
+/// Runs both JIT versions and both native versions once each. The JIT's
+/// specialized results must equal its generic ones (exactly, unless the
+/// output allows SpecializedMayDiffer); the native results must equal the
+/// JIT's generic ones within the output's tolerance (the tolerance the unit
+/// test allows against the C++ reference).
 void verify(PreparedCase &P) {
   KernelCase &Case = *P.Case;
   auto Snapshot = [&] {
@@ -182,23 +197,32 @@ void verify(PreparedCase &P) {
   Case.reset();
   launch(P.Generic, Case);
   auto Generic = Snapshot();
+  std::vector<Output> Outputs = Case.outputs();
+  auto Compare = [&](const std::vector<std::vector<double>> &Other,
+                     const char *What, bool Tolerant) {
+    for (size_t O = 0; O < Outputs.size(); ++O)
+      for (size_t I = 0; I < Generic[O].size(); ++I) {
+        double G = Generic[O][I], S = Other[O][I];
+        bool Same = G == S || (std::isnan(G) && std::isnan(S));
+        if (!Same && (Tolerant || Outputs[O].SpecializedMayDiffer))
+          Same = std::fabs(G - S) <=
+                 std::max(Outputs[O].AbsTolerance,
+                          Outputs[O].RelTolerance * std::fabs(G));
+        if (!Same)
+          fail(std::string(Case.name()) + ": generic and " + What +
+               " differ at " + Outputs[O].Name + "[" + std::to_string(I) +
+               "]: " + std::to_string(G) + " vs " + std::to_string(S));
+      }
+  };
   Case.reset();
   launch(P.Specialized, Case);
-  auto Specialized = Snapshot();
-  std::vector<Output> Outputs = Case.outputs();
-  for (size_t O = 0; O < Outputs.size(); ++O)
-    for (size_t I = 0; I < Generic[O].size(); ++I) {
-      double G = Generic[O][I], S = Specialized[O][I];
-      bool Same = G == S || (std::isnan(G) && std::isnan(S));
-      if (!Same && Outputs[O].SpecializedMayDiffer)
-        Same = std::fabs(G - S) <=
-               std::max(Outputs[O].AbsTolerance,
-                        Outputs[O].RelTolerance * std::fabs(G));
-      if (!Same)
-        fail(std::string(Case.name()) + ": generic and specialized differ at " +
-             Outputs[O].Name + "[" + std::to_string(I) +
-             "]: " + std::to_string(G) + " vs " + std::to_string(S));
-    }
+  Compare(Snapshot(), "specialized", false);
+  Case.reset();
+  P.NativeGeneric(Case.args().data());
+  Compare(Snapshot(), "native generic", true);
+  Case.reset();
+  P.NativeSpecialized(Case.args().data());
+  Compare(Snapshot(), "native specialized", true);
   Case.reset();
 }
 
@@ -218,6 +242,15 @@ void kernelTime(benchmark::State &State, PreparedCase *P, bool Specialized) {
   offload_symbol_handle_t Symbol = Specialized ? P->Specialized : P->Generic;
   for (auto _ : State)
     launch(Symbol, *P->Case);
+  State.SetItemsProcessed(State.iterations());
+}
+
+/// One run of the native C++ version per iteration, on the kernel's inputs.
+void nativeTime(benchmark::State &State, PreparedCase *P, bool Specialized) {
+  NativeKernel Fn = Specialized ? P->NativeSpecialized : P->NativeGeneric;
+  const void *Args = P->Case->args().data();
+  for (auto _ : State)
+    Fn(Args);
   State.SetItemsProcessed(State.iterations());
 }
 
@@ -445,10 +478,14 @@ public:
     }
   }
   void printSummary() const {
-    std::fprintf(stderr, "\n%-12s %14s %14s %9s\n", "kernel", "generic ns",
-                 "specialized ns", "speedup");
-    double LogSum = 0;
-    int N = 0;
+    // ours: specialized/generic JIT kernel; native: the same for the C++
+    // versions; captured: ln(ours) / ln(native), the share of the native
+    // headroom (log scale) the JIT's specialization reaches.
+    std::fprintf(stderr, "\n%-12s %12s %12s %8s %12s %12s %8s %9s\n", "kernel",
+                 "generic ns", "special. ns", "ours", "native gen",
+                 "native spec", "native", "captured");
+    double LogSum = 0, NativeLogSum = 0;
+    int N = 0, NativeN = 0;
     for (const PreparedCase &P : Cases) {
       std::string Base = std::string("BM_") + P.Case->name();
       const Entry *G = find(Base + "/generic");
@@ -458,12 +495,31 @@ public:
       double Speedup = G->ns() / S->ns();
       LogSum += std::log(Speedup);
       ++N;
-      std::fprintf(stderr, "%-12s %14.0f %14.0f %8.2fx\n", P.Case->name(),
+      std::fprintf(stderr, "%-12s %12.0f %12.0f %7.2fx", P.Case->name(),
                    G->ns(), S->ns(), Speedup);
+      const Entry *NG = find(Base + "/native_generic");
+      const Entry *NS = find(Base + "/native_specialized");
+      if (NG && NS) {
+        double Native = NG->ns() / NS->ns();
+        NativeLogSum += std::log(Native);
+        ++NativeN;
+        std::fprintf(stderr, " %12.0f %12.0f %7.2fx", NG->ns(), NS->ns(),
+                     Native);
+        // Below 1.05x there is no headroom to share.
+        if (std::fabs(std::log(Native)) >= std::log(1.05))
+          std::fprintf(stderr, " %8.0f%%",
+                       100 * std::log(Speedup) / std::log(Native));
+      }
+      std::fprintf(stderr, "\n");
     }
-    if (N)
-      std::fprintf(stderr, "%-12s %14s %14s %8.2fx\n", "geomean", "", "",
+    if (N) {
+      std::fprintf(stderr, "%-12s %12s %12s %7.2fx", "geomean", "", "",
                    std::exp(LogSum / N));
+      if (NativeN)
+        std::fprintf(stderr, " %12s %12s %7.2fx", "", "",
+                     std::exp(NativeLogSum / NativeN));
+      std::fprintf(stderr, "\n");
+    }
     if (const Entry *C = find("BM_ColdCompile/axpy"))
       std::fprintf(stderr,
                    "cold specialization of axpy (first launch, wall): %.2f "
@@ -534,6 +590,10 @@ int main(int argc, char **argv) {
       Quick = true;
       continue;
     }
+    if (std::strcmp(argv[I], "--check") == 0) {
+      CheckOnly = true;
+      continue;
+    }
     if (std::strncmp(argv[I], "--kernel-dir=", 13) == 0) {
       KernelDir = argv[I] + 13;
       continue;
@@ -575,11 +635,32 @@ int main(int argc, char **argv) {
     PreparedCase P;
     P.Kernel = jitKernel(Case->file(), Case->kernel());
     P.Case = std::move(Case);
+    std::string Error;
+    const void *Args = P.Case->args().data();
+    P.NativeGeneric =
+        getNativeKernel(P.Case->name(), NativeVersion::Generic, Args, Error);
+    P.NativeSpecialized = getNativeKernel(
+        P.Case->name(), NativeVersion::Specialized, Args, Error);
+    if (!P.NativeGeneric || !P.NativeSpecialized)
+      fail(Error);
     refresh(P);
     Cases.push_back(std::move(P));
   }
-  for (PreparedCase &P : Cases)
+  for (PreparedCase &P : Cases) {
     verify(P);
+    if (CheckOnly)
+      std::printf("%-12s JIT generic = JIT specialized = native generic = "
+                  "native specialized\n",
+                  P.Case->name());
+  }
+  if (CheckOnly) {
+    check(offloadShutDown(), "offloadShutDown");
+    if (OwnCache) {
+      std::error_code EC;
+      std::filesystem::remove_all(CacheDir, EC);
+    }
+    return 0;
+  }
 
   for (PreparedCase &P : Cases) {
     std::string Base = std::string("BM_") + P.Case->name();
@@ -587,6 +668,16 @@ int main(int argc, char **argv) {
       auto *B = benchmark::RegisterBenchmark(
           (Base + (Specialized ? "/specialized" : "/generic")).c_str(),
           kernelTime, &P, Specialized);
+      B->Unit(benchmark::kMicrosecond);
+      if (!KernelCpuTime)
+        B->UseRealTime();
+    }
+    // The native versions run on this thread: timed like the kernels.
+    for (bool Specialized : {false, true}) {
+      auto *B = benchmark::RegisterBenchmark(
+          (Base + (Specialized ? "/native_specialized" : "/native_generic"))
+              .c_str(),
+          nativeTime, &P, Specialized);
       B->Unit(benchmark::kMicrosecond);
       if (!KernelCpuTime)
         B->UseRealTime();

@@ -27,6 +27,10 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -34,6 +38,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 
 #include <memory>
 #include <mutex>
@@ -186,6 +191,87 @@ void HostSerializer::setDataLayoutAndTriple(llvm::Module &llvmModule) {
   llvmModule.setTargetTriple((*tm)->getTargetTriple());
 }
 
+/// Whether loop \p loop loads or stores vectors: a loop that
+/// offload-host-vectorize-thread-loops made (its lanes are threads).
+static bool accessesVectors(const llvm::Loop &loop) {
+  for (llvm::BasicBlock *block : loop.blocks())
+    for (llvm::Instruction &inst : *block) {
+      if (auto *load = dyn_cast<llvm::LoadInst>(&inst);
+          load && load->getType()->isVectorTy())
+        return true;
+      if (auto *store = dyn_cast<llvm::StoreInst>(&inst);
+          store && store->getValueOperand()->getType()->isVectorTy())
+        return true;
+    }
+  return false;
+}
+
+/// Marks the scalar remainder loops of thread loops that MLIR already
+/// vectorized (offload-host-vectorize-thread-loops: a vector loop over
+/// whole groups of lanes, then a scalar loop over the last threads, fewer
+/// than one group) as LLVM marks the scalar epilogue of a loop it vectorized
+/// itself: `llvm.loop.isvectorized` and `llvm.loop.unroll.disable`. Without
+/// them, LLVM's loop vectorizer vectorizes the remainder again (runtime
+/// alias checks, a vector body, a vector epilogue, since the kernel's
+/// buffers may alias) and the unroller unrolls it, which for a small kernel
+/// is about half of its optimization and code generation time, for a loop
+/// that runs fewer iterations than a vector has lanes.
+///
+/// A remainder is recognized by its structure: an innermost loop without
+/// vector accesses whose induction variable starts at a value the exit
+/// condition of an innermost vector loop compares against (it continues
+/// where the vector loop stops), entered right after that loop.
+static void markVectorizedRemainders(llvm::Module &llvmModule) {
+  for (llvm::Function &func : llvmModule) {
+    if (func.isDeclaration())
+      continue;
+    // Cheap filter: no vector access, no vectorized thread loop.
+    bool anyVector = llvm::any_of(llvm::instructions(func), [](auto &inst) {
+      return isa<llvm::StoreInst>(inst) && cast<llvm::StoreInst>(inst)
+                                               .getValueOperand()
+                                               ->getType()
+                                               ->isVectorTy();
+    });
+    if (!anyVector)
+      continue;
+    llvm::DominatorTree dominators(func);
+    llvm::LoopInfo loops(dominators);
+    SmallVector<llvm::Loop *> vectorLoops, scalarLoops;
+    for (llvm::Loop *loop : loops.getLoopsInPreorder())
+      if (loop->isInnermost())
+        (accessesVectors(*loop) ? vectorLoops : scalarLoops).push_back(loop);
+    for (llvm::Loop *scalar : scalarLoops) {
+      llvm::BasicBlock *preheader = scalar->getLoopPreheader();
+      if (!preheader)
+        continue;
+      for (llvm::Loop *vector : vectorLoops) {
+        llvm::BasicBlock *exit = vector->getExitBlock();
+        llvm::BasicBlock *exiting = vector->getExitingBlock();
+        if (!exit || !exiting || !dominators.dominates(exit, preheader))
+          continue;
+        auto *branch = dyn_cast<llvm::BranchInst>(exiting->getTerminator());
+        auto *exitTest = branch && branch->isConditional()
+                             ? dyn_cast<llvm::ICmpInst>(branch->getCondition())
+                             : nullptr;
+        if (!exitTest)
+          continue;
+        // The scalar loop's induction starts at the vector loop's bound.
+        bool continues =
+            llvm::any_of(scalar->getHeader()->phis(), [&](llvm::PHINode &phi) {
+              llvm::Value *start = phi.getIncomingValueForBlock(preheader);
+              return start && (start == exitTest->getOperand(0) ||
+                               start == exitTest->getOperand(1));
+            });
+        if (!continues)
+          continue;
+        llvm::addStringMetadataToLoop(scalar, "llvm.loop.isvectorized", 1);
+        llvm::addStringMetadataToLoop(scalar, "llvm.loop.unroll.disable", 1);
+        break;
+      }
+    }
+  }
+}
+
 LogicalResult HostSerializer::optimizeModule(llvm::Module &llvmModule,
                                              int optL) {
   if (optL < 0 || optL > 3)
@@ -194,6 +280,7 @@ LogicalResult HostSerializer::optimizeModule(llvm::Module &llvmModule,
   FailureOr<llvm::TargetMachine *> tm = getMachine();
   if (failed(tm))
     return failure();
+  markVectorizedRemainders(llvmModule);
   // The same new-pass-manager pipeline as upstream's ModuleToObject
   // (buildPerModuleDefaultPipeline at optL).
   if (llvm::Error error =

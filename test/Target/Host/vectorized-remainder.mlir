@@ -1,0 +1,40 @@
+// RUN: offload-opt %s --pass-pipeline='builtin.module(gpu.module(offload-host-thread-loops,offload-host-vectorize-thread-loops,convert-gpu-to-offload-host),gpu-module-to-binary{format=isa})' | sed -e 's/\\0A/\n/g' -e 's/\\09/ /g' | FileCheck %s
+
+// The thread loop of a 128-thread block, vectorized in MLIR: a vector loop
+// over groups of 8 threads (vmulps), then a scalar loop over the last
+// threads (fewer than 8), which the serializer marks as LLVM marks the
+// scalar epilogue of a loop it vectorized (llvm.loop.isvectorized,
+// llvm.loop.unroll.disable). So LLVM neither vectorizes it again (runtime
+// alias checks of x and y, a vector body and epilogue: more vmulps and
+// vmulps on xmm registers after it) nor unrolls it (one vmulss per unrolled
+// copy): one scalar multiply follows the 8-lane (ymm) ones.
+
+// CHECK-LABEL: __offload_block.axpy:
+// CHECK-NOT: vmulps {{.*}}%xmm
+// CHECK: vmulps {{.*}}%ymm
+// CHECK-NOT: vmulps {{.*}}%xmm
+// CHECK: vmulss
+// CHECK-NOT: vmul
+// CHECK: __offload_kernel_name.axpy:
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels [#offload.host<chip = "x86-64-v3">] {
+    gpu.func @axpy(%x: memref<?xf32>, %y: memref<?xf32>, %n: index, %a: f32)
+        kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %bid = gpu.block_id x
+      %bdim = gpu.block_dim x
+      %tid = gpu.thread_id x
+      %base = arith.muli %bid, %bdim : index
+      %i = arith.addi %base, %tid : index
+      %in_range = arith.cmpi ult, %i, %n : index
+      scf.if %in_range {
+        %xv = memref.load %x[%i] : memref<?xf32>
+        %yv = memref.load %y[%i] : memref<?xf32>
+        %ax = arith.mulf %a, %xv : f32
+        %r = arith.addf %ax, %yv : f32
+        memref.store %r, %y[%i] : memref<?xf32>
+      }
+      gpu.return
+    }
+  }
+}
