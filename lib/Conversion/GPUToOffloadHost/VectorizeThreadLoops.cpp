@@ -97,6 +97,10 @@ private:
   Value emitContiguousLoad(memref::LoadOp op);
   /// A gather, or loads lane by lane.
   Value emitGeneralLoad(memref::LoadOp op);
+  /// A load at `min(a, u)` or `max(a, u)` along the innermost dimension (a
+  /// clamped neighbour: `a` unit-stride along x, `u` the same for the lanes),
+  /// or null when \p op's index is not one.
+  Value emitClampedLoad(memref::LoadOp op);
   void emitContiguousStore(memref::StoreOp op);
   void emitLaneStores(memref::StoreOp op);
   LogicalResult visitFor(scf::ForOp op);
@@ -431,9 +435,89 @@ Value LoopVectorizer::emitGeneralLoad(memref::LoadOp op) {
   return vector::FromElementsOp::create(builder, loc, type, lanes);
 }
 
+Value LoopVectorizer::emitClampedLoad(memref::LoadOp op) {
+  Value memref = op.getMemref();
+  if (op.getIndices().empty() || !hasVectorLayout(memref))
+    return nullptr;
+  for (Value index : op.getIndices().drop_back())
+    if (isVarying(index))
+      return nullptr;
+  Operation *def = op.getIndices().back().getDefiningOp();
+  if (!def || !isa<arith::MinSIOp, arith::MaxSIOp>(def))
+    return nullptr;
+  // One operand `base + lane` (exact lanes), the other uniform.
+  Value lanes, bound;
+  for (unsigned i = 0; i < 2; ++i) {
+    auto it = affine.find(def->getOperand(i));
+    Value other = def->getOperand(1 - i);
+    if (it != affine.end() && it->second.stride == 1 &&
+        !guards.contains(def->getOperand(i)) && !isVarying(other)) {
+      lanes = def->getOperand(i);
+      bound = other;
+      break;
+    }
+  }
+  if (!lanes)
+    return nullptr;
+  // Lanes whose index is `base + lane` (not clamped) read one contiguous run
+  // (a masked load); the clamped lanes all read the element at the bound,
+  // loaded once when any lane that runs needs it.
+  bool isMin = isa<arith::MinSIOp>(def);
+  VectorType type = vectorOf(op.getType());
+  VectorType maskType = vectorOf(builder.getI1Type());
+  Value boundVector = getVector(bound);
+  Value unclamped = arith::CmpIOp::create(
+      builder, loc,
+      isMin ? arith::CmpIPredicate::sle : arith::CmpIPredicate::sge,
+      getVector(lanes), boundVector);
+  Value allTrue = arith::ConstantOp::create(
+      builder, loc, DenseElementsAttr::get(maskType, true));
+  Value clamped = arith::XOrIOp::create(builder, loc, unclamped, allTrue);
+  if (mask) {
+    unclamped = arith::AndIOp::create(builder, loc, unclamped, mask);
+    clamped = arith::AndIOp::create(builder, loc, clamped, mask);
+  }
+  SmallVector<Value> indices;
+  for (Value index : op.getIndices().drop_back())
+    indices.push_back(getScalar(index));
+  indices.push_back(affine[lanes].base);
+  Value zero =
+      arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
+  Value run = vector::MaskedLoadOp::create(builder, loc, type,
+                                           getScalar(memref), indices,
+                                           unclamped, zero);
+  Value any = vector::ReductionOp::create(builder, loc,
+                                          vector::CombiningKind::OR, clamped);
+  auto ifOp = scf::IfOp::create(builder, loc, op.getType(), any,
+                                /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard insertion(builder);
+    builder.setInsertionPointToStart(ifOp.thenBlock());
+    indices.back() = getScalar(bound);
+    scf::YieldOp::create(
+        builder, loc,
+        memref::LoadOp::create(builder, loc, getScalar(memref), indices)
+            .getResult());
+    builder.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(
+        builder, loc,
+        arith::ConstantOp::create(builder, loc, op.getType(),
+                                  builder.getZeroAttr(op.getType()))
+            .getResult());
+  }
+  Value atBound =
+      vector::BroadcastOp::create(builder, loc, type, ifOp.getResult(0));
+  return arith::SelectOp::create(builder, loc, unclamped, run, atBound);
+}
+
 LogicalResult LoopVectorizer::visitLoad(memref::LoadOp op) {
   if (isVarying(op.getMemref()))
     return failure();
+  if (Value clamped = emitClampedLoad(op)) {
+    ++vectorAccesses;
+    vectors[op.getResult()] = clamped;
+    return success();
+  }
   Value guard;
   bool contiguous = isContiguous(op.getMemref(), op.getIndices(), guard);
   bool gatherable = isGatherable(op.getMemref(), op.getIndices());

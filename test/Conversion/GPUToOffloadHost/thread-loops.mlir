@@ -844,3 +844,40 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// An i1 that lives across a barrier (hotspot's `computed` flag) is kept as a
+// byte: a per-thread array of i8, stored extended and read truncated, so
+// that a row of flags is one vector access and not one byte per thread.
+
+// CHECK-LABEL: gpu.func @bool_across_barrier
+// CHECK: %[[SLOT:.*]] = memref.alloca() : memref<64xi8>
+// CHECK-NOT: xi1>
+// CHECK: scf.parallel (%[[T:.*]]) =
+// CHECK:   %[[F:.*]] = arith.cmpf olt
+// CHECK:   %[[B:.*]] = arith.extui %[[F]] : i1 to i8
+// CHECK:   memref.store %[[B]], %[[SLOT]][%[[T]]] : memref<64xi8>
+// CHECK: scf.parallel (%[[T2:.*]]) =
+// CHECK:   %[[L:.*]] = memref.load %[[SLOT]][%[[T2]]] : memref<64xi8>
+// CHECK:   %[[F2:.*]] = arith.trunci %[[L]] : i8 to i1
+// CHECK:   scf.if %[[F2]] {
+gpu.module @kernels {
+  gpu.func @bool_across_barrier(%io: memref<?xf32>)
+      workgroup(%tile: memref<64xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c63 = arith.constant 63 : index
+    %zero = arith.constant 0.0 : f32
+    %tx = gpu.thread_id x
+    %v = memref.load %io[%tx] : memref<?xf32>
+    %neg = arith.cmpf olt, %v, %zero : f32
+    memref.store %v, %tile[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    scf.if %neg {
+      %r = arith.subi %c63, %tx : index
+      %w = memref.load %tile[%r] : memref<64xf32, #gpu.address_space<workgroup>>
+      memref.store %w, %io[%tx] : memref<?xf32>
+    }
+    gpu.return
+  }
+}
