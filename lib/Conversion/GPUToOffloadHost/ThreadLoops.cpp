@@ -459,6 +459,10 @@ private:
   Value dims[3];
   /// The upper bounds tightenBounds clamped: `min(full, bound)` and `full`.
   SmallVector<std::pair<arith::MinSIOp, Value>> clampedBounds;
+  /// The uniform tests on which versionOnBoundsChecks versioned a thread loop
+  /// (`if (test) { the loop, checks folded } else { the loop }`): the block's
+  /// interior has them all true.
+  SmallVector<Value> versionTests;
   Value numThreads;
   Value zeroIndex, oneIndex;
   std::optional<int64_t> staticNumThreads;
@@ -2276,6 +2280,7 @@ void ThreadLoopBuilder::versionOnBoundsChecks(ThreadRegion &region) {
   // if (fast) { the loop with those outcomes } else { the loop }.
   auto ifOp = scf::IfOp::create(b, loc, loop.getResultTypes(), fast,
                                 /*withElseRegion=*/true);
+  versionTests.push_back(fast);
   bool hasResults = loop.getNumResults() != 0;
   // Without results the builder adds the yields.
   OpBuilder tb = hasResults ? OpBuilder::atBlockEnd(ifOp.thenBlock())
@@ -2909,7 +2914,15 @@ void ThreadLoopBuilder::versionOnClampedBounds() {
       continue;
     clamps.push_back({clamp, full});
   }
-  if (clamps.empty())
+  // The tests of loops versioned on their bounds checks (i32 checks, which
+  // do not become bounds): inside a uniform loop (a matmul's k loop) each
+  // step would test again and run the loop's two versions in turn, which
+  // keeps LLVM from holding the accumulators in registers across the steps.
+  SmallVector<Value> tests;
+  for (Value test : versionTests)
+    if (!test.use_empty() && hoistBefore(test, first))
+      tests.push_back(test);
+  if (clamps.empty() && tests.empty())
     return;
   // Small enough to copy.
   unsigned numOps = 0;
@@ -2919,12 +2932,25 @@ void ThreadLoopBuilder::versionOnClampedBounds() {
   if (numOps > 2 * kMaxVersionedOps)
     return;
 
-  // if (every clamp == its full bound) { copy with full bounds } else { code }
+  // if (every clamp == its full bound and every versioning test holds)
+  //   { copy with full bounds and the tests' versions } else { code }
   OpBuilder b(first);
   Location loc = first->getLoc();
   Value full;
   IRMapping mapping;
   SmallVector<Value> tested;
+  if (!tests.empty()) {
+    Value trueValue = arith::ConstantIntOp::create(b, loc, 1, 1);
+    for (Value test : tests) {
+      mapping.map(test, trueValue);
+      if (llvm::any_of(tested,
+                       [&](Value t) { return isSameComputation(t, test); }))
+        continue;
+      tested.push_back(test);
+      full = full ? arith::AndIOp::create(b, loc, full, test).getResult()
+                  : test;
+    }
+  }
   for (auto [clamp, bound] : clamps) {
     Value clamped = clamp.getResult();
     mapping.map(clamped, bound);

@@ -240,20 +240,33 @@ gpu.module @kernels {
 // -----
 
 // An index computed in i32 and cast to index: contiguous only when the i32
-// lanes do not wrap (base <= INT32_MAX - 15), a run-time guard; the exact
-// lanes (a gather) otherwise.
+// lanes do not wrap (base <= INT32_MAX - 15). The test is the same for every
+// thread of the loop: it is made once, before it, and versions the loop; the
+// version where lanes wrap reads and writes two masked runs, the lanes before
+// the wrap point (2^31 - base) and those after it (2^32 elements lower).
 
 // CHECK-LABEL: gpu.func @narrow_index
-// CHECK: %[[LIMIT:.*]] = arith.constant 2147483632 : i32
+// CHECK-DAG: %[[LIMIT:.*]] = arith.constant 2147483632 : i32
+// CHECK-DAG: %[[SHIFT:.*]] = arith.constant -4294967296 : index
+// CHECK-DAG: %[[PAST:.*]] = arith.constant 2147483648 : index
 // CHECK: %[[OK:.*]] = arith.cmpi sle, %[[OFF:.*]], %[[LIMIT]] : i32
-// CHECK: %[[V:.*]] = scf.if %[[OK]] -> (vector<16xf32>) {
-// CHECK:   vector.load
-// CHECK: } else {
-// CHECK:   vector.gather
 // CHECK: scf.if %[[OK]] {
+// CHECK:   %[[B:.*]] = arith.index_cast %[[OFF]] : i32 to index
+// CHECK:   vector.load %{{.*}}[%[[B]]] : memref<?xf32>, vector<16xf32>
 // CHECK:   vector.store
 // CHECK: } else {
-// CHECK:   memref.store
+// CHECK:   %[[B2:.*]] = arith.index_cast %[[OFF]] : i32 to index
+// CHECK:   %[[FIRST:.*]] = arith.subi %[[PAST]], %[[B2]] : index
+// CHECK:   %[[BEFORE:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : vector<16xindex>
+// CHECK:   %[[AFTER:.*]] = arith.xori %[[BEFORE]]
+// CHECK:   %[[R1:.*]] = vector.maskedload %{{.*}}[%[[B2]]], %[[BEFORE]]
+// CHECK:   %[[B3:.*]] = arith.addi %[[B2]], %[[SHIFT]] : index
+// CHECK:   %[[R2:.*]] = vector.maskedload %{{.*}}[%[[B3]]], %[[AFTER]]
+// CHECK:   arith.select %[[BEFORE]], %[[R1]], %[[R2]]
+// CHECK:   vector.maskedstore %{{.*}}[%[[B2]]], %[[BEFORE]]
+// CHECK:   vector.maskedstore %{{.*}}[%[[B3]]], %[[AFTER]]
+// CHECK-NOT: scf.if
+// CHECK: gpu.return
 gpu.module @kernels {
   gpu.func @narrow_index(%io: memref<?xf32>, %off: i32) kernel
       attributes {offload.thread_loops} {
@@ -354,6 +367,45 @@ gpu.module @kernels {
         memref.store %g, %io[%x] : memref<16xf32>
       }
       scf.reduce
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The same access in a sequential loop (a matmul's `k * N + col` in i32):
+// no version there (it would split the loop's body in two paths each step),
+// two masked runs.
+
+// CHECK-LABEL: gpu.func @narrow_in_loop
+// CHECK: scf.for
+// CHECK-NOT: scf.if
+// CHECK:   vector.maskedload
+// CHECK:   vector.maskedload
+// CHECK:   arith.select
+// CHECK-NOT: scf.if
+// CHECK: gpu.return
+gpu.module @kernels {
+  gpu.func @narrow_in_loop(%a: memref<?xf32>, %out: memref<16xf32>, %n: i32, %k: i32) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %c0i = arith.constant 0 : i32
+    %c1i = arith.constant 1 : i32
+    scf.for %i = %c0i to %k step %c1i : i32 {
+      scf.parallel (%x) = (%c0) to (%c16) step (%c1) {
+        %xi = arith.index_cast %x : index to i32
+        %row = arith.muli %i, %n : i32
+        %j = arith.addi %row, %xi : i32
+        %jx = arith.index_cast %j : i32 to index
+        %v = memref.load %a[%jx] : memref<?xf32>
+        %o = memref.load %out[%x] : memref<16xf32>
+        %s = arith.addf %o, %v : f32
+        memref.store %s, %out[%x] : memref<16xf32>
+        scf.reduce
+      }
     }
     gpu.return
   }
