@@ -522,10 +522,20 @@ SmallVector<Value> LoopVectorizer::runIndices(ValueRange indices,
   for (Value index : indices.drop_back())
     result.push_back(getScalar(index));
   Value base = affine[indices.back()].base;
-  if (shift != 0)
-    base = arith::AddIOp::create(
+  if (shift != 0) {
+    // The second run starts 2^N elements away, far outside the memref when
+    // no lane wraps: a masked access whose masked-off lanes would fault
+    // costs a microcode assist of hundreds of cycles (x86), so it starts at
+    // the first run's address unless some lane wraps.
+    Value first = wraps.lookup(indices.back()).first;
+    Value wraps = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::ult, first,
+        arith::ConstantIndexOp::create(builder, loc, width));
+    Value shifted = arith::AddIOp::create(
         builder, loc, base,
         arith::ConstantIndexOp::create(builder, loc, shift));
+    base = arith::SelectOp::create(builder, loc, wraps, shifted, base);
+  }
   result.push_back(base);
   return result;
 }

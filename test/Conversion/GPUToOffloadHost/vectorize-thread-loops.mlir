@@ -243,7 +243,9 @@ gpu.module @kernels {
 // lanes do not wrap (base <= INT32_MAX - 15). The test is the same for every
 // thread of the loop: it is made once, before it, and versions the loop; the
 // version where lanes wrap reads and writes two masked runs, the lanes before
-// the wrap point (2^31 - base) and those after it (2^32 elements lower).
+// the wrap point (2^31 - base) and those after it (2^32 elements lower; at
+// the first run's address when no lane wraps, so that no masked-off lane
+// touches an unmapped page).
 
 // CHECK-LABEL: gpu.func @narrow_index
 // CHECK-DAG: %[[LIMIT:.*]] = arith.constant 2147483632 : i32
@@ -260,7 +262,9 @@ gpu.module @kernels {
 // CHECK:   %[[BEFORE:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : vector<16xindex>
 // CHECK:   %[[AFTER:.*]] = arith.xori %[[BEFORE]]
 // CHECK:   %[[R1:.*]] = vector.maskedload %{{.*}}[%[[B2]]], %[[BEFORE]]
-// CHECK:   %[[B3:.*]] = arith.addi %[[B2]], %[[SHIFT]] : index
+// CHECK:   %[[ANY:.*]] = arith.cmpi ult, %[[FIRST]], %{{.*}} : index
+// CHECK:   %[[SH:.*]] = arith.addi %[[B2]], %[[SHIFT]] : index
+// CHECK:   %[[B3:.*]] = arith.select %[[ANY]], %[[SH]], %[[B2]] : index
 // CHECK:   %[[R2:.*]] = vector.maskedload %{{.*}}[%[[B3]]], %[[AFTER]]
 // CHECK:   arith.select %[[BEFORE]], %[[R1]], %[[R2]]
 // CHECK:   vector.maskedstore %{{.*}}[%[[B2]]], %[[BEFORE]]
