@@ -169,8 +169,8 @@ private:
   /// For guarded forms with a single wrap point: where it is, so that a
   /// contiguous access can be two masked runs instead of a branch.
   DenseMap<Value, WrapPoint> wraps;
-  /// Whether guarded accesses prefer the two masked runs to a branch (in a
-  /// sequential loop, whose body a branch would split in two paths).
+  /// Whether guarded accesses prefer the two masked runs to a branch (the
+  /// rarely run version of a loop versioned on its guards).
   bool branchFree = false;
   /// The lanes that run the code being visited (a vector<W x i1>), under
   /// thread-dependent branches; null: all.
@@ -966,7 +966,6 @@ bool LoopVectorizer::run() {
     return false;
   unsigned dim = loop.getNumLoops() - 1;
   iv = loop.getInductionVars()[dim];
-  branchFree |= loop->getParentOfType<scf::ForOp>() != nullptr;
   if (!computeVarying())
     return false;
 
@@ -1067,10 +1066,6 @@ bool LoopVectorizer::hoistAssumptions() {
 /// `scf.if (test) { the loop, contiguous } else { the loop, tested per
 /// access }`; else the test per access.
 static bool vectorizeLoop(scf::ParallelOp loop, int64_t width) {
-  // In a sequential loop (a matmul's k loop) the test would split the
-  // loop's body in two paths: guarded accesses are branch-free instead.
-  if (loop->getParentOfType<scf::ForOp>())
-    return LoopVectorizer(loop, width).run();
   OpBuilder b(loop);
   auto exact = cast<scf::ParallelOp>(b.clone(*loop));
   LoopVectorizer assuming(loop, width, /*assumeGuards=*/true);

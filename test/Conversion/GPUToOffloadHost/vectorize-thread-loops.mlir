@@ -378,38 +378,39 @@ gpu.module @kernels {
 
 // -----
 
-// The same access in a sequential loop (a matmul's `k * N + col` in i32):
-// no version there (it would split the loop's body in two paths each step),
-// two masked runs.
+// An i32 index under a thread-dependent branch (a bounds check on a loaded
+// value): the guarded contiguous load cannot be a branch there (a branch per
+// lane), it is the two masked runs, within the branch's mask.
 
-// CHECK-LABEL: gpu.func @narrow_in_loop
-// CHECK: scf.for
-// CHECK-NOT: scf.if
-// CHECK:   vector.maskedload
-// CHECK:   vector.maskedload
-// CHECK:   arith.select
-// CHECK-NOT: scf.if
+// CHECK-LABEL: gpu.func @narrow_masked
+// CHECK: %[[M:.*]] = arith.cmpf olt
+// CHECK: %[[BEFORE:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : vector<16xindex>
+// CHECK: %[[AFTER:.*]] = arith.xori %[[BEFORE]]
+// CHECK: %[[B1:.*]] = arith.andi %[[BEFORE]], %[[M]] : vector<16xi1>
+// CHECK: %[[A1:.*]] = arith.andi %[[AFTER]], %[[M]] : vector<16xi1>
+// CHECK: vector.maskedload %{{.*}}[%{{.*}}], %[[B1]]
+// CHECK: vector.maskedload %{{.*}}[%{{.*}}], %[[A1]]
+// CHECK: arith.select
+// CHECK-NOT: vector.gather
 // CHECK: gpu.return
 gpu.module @kernels {
-  gpu.func @narrow_in_loop(%a: memref<?xf32>, %out: memref<16xf32>, %n: i32, %k: i32) kernel
+  gpu.func @narrow_masked(%a: memref<?xf32>, %io: memref<16xf32>, %off: i32) kernel
       attributes {offload.thread_loops} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c16 = arith.constant 16 : index
-    %c0i = arith.constant 0 : i32
-    %c1i = arith.constant 1 : i32
-    scf.for %i = %c0i to %k step %c1i : i32 {
-      scf.parallel (%x) = (%c0) to (%c16) step (%c1) {
+    %zero = arith.constant 0.0 : f32
+    scf.parallel (%x) = (%c0) to (%c16) step (%c1) {
+      %o = memref.load %io[%x] : memref<16xf32>
+      %neg = arith.cmpf olt, %o, %zero : f32
+      scf.if %neg {
         %xi = arith.index_cast %x : index to i32
-        %row = arith.muli %i, %n : i32
-        %j = arith.addi %row, %xi : i32
+        %j = arith.addi %off, %xi : i32
         %jx = arith.index_cast %j : i32 to index
         %v = memref.load %a[%jx] : memref<?xf32>
-        %o = memref.load %out[%x] : memref<16xf32>
-        %s = arith.addf %o, %v : f32
-        memref.store %s, %out[%x] : memref<16xf32>
-        scf.reduce
+        memref.store %v, %io[%x] : memref<16xf32>
       }
+      scf.reduce
     }
     gpu.return
   }
