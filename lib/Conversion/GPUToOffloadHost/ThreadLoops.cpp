@@ -335,6 +335,9 @@ private:
   Value createSlotArray(Type elementType);
   /// Whether \p op reads a per-thread array.
   bool isSlotLoad(Operation *op) const;
+  /// The load of a per-thread array that \p value is (directly, or through
+  /// the truncation of an i1 kept as a byte); null if none.
+  memref::LoadOp getSlotLoad(Value value) const;
   Value loadSlot(OpBuilder &b, Location loc, Value slot, Value index);
   void storeSlot(OpBuilder &b, Location loc, Value value, Value slot,
                  Value index);
@@ -456,6 +459,10 @@ private:
   Value dims[3];
   /// The upper bounds tightenBounds clamped: `min(full, bound)` and `full`.
   SmallVector<std::pair<arith::MinSIOp, Value>> clampedBounds;
+  /// The uniform tests on which versionOnBoundsChecks versioned a thread loop
+  /// (`if (test) { the loop, checks folded } else { the loop }`): the block's
+  /// interior has them all true.
+  SmallVector<Value> versionTests;
   Value numThreads;
   Value zeroIndex, oneIndex;
   std::optional<int64_t> staticNumThreads;
@@ -476,6 +483,8 @@ private:
   /// the value it holds is defined (or yielded), so reading it again later in
   /// the same iteration gives the same value: such loads are recomputable.
   DenseSet<Value> slotArrays;
+  /// The per-thread arrays that keep i1 values as bytes.
+  DenseSet<Value> slotBools;
   /// Values that are the linear thread id of the region they are in.
   DenseSet<Value> linearIds;
   /// A reduction loop over a per-thread array written by the thread loop
@@ -838,7 +847,18 @@ unsigned ThreadLoopBuilder::recomputeCost(Value value, ThreadRegion &source) {
   return cost;
 }
 
-Value ThreadLoopBuilder::createSlotArray(Type elementType) {
+/// The element type of a per-thread array of \p type: `i1` values are kept
+/// as bytes (`i8`), the layout they have in memory anyway, so that a row of
+/// them is a vector load or store (a memref of `i1` has no vector layout: a
+/// `vector<W x i1>` is bit-packed) and not one byte per thread.
+static Type getSlotElementType(Type type) {
+  if (type.isInteger(1))
+    return IntegerType::get(type.getContext(), 8);
+  return type;
+}
+
+Value ThreadLoopBuilder::createSlotArray(Type originalType) {
+  Type elementType = getSlotElementType(originalType);
   OpBuilder b(slotInsertionPoint);
   Location loc = kernel.getLoc();
   Value slot;
@@ -850,6 +870,8 @@ Value ThreadLoopBuilder::createSlotArray(Type elementType) {
         b, loc, MemRefType::get({ShapedType::kDynamic}, elementType),
         ValueRange{numThreads});
   slotArrays.insert(slot);
+  if (elementType != originalType)
+    slotBools.insert(slot);
   return slot;
 }
 
@@ -858,13 +880,30 @@ bool ThreadLoopBuilder::isSlotLoad(Operation *op) const {
   return load && slotArrays.contains(load.getMemRef());
 }
 
+memref::LoadOp ThreadLoopBuilder::getSlotLoad(Value value) const {
+  Operation *def = value.getDefiningOp();
+  // The byte of an i1 (loadSlot's trunci).
+  if (auto trunc = dyn_cast_if_present<arith::TruncIOp>(def);
+      trunc && trunc.getType().isInteger(1))
+    def = trunc.getIn().hasOneUse() ? trunc.getIn().getDefiningOp() : nullptr;
+  if (!def || !isSlotLoad(def))
+    return nullptr;
+  return cast<memref::LoadOp>(def);
+}
+
 Value ThreadLoopBuilder::loadSlot(OpBuilder &b, Location loc, Value slot,
                                   Value index) {
-  return memref::LoadOp::create(b, loc, slot, ValueRange{index});
+  Value value = memref::LoadOp::create(b, loc, slot, ValueRange{index});
+  // An i1 kept as a byte (getSlotElementType).
+  if (value.getType().isInteger(8) && slotBools.contains(slot))
+    value = arith::TruncIOp::create(b, loc, b.getI1Type(), value);
+  return value;
 }
 
 void ThreadLoopBuilder::storeSlot(OpBuilder &b, Location loc, Value value,
                                   Value slot, Value index) {
+  if (value.getType().isInteger(1))
+    value = arith::ExtUIOp::create(b, loc, b.getI8Type(), value);
   memref::StoreOp::create(b, loc, value, slot, ValueRange{index});
 }
 
@@ -1045,8 +1084,8 @@ FailureOr<Operation *> ThreadLoopBuilder::demoteResults(ThreadRegion &region,
   for (unsigned i : demoted) {
     if (forOp) {
       Value init = forOp.getInitArgs()[i];
-      auto load = init.getDefiningOp<memref::LoadOp>();
-      if (load && isSlotLoad(load) && init.hasOneUse() &&
+      memref::LoadOp load = getSlotLoad(init);
+      if (load && init.hasOneUse() &&
           load.getIndices().size() == 1 &&
           linearIds.contains(load.getIndices()[0]) &&
           getRegionOfValue(load.getIndices()[0]) == &region) {
@@ -2241,6 +2280,7 @@ void ThreadLoopBuilder::versionOnBoundsChecks(ThreadRegion &region) {
   // if (fast) { the loop with those outcomes } else { the loop }.
   auto ifOp = scf::IfOp::create(b, loc, loop.getResultTypes(), fast,
                                 /*withElseRegion=*/true);
+  versionTests.push_back(fast);
   bool hasResults = loop.getNumResults() != 0;
   // Without results the builder adds the yields.
   OpBuilder tb = hasResults ? OpBuilder::atBlockEnd(ifOp.thenBlock())
@@ -2874,7 +2914,15 @@ void ThreadLoopBuilder::versionOnClampedBounds() {
       continue;
     clamps.push_back({clamp, full});
   }
-  if (clamps.empty())
+  // The tests of loops versioned on their bounds checks (i32 checks, which
+  // do not become bounds): inside a uniform loop (a matmul's k loop) each
+  // step would test again and run the loop's two versions in turn, which
+  // keeps LLVM from holding the accumulators in registers across the steps.
+  SmallVector<Value> tests;
+  for (Value test : versionTests)
+    if (!test.use_empty() && hoistBefore(test, first))
+      tests.push_back(test);
+  if (clamps.empty() && tests.empty())
     return;
   // Small enough to copy.
   unsigned numOps = 0;
@@ -2884,12 +2932,25 @@ void ThreadLoopBuilder::versionOnClampedBounds() {
   if (numOps > 2 * kMaxVersionedOps)
     return;
 
-  // if (every clamp == its full bound) { copy with full bounds } else { code }
+  // if (every clamp == its full bound and every versioning test holds)
+  //   { copy with full bounds and the tests' versions } else { code }
   OpBuilder b(first);
   Location loc = first->getLoc();
   Value full;
   IRMapping mapping;
   SmallVector<Value> tested;
+  if (!tests.empty()) {
+    Value trueValue = arith::ConstantIntOp::create(b, loc, 1, 1);
+    for (Value test : tests) {
+      mapping.map(test, trueValue);
+      if (llvm::any_of(tested,
+                       [&](Value t) { return isSameComputation(t, test); }))
+        continue;
+      tested.push_back(test);
+      full = full ? arith::AndIOp::create(b, loc, full, test).getResult()
+                  : test;
+    }
+  }
   for (auto [clamp, bound] : clamps) {
     Value clamped = clamp.getResult();
     mapping.map(clamped, bound);

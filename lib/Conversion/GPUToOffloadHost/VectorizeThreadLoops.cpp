@@ -62,15 +62,37 @@ struct AffineLane {
   int64_t stride;
 };
 
+/// Where the lanes of a guarded `base + lane` index wrap (one extension of
+/// an iN value): lanes from `first` on have the index `base + lane + shift`
+/// (shift = -2^N, in the index's units), the others `base + lane`; `first`
+/// (index) is at least W when none wraps.
+struct WrapPoint {
+  Value first;
+  int64_t shift;
+};
+
 class LoopVectorizer {
 public:
-  LoopVectorizer(scf::ParallelOp loop, int64_t width)
-      : loop(loop), width(width), builder(loop.getContext()),
+  /// \p assumeGuards: contiguous accesses whose contiguity has a run-time
+  /// guard (an i32 index that must not wrap) are emitted as contiguous, and
+  /// the guards are computed once before the loop (`condition`); run() fails
+  /// when one depends on the loop's threads.
+  /// \p branchFree: guarded accesses with one wrap point are two masked runs
+  /// (also outside sequential loops).
+  LoopVectorizer(scf::ParallelOp loop, int64_t width, bool assumeGuards = false,
+                 bool branchFree = false)
+      : loop(loop), width(width), assumeGuards(assumeGuards),
+        branchFree(branchFree), builder(loop.getContext()),
         loc(loop.getLoc()) {}
 
   /// Rewrites the loop; returns false (and leaves it unchanged) when its body
   /// has something this does not vectorize or would not gain from.
   bool run();
+
+  /// With assumeGuards, after a successful run(): the i1 (built before the
+  /// loop) under which the vectorized loop is exact; null when no access
+  /// needed a guard.
+  Value condition;
 
 private:
   bool computeVarying();
@@ -95,9 +117,25 @@ private:
   LogicalResult visitLoad(memref::LoadOp op);
   LogicalResult visitStore(memref::StoreOp op);
   Value emitContiguousLoad(memref::LoadOp op);
-  /// A gather, or loads lane by lane.
-  Value emitGeneralLoad(memref::LoadOp op);
+  /// A gather, or loads lane by lane (also when \p preferLanes and no mask:
+  /// the rarely taken path of a guarded contiguous load, where a gather's
+  /// unknown addresses would keep LLVM from promoting the loop's other
+  /// memory, e.g. accumulators in a per-thread array, to registers).
+  Value emitGeneralLoad(memref::LoadOp op, bool preferLanes = false);
+  /// A load at `min(a, u)` or `max(a, u)` along the innermost dimension (a
+  /// clamped neighbour: `a` unit-stride along x, `u` the same for the lanes),
+  /// or null when \p op's index is not one.
+  Value emitClampedLoad(memref::LoadOp op);
   void emitContiguousStore(memref::StoreOp op);
+  /// A guarded contiguous access whose index has one wrap point (WrapPoint):
+  /// two masked runs, the lanes before the wrap and those after, no branch.
+  Value emitWrappingLoad(memref::LoadOp op);
+  void emitWrappingStore(memref::StoreOp op);
+  /// The lanes before and after \p wrap (within the mask).
+  std::pair<Value, Value> wrapMasks(const WrapPoint &wrap);
+  /// \p indices of a contiguous access, the innermost one's base plus
+  /// \p shift.
+  SmallVector<Value> runIndices(ValueRange indices, int64_t shift);
   void emitLaneStores(memref::StoreOp op);
   LogicalResult visitFor(scf::ForOp op);
   LogicalResult visitIf(scf::IfOp op);
@@ -109,8 +147,15 @@ private:
   /// only (a gather).
   bool isGatherable(Value memref, ValueRange indices);
 
+  /// Whether the guards in `assumed` are the same for every thread of the
+  /// loop (computed from values defined outside it by pure ops); if so,
+  /// builds their conjunction before the loop into `condition`.
+  bool hoistAssumptions();
+
   scf::ParallelOp loop;
   int64_t width;
+  bool assumeGuards;
+  SmallVector<Value> assumed;
   OpBuilder builder;
   Location loc;
   Value iv;
@@ -121,6 +166,12 @@ private:
   /// For affine forms that hold only when a cast did not wrap: the i1 value
   /// that says they hold (the exact lanes are in `vectors`).
   DenseMap<Value, Value> guards;
+  /// For guarded forms with a single wrap point: where it is, so that a
+  /// contiguous access can be two masked runs instead of a branch.
+  DenseMap<Value, WrapPoint> wraps;
+  /// Whether guarded accesses prefer the two masked runs to a branch (the
+  /// rarely run version of a loop versioned on its guards).
+  bool branchFree = false;
   /// The lanes that run the code being visited (a vector<W x i1>), under
   /// thread-dependent branches; null: all.
   Value mask;
@@ -271,7 +322,14 @@ bool LoopVectorizer::isContiguous(Value memref, ValueRange indices,
   if (it == affine.end() || it->second.stride != 1)
     return false;
   guard = guards.lookup(indices.back());
-  return hasVectorLayout(memref);
+  if (!hasVectorLayout(memref))
+    return false;
+  if (guard && assumeGuards) {
+    // Tested once before the loop (hoistAssumptions).
+    assumed.push_back(guard);
+    guard = nullptr;
+  }
+  return true;
 }
 
 LogicalResult LoopVectorizer::visitElementwise(Operation *op) {
@@ -301,6 +359,7 @@ LogicalResult LoopVectorizer::visitElementwise(Operation *op) {
   };
   std::optional<AffineLane> form;
   Value guard;
+  std::optional<WrapPoint> wrap;
   if (result.getType().isIntOrIndex()) {
     if (isa<arith::AddIOp, arith::SubIOp>(op)) {
       std::optional<AffineLane> l = affineOf(op->getOperand(0)),
@@ -314,8 +373,17 @@ LogicalResult LoopVectorizer::visitElementwise(Operation *op) {
                       .getResult();
         form = AffineLane{base, add ? l->stride + r->stride
                                     : l->stride - r->stride};
-        guard = andGuards(guards.lookup(op->getOperand(0)),
-                          guards.lookup(op->getOperand(1)));
+        Value lg = guards.lookup(op->getOperand(0)),
+              rg = guards.lookup(op->getOperand(1));
+        guard = andGuards(lg, rg);
+        // One wrapping operand, the other exact: the wrap point stays.
+        if (lg && !rg)
+          if (auto it = wraps.find(op->getOperand(0)); it != wraps.end())
+            wrap = it->second;
+        if (rg && !lg)
+          if (auto it = wraps.find(op->getOperand(1)); it != wraps.end())
+            wrap = WrapPoint{it->second.first,
+                             add ? it->second.shift : -it->second.shift};
       }
     } else if (isa<arith::MulIOp>(op)) {
       for (unsigned i = 0; i < 2 && !form; ++i) {
@@ -326,6 +394,8 @@ LogicalResult LoopVectorizer::visitElementwise(Operation *op) {
                                              getScalar(op->getOperand(1 - i)));
           form = AffineLane{base, a->stride * *c};
           guard = guards.lookup(op->getOperand(i));
+          if (auto it = wraps.find(op->getOperand(i)); it != wraps.end())
+            wrap = WrapPoint{it->second.first, it->second.shift * *c};
         }
       }
     } else if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
@@ -355,6 +425,22 @@ LogicalResult LoopVectorizer::visitElementwise(Operation *op) {
               builder, loc,
               isSigned ? arith::CmpIPredicate::sle : arith::CmpIPredicate::ule,
               a->base, limit);
+          // Lanes from max - base + 1 on wrap (for a unit stride, the one
+          // a contiguous access needs).
+          if (!guard && a->stride == 1 && from < 64) {
+            Value ext = isSigned ? arith::IndexCastOp::create(
+                                       builder, loc, builder.getIndexType(),
+                                       a->base)
+                                       .getResult()
+                                 : arith::IndexCastUIOp::create(
+                                       builder, loc, builder.getIndexType(),
+                                       a->base)
+                                       .getResult();
+            Value past = arith::ConstantIndexOp::create(
+                builder, loc, int64_t(max.getZExtValue()) + 1);
+            wrap = WrapPoint{arith::SubIOp::create(builder, loc, past, ext),
+                             -(int64_t(1) << from)};
+          }
           guard = andGuards(guard, ok);
         }
       }
@@ -376,8 +462,82 @@ LogicalResult LoopVectorizer::visitElementwise(Operation *op) {
   if (form) {
     affine[result] = *form;
     guards[result] = guard;
+    if (wrap)
+      wraps[result] = *wrap;
   }
   return success();
+}
+
+Value LoopVectorizer::emitWrappingLoad(memref::LoadOp op) {
+  WrapPoint wrap = wraps.lookup(op.getIndices().back());
+  VectorType type = vectorOf(op.getType());
+  Value zero =
+      arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
+  auto [before, after] = wrapMasks(wrap);
+  SmallVector<Value> indices = runIndices(op.getIndices(), 0);
+  Value first = vector::MaskedLoadOp::create(
+      builder, loc, type, getScalar(op.getMemref()), indices, before, zero);
+  indices = runIndices(op.getIndices(), wrap.shift);
+  Value second = vector::MaskedLoadOp::create(
+      builder, loc, type, getScalar(op.getMemref()), indices, after, zero);
+  Value lanes = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                      vector::StepOp::create(
+                                          builder, loc,
+                                          vectorOf(builder.getIndexType())),
+                                      getVector(wrap.first));
+  return arith::SelectOp::create(builder, loc, lanes, first, second);
+}
+
+void LoopVectorizer::emitWrappingStore(memref::StoreOp op) {
+  WrapPoint wrap = wraps.lookup(op.getIndices().back());
+  auto [before, after] = wrapMasks(wrap);
+  Value value = getVector(op.getValue());
+  vector::MaskedStoreOp::create(builder, loc, getScalar(op.getMemref()),
+                                runIndices(op.getIndices(), 0), before, value);
+  vector::MaskedStoreOp::create(builder, loc, getScalar(op.getMemref()),
+                                runIndices(op.getIndices(), wrap.shift), after,
+                                value);
+}
+
+std::pair<Value, Value> LoopVectorizer::wrapMasks(const WrapPoint &wrap) {
+  VectorType maskType = vectorOf(builder.getI1Type());
+  Value step =
+      vector::StepOp::create(builder, loc, vectorOf(builder.getIndexType()));
+  Value before =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, step,
+                            getVector(wrap.first));
+  Value allTrue = arith::ConstantOp::create(
+      builder, loc, DenseElementsAttr::get(maskType, true));
+  Value after = arith::XOrIOp::create(builder, loc, before, allTrue);
+  if (mask) {
+    before = arith::AndIOp::create(builder, loc, before, mask);
+    after = arith::AndIOp::create(builder, loc, after, mask);
+  }
+  return {before, after};
+}
+
+SmallVector<Value> LoopVectorizer::runIndices(ValueRange indices,
+                                              int64_t shift) {
+  SmallVector<Value> result;
+  for (Value index : indices.drop_back())
+    result.push_back(getScalar(index));
+  Value base = affine[indices.back()].base;
+  if (shift != 0) {
+    // The second run starts 2^N elements away, far outside the memref when
+    // no lane wraps: a masked access whose masked-off lanes would fault
+    // costs a microcode assist of hundreds of cycles (x86), so it starts at
+    // the first run's address unless some lane wraps.
+    Value first = wraps.lookup(indices.back()).first;
+    Value wraps = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::ult, first,
+        arith::ConstantIndexOp::create(builder, loc, width));
+    Value shifted = arith::AddIOp::create(
+        builder, loc, base,
+        arith::ConstantIndexOp::create(builder, loc, shift));
+    base = arith::SelectOp::create(builder, loc, wraps, shifted, base);
+  }
+  result.push_back(base);
+  return result;
 }
 
 Value LoopVectorizer::emitContiguousLoad(memref::LoadOp op) {
@@ -397,12 +557,12 @@ Value LoopVectorizer::emitContiguousLoad(memref::LoadOp op) {
                                 indices);
 }
 
-Value LoopVectorizer::emitGeneralLoad(memref::LoadOp op) {
+Value LoopVectorizer::emitGeneralLoad(memref::LoadOp op, bool preferLanes) {
   Value memref = op.getMemref();
   SmallVector<Value> indices;
   VectorType type = vectorOf(op.getType());
   // Thread-dependent offsets along the innermost dimension only: a gather.
-  if (isGatherable(memref, op.getIndices())) {
+  if (isGatherable(memref, op.getIndices()) && (mask || !preferLanes)) {
     Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
     for (Value index : op.getIndices().drop_back())
       indices.push_back(getScalar(index));
@@ -431,14 +591,98 @@ Value LoopVectorizer::emitGeneralLoad(memref::LoadOp op) {
   return vector::FromElementsOp::create(builder, loc, type, lanes);
 }
 
+Value LoopVectorizer::emitClampedLoad(memref::LoadOp op) {
+  Value memref = op.getMemref();
+  if (op.getIndices().empty() || !hasVectorLayout(memref))
+    return nullptr;
+  for (Value index : op.getIndices().drop_back())
+    if (isVarying(index))
+      return nullptr;
+  Operation *def = op.getIndices().back().getDefiningOp();
+  if (!def || !isa<arith::MinSIOp, arith::MaxSIOp>(def))
+    return nullptr;
+  // One operand `base + lane` (exact lanes), the other uniform.
+  Value lanes, bound;
+  for (unsigned i = 0; i < 2; ++i) {
+    auto it = affine.find(def->getOperand(i));
+    Value other = def->getOperand(1 - i);
+    if (it != affine.end() && it->second.stride == 1 &&
+        !guards.contains(def->getOperand(i)) && !isVarying(other)) {
+      lanes = def->getOperand(i);
+      bound = other;
+      break;
+    }
+  }
+  if (!lanes)
+    return nullptr;
+  // Lanes whose index is `base + lane` (not clamped) read one contiguous run
+  // (a masked load); the clamped lanes all read the element at the bound,
+  // loaded once when any lane that runs needs it.
+  bool isMin = isa<arith::MinSIOp>(def);
+  VectorType type = vectorOf(op.getType());
+  VectorType maskType = vectorOf(builder.getI1Type());
+  Value boundVector = getVector(bound);
+  Value unclamped = arith::CmpIOp::create(
+      builder, loc,
+      isMin ? arith::CmpIPredicate::sle : arith::CmpIPredicate::sge,
+      getVector(lanes), boundVector);
+  Value allTrue = arith::ConstantOp::create(
+      builder, loc, DenseElementsAttr::get(maskType, true));
+  Value clamped = arith::XOrIOp::create(builder, loc, unclamped, allTrue);
+  if (mask) {
+    unclamped = arith::AndIOp::create(builder, loc, unclamped, mask);
+    clamped = arith::AndIOp::create(builder, loc, clamped, mask);
+  }
+  SmallVector<Value> indices;
+  for (Value index : op.getIndices().drop_back())
+    indices.push_back(getScalar(index));
+  indices.push_back(affine[lanes].base);
+  Value zero =
+      arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
+  Value run = vector::MaskedLoadOp::create(builder, loc, type,
+                                           getScalar(memref), indices,
+                                           unclamped, zero);
+  Value any = vector::ReductionOp::create(builder, loc,
+                                          vector::CombiningKind::OR, clamped);
+  auto ifOp = scf::IfOp::create(builder, loc, op.getType(), any,
+                                /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard insertion(builder);
+    builder.setInsertionPointToStart(ifOp.thenBlock());
+    indices.back() = getScalar(bound);
+    scf::YieldOp::create(
+        builder, loc,
+        memref::LoadOp::create(builder, loc, getScalar(memref), indices)
+            .getResult());
+    builder.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(
+        builder, loc,
+        arith::ConstantOp::create(builder, loc, op.getType(),
+                                  builder.getZeroAttr(op.getType()))
+            .getResult());
+  }
+  Value atBound =
+      vector::BroadcastOp::create(builder, loc, type, ifOp.getResult(0));
+  return arith::SelectOp::create(builder, loc, unclamped, run, atBound);
+}
+
 LogicalResult LoopVectorizer::visitLoad(memref::LoadOp op) {
   if (isVarying(op.getMemref()))
     return failure();
+  if (Value clamped = emitClampedLoad(op)) {
+    ++vectorAccesses;
+    vectors[op.getResult()] = clamped;
+    return success();
+  }
   Value guard;
   bool contiguous = isContiguous(op.getMemref(), op.getIndices(), guard);
   bool gatherable = isGatherable(op.getMemref(), op.getIndices());
-  // Under a mask, only what can be masked: vector.maskedload and gathers.
-  if (mask && !(contiguous && (!guard || gatherable)) && !gatherable)
+  // Under a mask, only what can be masked: vector.maskedload, gathers and
+  // the two masked runs of a wrapping index.
+  bool twoRuns = guard && wraps.contains(op.getIndices().back()) &&
+                 op.getIndices().back().getType().isIndex();
+  if (mask && !(contiguous && (!guard || gatherable || twoRuns)) &&
+      !gatherable)
     return failure();
   if (!contiguous) {
     if (!gatherable)
@@ -451,6 +695,10 @@ LogicalResult LoopVectorizer::visitLoad(memref::LoadOp op) {
     vectors[op.getResult()] = emitContiguousLoad(op);
     return success();
   }
+  if (twoRuns && (branchFree || mask)) {
+    vectors[op.getResult()] = emitWrappingLoad(op);
+    return success();
+  }
   // Contiguous when the guard holds (no wrap), else the exact lanes.
   auto ifOp = scf::IfOp::create(builder, loc, vectorOf(op.getType()), guard,
                                 /*withElseRegion=*/true);
@@ -460,7 +708,8 @@ LogicalResult LoopVectorizer::visitLoad(memref::LoadOp op) {
     builder.setInsertionPointToStart(ifOp.thenBlock());
     scf::YieldOp::create(builder, loc, emitContiguousLoad(op));
     builder.setInsertionPointToStart(ifOp.elseBlock());
-    scf::YieldOp::create(builder, loc, emitGeneralLoad(op));
+    scf::YieldOp::create(builder, loc,
+                         emitGeneralLoad(op, /*preferLanes=*/true));
     vectors = std::move(saved);
   }
   vectors[op.getResult()] = ifOp.getResult(0);
@@ -500,8 +749,10 @@ LogicalResult LoopVectorizer::visitStore(memref::StoreOp op) {
       llvm::none_of(op.getIndices(), [&](Value v) { return isVarying(v); });
   Value guard;
   bool contiguous = isContiguous(memref, op.getIndices(), guard);
+  bool twoRuns = guard && wraps.contains(op.getIndices().back()) &&
+                 op.getIndices().back().getType().isIndex();
   // Under a mask, only vector.maskedstore.
-  if (mask && (!contiguous || guard))
+  if (mask && (!contiguous || (guard && !twoRuns)))
     return failure();
   if (uniformAddress) {
     // Every thread stores there; the last one's value stays.
@@ -520,6 +771,10 @@ LogicalResult LoopVectorizer::visitStore(memref::StoreOp op) {
   ++vectorAccesses;
   if (!guard) {
     emitContiguousStore(op);
+    return success();
+  }
+  if (twoRuns && (branchFree || mask)) {
+    emitWrappingStore(op);
     return success();
   }
   auto ifOp = scf::IfOp::create(builder, loc, TypeRange(), guard,
@@ -718,7 +973,14 @@ bool LoopVectorizer::run() {
   Block *body = loop.getBody();
   Operation *firstOld = &body->front();
   builder.setInsertionPoint(firstOld);
-  affine[iv] = {iv, 1};
+  // One vector iteration (W threads along x, a full block): lane 0 is the
+  // lower bound, which does not depend on the loop (guards that depend on x
+  // alone can then be tested before it).
+  Value lb = loop.getLowerBound()[dim];
+  std::optional<int64_t> lbConst = getConstantIntValue(lb);
+  std::optional<int64_t> ubConst = getConstantIntValue(loop.getUpperBound()[dim]);
+  bool single = lbConst && ubConst && *ubConst - *lbConst == width;
+  affine[iv] = {single ? lb : iv, 1};
   SmallVector<Operation *> oldOps;
   for (Operation &op : body->without_terminator())
     oldOps.push_back(&op);
@@ -730,6 +992,7 @@ bool LoopVectorizer::run() {
     }
   // Worth it: more vector accesses than accesses lane by lane.
   ok = ok && vectorAccesses > 0 && vectorAccesses >= laneAccesses;
+  ok = ok && (assumed.empty() || hoistAssumptions());
   if (!ok) {
     // Erase what was built (uses first: in reverse).
     SmallVector<Operation *> built;
@@ -750,6 +1013,78 @@ bool LoopVectorizer::run() {
   OpBuilder b(loop);
   Value step = arith::ConstantIndexOp::create(b, loc, width);
   loop.getStepMutable().slice(dim, 1).assign(step);
+  return true;
+}
+
+bool LoopVectorizer::hoistAssumptions() {
+  Block *body = loop.getBody();
+  DenseMap<Value, bool> known;
+  std::function<bool(Value)> isHoistable = [&](Value v) -> bool {
+    if (auto it = known.find(v); it != known.end())
+      return it->second;
+    bool result;
+    Operation *def = v.getDefiningOp();
+    if (!def) {
+      Block *owner = cast<BlockArgument>(v).getOwner();
+      result = owner != body && !loop->isProperAncestor(owner->getParentOp());
+    } else if (!loop->isAncestor(def)) {
+      result = true;
+    } else {
+      result = def->getBlock() == body && def->getNumRegions() == 0 &&
+               isPure(def) && llvm::all_of(def->getOperands(), isHoistable);
+    }
+    known[v] = result;
+    return result;
+  };
+  if (!llvm::all_of(assumed, isHoistable))
+    return false;
+  OpBuilder b(loop);
+  IRMapping hoisted;
+  std::function<Value(Value)> hoist = [&](Value v) -> Value {
+    if (Value mapped = hoisted.lookupOrNull(v))
+      return mapped;
+    Operation *def = v.getDefiningOp();
+    if (!def || !loop->isAncestor(def))
+      return v;
+    for (Value operand : def->getOperands())
+      hoisted.map(operand, hoist(operand));
+    Operation *clone = b.clone(*def, hoisted);
+    return clone->getResult(cast<OpResult>(v).getResultNumber());
+  };
+  for (Value guard : assumed) {
+    Value h = hoist(guard);
+    condition =
+        condition ? arith::AndIOp::create(b, loc, condition, h).getResult() : h;
+  }
+  return true;
+}
+
+/// Vectorizes \p loop with W = \p width lanes. Contiguous accesses whose
+/// contiguity needs a run-time test (i32 indices that must not wrap) get
+/// one test for the whole loop when it is the same for all its threads (the
+/// matmul's `k * N + col`: one test per k step, not one per access and row):
+/// `scf.if (test) { the loop, contiguous } else { the loop, tested per
+/// access }`; else the test per access.
+static bool vectorizeLoop(scf::ParallelOp loop, int64_t width) {
+  OpBuilder b(loop);
+  auto exact = cast<scf::ParallelOp>(b.clone(*loop));
+  LoopVectorizer assuming(loop, width, /*assumeGuards=*/true);
+  if (!assuming.run()) {
+    exact->erase();
+    return LoopVectorizer(loop, width).run();
+  }
+  if (!assuming.condition) {
+    exact->erase();
+    return true;
+  }
+  b.setInsertionPoint(loop);
+  auto ifOp = scf::IfOp::create(b, loop.getLoc(), TypeRange(),
+                                assuming.condition, /*withElseRegion=*/true);
+  loop->moveBefore(ifOp.thenBlock()->getTerminator());
+  exact->moveBefore(ifOp.elseBlock()->getTerminator());
+  // The rarely run version (an index wraps in the loop): branch-free.
+  LoopVectorizer(exact, width, /*assumeGuards=*/false, /*branchFree=*/true)
+      .run();
   return true;
 }
 
@@ -788,7 +1123,7 @@ static void vectorizeWithRemainder(scf::ParallelOp loop, unsigned dim) {
   auto remainder = cast<scf::ParallelOp>(b.clone(*loop));
   remainder.getLowerBoundMutable().slice(dim, 1).assign(split);
   loop.getUpperBoundMutable().slice(dim, 1).assign(split);
-  if (LoopVectorizer(loop, kRemainderLanes).run())
+  if (vectorizeLoop(loop, kRemainderLanes))
     return;
   remainder->erase();
   loop.getUpperBoundMutable().slice(dim, 1).assign(ub);
@@ -827,7 +1162,7 @@ struct OffloadHostVectorizeThreadLoopsPass
           if (*ub <= *lb)
             continue;
           if (int64_t width = chooseWidth(*ub - *lb)) {
-            LoopVectorizer(loop, width).run();
+            vectorizeLoop(loop, width);
             continue;
           }
         }

@@ -745,7 +745,7 @@ gpu.module @kernels {
 // CHECK: %[[COLS:.*]] = arith.minsi %{{.*}}, %[[C16]] : index
 // CHECK: %[[FULLR:.*]] = arith.cmpi eq, %[[ROWS]], %[[C16]] : index
 // CHECK: %[[FULLC:.*]] = arith.cmpi eq, %[[COLS]], %[[C16]] : index
-// CHECK: %[[FULL:.*]] = arith.andi %[[FULLR]], %[[FULLC]] : i1
+// CHECK: %[[FULL:.*]] = arith.andi %{{.*}}, %[[FULLC]] : i1
 // CHECK: scf.if %[[FULL]] {
 // CHECK:   scf.parallel ({{.*}}) = (%{{.*}}, %{{.*}}) to (%[[C16]], %[[C16]])
 // CHECK:   scf.for
@@ -840,6 +840,108 @@ gpu.module @kernels {
     %w = memref.load %t[%r] : memref<16xf32, #gpu.address_space<workgroup>>
     scf.if %inside {
       memref.store %w, %out[%ix] : memref<?xf32>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// An i1 that lives across a barrier (hotspot's `computed` flag) is kept as a
+// byte: a per-thread array of i8, stored extended and read truncated, so
+// that a row of flags is one vector access and not one byte per thread.
+
+// CHECK-LABEL: gpu.func @bool_across_barrier
+// CHECK: %[[SLOT:.*]] = memref.alloca() : memref<64xi8>
+// CHECK-NOT: xi1>
+// CHECK: scf.parallel (%[[T:.*]]) =
+// CHECK:   %[[F:.*]] = arith.cmpf olt
+// CHECK:   %[[B:.*]] = arith.extui %[[F]] : i1 to i8
+// CHECK:   memref.store %[[B]], %[[SLOT]][%[[T]]] : memref<64xi8>
+// CHECK: scf.parallel (%[[T2:.*]]) =
+// CHECK:   %[[L:.*]] = memref.load %[[SLOT]][%[[T2]]] : memref<64xi8>
+// CHECK:   %[[F2:.*]] = arith.trunci %[[L]] : i8 to i1
+// CHECK:   scf.if %[[F2]] {
+gpu.module @kernels {
+  gpu.func @bool_across_barrier(%io: memref<?xf32>)
+      workgroup(%tile: memref<64xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c63 = arith.constant 63 : index
+    %zero = arith.constant 0.0 : f32
+    %tx = gpu.thread_id x
+    %v = memref.load %io[%tx] : memref<?xf32>
+    %neg = arith.cmpf olt, %v, %zero : f32
+    memref.store %v, %tile[%tx] : memref<64xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    scf.if %neg {
+      %r = arith.subi %c63, %tx : index
+      %w = memref.load %tile[%r] : memref<64xf32, #gpu.address_space<workgroup>>
+      memref.store %w, %io[%tx] : memref<?xf32>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// i32 bounds checks (`row < m` on int ids) version each thread loop on a
+// uniform test; inside the interchanged k loop those versions are hoisted:
+// one test before the code, whose copy has the interior's loops only (the
+// k loop then holds no branch on the block's position).
+
+// CHECK-LABEL: gpu.func @narrow_hoisted
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT:   scf.parallel
+// CHECK-NOT:      scf.if
+// CHECK:   scf.for {{.*}} : i32 {
+// CHECK-NEXT:     scf.parallel
+// CHECK-NOT:        scf.if
+// CHECK:   }
+// CHECK: } else {
+// CHECK:   scf.for {{.*}} : i32 {
+// CHECK:     scf.if
+// CHECK: gpu.return
+gpu.module @kernels {
+  gpu.func @narrow_hoisted(%M: i32, %N: i32, %K: i32, %A: memref<?xf32>,
+                           %B: memref<?xf32>, %C: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 16, 16, 1>} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c16 = arith.constant 16 : i32
+    %zero = arith.constant 0.0 : f32
+    %bxi = gpu.block_id x
+    %byi = gpu.block_id y
+    %txi = gpu.thread_id x
+    %tyi = gpu.thread_id y
+    %bx = arith.index_cast %bxi : index to i32
+    %by = arith.index_cast %byi : index to i32
+    %tx = arith.index_cast %txi : index to i32
+    %ty = arith.index_cast %tyi : index to i32
+    %ox = arith.muli %bx, %c16 : i32
+    %oy = arith.muli %by, %c16 : i32
+    %col = arith.addi %ox, %tx : i32
+    %row = arith.addi %oy, %ty : i32
+    %in_row = arith.cmpi slt, %row, %M : i32
+    %in_col = arith.cmpi slt, %col, %N : i32
+    %inside = arith.andi %in_row, %in_col : i1
+    scf.if %inside {
+      %a_row = arith.muli %row, %K : i32
+      %sum = scf.for %k = %c0 to %K step %c1 iter_args(%acc = %zero) -> (f32) : i32 {
+        %ai = arith.addi %a_row, %k : i32
+        %kn = arith.muli %k, %N : i32
+        %bi = arith.addi %kn, %col : i32
+        %aix = arith.index_cast %ai : i32 to index
+        %bix = arith.index_cast %bi : i32 to index
+        %a = memref.load %A[%aix] : memref<?xf32>
+        %b = memref.load %B[%bix] : memref<?xf32>
+        %p = arith.mulf %a, %b : f32
+        %s = arith.addf %acc, %p : f32
+        scf.yield %s : f32
+      }
+      %c_row = arith.muli %row, %N : i32
+      %ci = arith.addi %c_row, %col : i32
+      %cix = arith.index_cast %ci : i32 to index
+      memref.store %sum, %C[%cix] : memref<?xf32>
     }
     gpu.return
   }

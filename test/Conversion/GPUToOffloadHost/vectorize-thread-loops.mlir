@@ -195,14 +195,29 @@ gpu.module @kernels {
 
 // -----
 
-// A clamped neighbour index (hotspot's `t[max(tx - 1, lo)]`) is a gather.
+// A clamped neighbour index (hotspot's `t[max(tx - 1, lo)]`): the lanes
+// whose index is `tx - 1` (not clamped) read one masked contiguous run, the
+// clamped lanes the element at the bound, loaded once when any lane needs
+// it; a select merges them (no gather).
 
 // CHECK-LABEL: gpu.func @clamped
-// CHECK: %[[IDX:.*]] = arith.maxsi %{{.*}}, %{{.*}} : vector<16xindex>
-// CHECK: %[[A:.*]] = vector.gather %{{.*}}[%{{.*}}] [%[[IDX]]], %{{.*}}, %{{.*}} : memref<16xf32>, vector<16xindex>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// CHECK-DAG: %[[CM1:.*]] = arith.constant -1 : index
+// CHECK-DAG: %[[TRUE:.*]] = arith.constant dense<true> : vector<16xi1>
+// CHECK: %[[XM:.*]] = arith.addi %{{.*}}, %{{.*}} : vector<16xindex>
+// CHECK: %[[LO:.*]] = vector.broadcast %[[LOS:.*]] : index to vector<16xindex>
+// CHECK: %[[IN:.*]] = arith.cmpi sge, %[[XM]], %[[LO]] : vector<16xindex>
+// CHECK: %[[OUT:.*]] = arith.xori %[[IN]], %[[TRUE]] : vector<16xi1>
+// CHECK: %[[SEQ:.*]] = vector.maskedload %{{.*}}[%[[CM1]]], %[[IN]], %{{.*}} : memref<16xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// CHECK: %[[ANY:.*]] = vector.reduction <or>, %[[OUT]] : vector<16xi1> into i1
+// CHECK: %[[E:.*]] = scf.if %[[ANY]] -> (f32) {
+// CHECK:   %[[L:.*]] = memref.load %{{.*}}[%[[LOS]]] : memref<16xf32>
+// CHECK:   scf.yield %[[L]] : f32
+// CHECK: %[[EB:.*]] = vector.broadcast %[[E]] : f32 to vector<16xf32>
+// CHECK: %[[A:.*]] = arith.select %[[IN]], %[[SEQ]], %[[EB]] : vector<16xi1>, vector<16xf32>
 // CHECK: %[[B:.*]] = vector.load
 // CHECK: %[[S:.*]] = arith.addf %[[A]], %[[B]] : vector<16xf32>
 // CHECK: vector.store %[[S]]
+// CHECK-NOT: vector.gather
 gpu.module @kernels {
   gpu.func @clamped(%t: memref<16xf32>, %out: memref<16xf32>, %lo: index) kernel
       attributes {offload.thread_loops} {
@@ -225,20 +240,37 @@ gpu.module @kernels {
 // -----
 
 // An index computed in i32 and cast to index: contiguous only when the i32
-// lanes do not wrap (base <= INT32_MAX - 15), a run-time guard; the exact
-// lanes (a gather) otherwise.
+// lanes do not wrap (base <= INT32_MAX - 15). The test is the same for every
+// thread of the loop: it is made once, before it, and versions the loop; the
+// version where lanes wrap reads and writes two masked runs, the lanes before
+// the wrap point (2^31 - base) and those after it (2^32 elements lower; at
+// the first run's address when no lane wraps, so that no masked-off lane
+// touches an unmapped page).
 
 // CHECK-LABEL: gpu.func @narrow_index
-// CHECK: %[[LIMIT:.*]] = arith.constant 2147483632 : i32
+// CHECK-DAG: %[[LIMIT:.*]] = arith.constant 2147483632 : i32
+// CHECK-DAG: %[[SHIFT:.*]] = arith.constant -4294967296 : index
+// CHECK-DAG: %[[PAST:.*]] = arith.constant 2147483648 : index
 // CHECK: %[[OK:.*]] = arith.cmpi sle, %[[OFF:.*]], %[[LIMIT]] : i32
-// CHECK: %[[V:.*]] = scf.if %[[OK]] -> (vector<16xf32>) {
-// CHECK:   vector.load
-// CHECK: } else {
-// CHECK:   vector.gather
 // CHECK: scf.if %[[OK]] {
+// CHECK:   %[[B:.*]] = arith.index_cast %[[OFF]] : i32 to index
+// CHECK:   vector.load %{{.*}}[%[[B]]] : memref<?xf32>, vector<16xf32>
 // CHECK:   vector.store
 // CHECK: } else {
-// CHECK:   memref.store
+// CHECK:   %[[B2:.*]] = arith.index_cast %[[OFF]] : i32 to index
+// CHECK:   %[[FIRST:.*]] = arith.subi %[[PAST]], %[[B2]] : index
+// CHECK:   %[[BEFORE:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : vector<16xindex>
+// CHECK:   %[[AFTER:.*]] = arith.xori %[[BEFORE]]
+// CHECK:   %[[R1:.*]] = vector.maskedload %{{.*}}[%[[B2]]], %[[BEFORE]]
+// CHECK:   %[[ANY:.*]] = arith.cmpi ult, %[[FIRST]], %{{.*}} : index
+// CHECK:   %[[SH:.*]] = arith.addi %[[B2]], %[[SHIFT]] : index
+// CHECK:   %[[B3:.*]] = arith.select %[[ANY]], %[[SH]], %[[B2]] : index
+// CHECK:   %[[R2:.*]] = vector.maskedload %{{.*}}[%[[B3]]], %[[AFTER]]
+// CHECK:   arith.select %[[BEFORE]], %[[R1]], %[[R2]]
+// CHECK:   vector.maskedstore %{{.*}}[%[[B2]]], %[[BEFORE]]
+// CHECK:   vector.maskedstore %{{.*}}[%[[B3]]], %[[AFTER]]
+// CHECK-NOT: scf.if
+// CHECK: gpu.return
 gpu.module @kernels {
   gpu.func @narrow_index(%io: memref<?xf32>, %off: i32) kernel
       attributes {offload.thread_loops} {
@@ -263,7 +295,8 @@ gpu.module @kernels {
 // Thread-dependent branches with memory accesses run under masks: contiguous
 // accesses are vector.maskedload/maskedstore, others masked gathers; the
 // else branch runs under the negated condition, nested branches under the
-// conjunction (hotspot's pyramid: `if (in_range) t2[y][x] = f(t[y][x - 1], ...)`).
+// conjunction (hotspot's pyramid: `if (in_range) t2[y][x] = f(t[y][x - 1], ...)`);
+// a butterfly neighbour `t[x ^ 1]` is a masked gather.
 
 // CHECK-LABEL: gpu.func @masked
 // CHECK: %[[V:.*]] = vector.load %{{.*}} : memref<16xf32>, vector<16xf32>
@@ -288,13 +321,94 @@ gpu.module @kernels {
       %neg = arith.cmpf olt, %v, %zero : f32
       scf.if %neg {
         %w = memref.load %t[%x] : memref<16xf32>
-        %xm = arith.subi %x, %c1 : index
-        %l = arith.maxsi %xm, %lo : index
+        %l = arith.xori %x, %c1 : index
         %g = memref.load %t[%l] : memref<16xf32>
         %s = arith.addf %w, %g : f32
         memref.store %s, %io[%x] : memref<16xf32>
       } else {
         memref.store %one, %io[%x] : memref<16xf32>
+      }
+      scf.reduce
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The clamped load under a mask (hotspot's east neighbour
+// `t[min(tx + 1, hi)]` in its `if (in_range)`): the run and the element at
+// the bound are read only for the lanes that run.
+
+// CHECK-LABEL: gpu.func @clamped_masked
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[TRUE:.*]] = arith.constant dense<true> : vector<16xi1>
+// CHECK: %[[M:.*]] = arith.cmpf olt
+// CHECK: %[[IN:.*]] = arith.cmpi sle, %{{.*}}, %{{.*}} : vector<16xindex>
+// CHECK: %[[OUT:.*]] = arith.xori %[[IN]], %[[TRUE]] : vector<16xi1>
+// CHECK: %[[INM:.*]] = arith.andi %[[IN]], %[[M]] : vector<16xi1>
+// CHECK: %[[OUTM:.*]] = arith.andi %[[OUT]], %[[M]] : vector<16xi1>
+// CHECK: %[[SEQ:.*]] = vector.maskedload %{{.*}}[%[[C1]]], %[[INM]], %{{.*}}
+// CHECK: %[[ANY:.*]] = vector.reduction <or>, %[[OUTM]] : vector<16xi1> into i1
+// CHECK: scf.if %[[ANY]] -> (f32) {
+// CHECK: arith.select %[[INM]], %[[SEQ]], %{{.*}} : vector<16xi1>, vector<16xf32>
+// CHECK: vector.maskedstore %{{.*}}[%{{.*}}], %[[M]], %{{.*}} : memref<16xf32>, vector<16xi1>, vector<16xf32>
+// CHECK-NOT: vector.gather
+gpu.module @kernels {
+  gpu.func @clamped_masked(%io: memref<16xf32>, %t: memref<16xf32>, %hi: index) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %zero = arith.constant 0.0 : f32
+    scf.parallel (%x) = (%c0) to (%c16) step (%c1) {
+      %v = memref.load %io[%x] : memref<16xf32>
+      %neg = arith.cmpf olt, %v, %zero : f32
+      scf.if %neg {
+        %xp = arith.addi %x, %c1 : index
+        %e = arith.minsi %xp, %hi : index
+        %g = memref.load %t[%e] : memref<16xf32>
+        memref.store %g, %io[%x] : memref<16xf32>
+      }
+      scf.reduce
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// An i32 index under a thread-dependent branch (a bounds check on a loaded
+// value): the guarded contiguous load cannot be a branch there (a branch per
+// lane), it is the two masked runs, within the branch's mask.
+
+// CHECK-LABEL: gpu.func @narrow_masked
+// CHECK: %[[M:.*]] = arith.cmpf olt
+// CHECK: %[[BEFORE:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : vector<16xindex>
+// CHECK: %[[AFTER:.*]] = arith.xori %[[BEFORE]]
+// CHECK: %[[B1:.*]] = arith.andi %[[BEFORE]], %[[M]] : vector<16xi1>
+// CHECK: %[[A1:.*]] = arith.andi %[[AFTER]], %[[M]] : vector<16xi1>
+// CHECK: vector.maskedload %{{.*}}[%{{.*}}], %[[B1]]
+// CHECK: vector.maskedload %{{.*}}[%{{.*}}], %[[A1]]
+// CHECK: arith.select
+// CHECK-NOT: vector.gather
+// CHECK: gpu.return
+gpu.module @kernels {
+  gpu.func @narrow_masked(%a: memref<?xf32>, %io: memref<16xf32>, %off: i32) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %zero = arith.constant 0.0 : f32
+    scf.parallel (%x) = (%c0) to (%c16) step (%c1) {
+      %o = memref.load %io[%x] : memref<16xf32>
+      %neg = arith.cmpf olt, %o, %zero : f32
+      scf.if %neg {
+        %xi = arith.index_cast %x : index to i32
+        %j = arith.addi %off, %xi : i32
+        %jx = arith.index_cast %j : i32 to index
+        %v = memref.load %a[%jx] : memref<?xf32>
+        memref.store %v, %io[%x] : memref<16xf32>
       }
       scf.reduce
     }
