@@ -116,30 +116,16 @@ for config in $configs; do
 done
 
 # shellcheck disable=SC2086
-"$python" - $files <<'PY'
-import json, re, sys
+"$python" - "$src/bench" $files <<'PY'
+import re, sys
+sys.path.insert(0, sys.argv.pop(1))
+from gbench import load, median, print_results, repetitions
 
-scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
-
-def median(values):
-    values = sorted(values)
-    n = len(values)
-    return (values[n // 2] if n % 2 else
-            (values[n // 2 - 1] + values[n // 2]) / 2)
-
+loaded = load(sys.argv[1:])
 rows = []  # (kernel, form, threads, ours ms, native ms)
-contexts = []
-for path in sys.argv[1:]:
-    with open(path) as f:
-        data = json.load(f)
-    context = data.get("context", {})
-    contexts.append((path, context))
+for path, data in loaded:
     ours, native, order = {}, {}, {}
-    for b in data["benchmarks"]:
-        if b.get("run_type") == "aggregate" or b.get("error_occurred"):
-            continue
-        name = b.get("run_name", b["name"])
-        ms = b["real_time"] * scale[b.get("time_unit", "ns")]
+    for name, ms, _ in repetitions(data):
         m = re.match(r"BM_Form/([^/]+)/([^/]+)/ours/threads:(\d+)", name)
         if m:
             key = (m.group(1), m.group(2), int(m.group(3)))
@@ -160,7 +146,7 @@ if not rows:
 best = {}
 for kernel, form, threads, ms, _ in rows:
     best[(kernel, threads)] = min(best.get((kernel, threads), ms), ms)
-path, context = contexts[0]
+context = loaded[0][1].get("context", {})
 print("offload-host-bench --host_bench_forms on %s (%s): median wall-clock "
       "time per launch over the repetitions, scale %s" % (
           context.get("host_name", "?"), context.get("date", "?"),
@@ -188,7 +174,5 @@ for (kernel, threads), fastest in best.items():
     print("  %-13s threads %3d: %-16s %6.2fx of %s" % (
         kernel, threads, slow[1], slow[3] / fastest, good[1]))
 print()
-for path, context in contexts:
-    print("results: %s (host_threads=%s)" % (path,
-                                             context.get("host_threads", "?")))
+print_results(loaded)
 PY

@@ -115,52 +115,19 @@ for config in $configs; do
 done
 
 # shellcheck disable=SC2086
-"$python" - $files <<'EOF'
-import json, math, re, sys
+"$python" - "$src/bench" $files <<'EOF'
+import sys
+sys.path.insert(0, sys.argv.pop(1))
+from gbench import geomean, load, paired_rows, print_results
 
-scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
-
-def median(values):
-    values = sorted(values)
-    n = len(values)
-    return (values[n // 2] if n % 2 else
-            (values[n // 2 - 1] + values[n // 2]) / 2)
-
-rows = []       # (kernel, threads, ours ms, native ms, problem, group)
-contexts = []
-for path in sys.argv[1:]:
-    with open(path) as f:
-        data = json.load(f)
-    context = data.get("context", {})
-    contexts.append((path, context))
-    times = {}  # (kernel, who, threads) -> [ms]
-    order = {}
-    for b in data["benchmarks"]:
-        if b.get("run_type") == "aggregate" or b.get("error_occurred"):
-            continue
-        m = re.match(r"host/([^/]+)/(ours|native)/threads:(\d+)",
-                     b.get("run_name", b["name"]))
-        if not m:
-            continue
-        kernel, who, threads = m.group(1), m.group(2), int(m.group(3))
-        ms = b["real_time"] * scale[b.get("time_unit", "ns")]
-        times.setdefault((kernel, who, threads), []).append(ms)
-        order.setdefault(kernel, b.get("family_index", len(order)))
-    for kernel in sorted(order, key=order.get):
-        for (k, who, threads) in sorted(times):
-            if k != kernel or who != "ours":
-                continue
-            native = times.get((kernel, "native", threads))
-            if not native:
-                continue
-            rows.append((kernel, threads, median(times[(k, who, threads)]),
-                         median(native),
-                         context.get("problem:" + kernel, "?"),
-                         context.get("group:" + kernel, "?")))
-
+loaded = load(sys.argv[1:])
+rows = [(kernel, threads, ours, native, context.get("problem:" + kernel, "?"),
+         context.get("group:" + kernel, "?"))
+        for kernel, threads, ours, native, context in
+        paired_rows(loaded, "host", "native")]
 if not rows:
     sys.exit("run-host-benchmarks.sh: no pairs of ours/native results")
-path, context = contexts[0]
+context = loaded[0][1].get("context", {})
 print("offload-host-bench on %s (%s): median wall-clock time per launch "
       "over the repetitions" % (context.get("host_name", "?"),
                                 context.get("date", "?")))
@@ -185,13 +152,9 @@ for threads in sorted({r[1] for r in rows}):
                   if r[1] == threads and r[5] == group and r[3] > 0]
         if ratios:
             print("geomean ratio, %-18s threads %3d: %10.2f  (%d kernels)" % (
-                label, threads,
-                math.exp(sum(map(math.log, ratios)) / len(ratios)),
-                len(ratios)))
+                label, threads, geomean(ratios), len(ratios)))
 print()
-for path, context in contexts:
-    print("results: %s (host_threads=%s)" % (path,
-                                             context.get("host_threads", "?")))
+print_results(loaded)
 EOF
 
 if [ "$runtime" = yes ] && [ -z "$kernels" ]; then

@@ -108,51 +108,19 @@ for config in $configs; do
 done
 
 # shellcheck disable=SC2086
-"$python" - $files <<'PYEOF'
-import json, math, re, sys
+"$python" - "$src/bench" $files <<'PYEOF'
+import sys
+sys.path.insert(0, sys.argv.pop(1))
+from gbench import geomean, load, paired_rows, print_results
 
-scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
-
-def median(values):
-    values = sorted(values)
-    n = len(values)
-    return (values[n // 2] if n % 2 else
-            (values[n // 2 - 1] + values[n // 2]) / 2)
-
-rows = []       # (program, threads, ours ms, openmp ms, problem)
-contexts = []
-for path in sys.argv[1:]:
-    with open(path) as f:
-        data = json.load(f)
-    context = data.get("context", {})
-    contexts.append((path, context))
-    times = {}  # (program, who, threads) -> [ms]
-    order = {}
-    for b in data["benchmarks"]:
-        if b.get("run_type") == "aggregate" or b.get("error_occurred"):
-            continue
-        m = re.match(r"rodinia/([^/]+)/(ours|openmp)/threads:(\d+)",
-                     b.get("run_name", b["name"]))
-        if not m:
-            continue
-        program, who, threads = m.group(1), m.group(2), int(m.group(3))
-        ms = b["real_time"] * scale[b.get("time_unit", "ns")]
-        times.setdefault((program, who, threads), []).append(ms)
-        order.setdefault(program, b.get("family_index", len(order)))
-    for program in sorted(order, key=order.get):
-        for (p, who, threads) in sorted(times):
-            if p != program or who != "ours":
-                continue
-            openmp = times.get((program, "openmp", threads))
-            if not openmp:
-                continue
-            rows.append((program, threads, median(times[(p, who, threads)]),
-                         median(openmp),
-                         context.get("problem:" + program, "?")))
-
+loaded = load(sys.argv[1:])
+rows = [(program, threads, ours, openmp, context.get("problem:" + program,
+                                                     "?"))
+        for program, threads, ours, openmp, context in
+        paired_rows(loaded, "rodinia", "openmp")]
 if not rows:
     sys.exit("run-rodinia-benchmarks.sh: no pairs of ours/openmp results")
-path, context = contexts[0]
+context = loaded[0][1].get("context", {})
 print("offload-rodinia-bench on %s (%s): median wall-clock time of the whole "
       "program over the repetitions%s" % (
           context.get("host_name", "?"), context.get("date", "?"),
@@ -172,10 +140,7 @@ for threads in sorted({r[1] for r in rows}):
     ratios = [r[2] / r[3] for r in rows if r[1] == threads and r[3] > 0]
     if ratios:
         print("geomean ratio (ours/OpenMP), threads %3d: %6.2f  (%d programs)"
-              % (threads, math.exp(sum(map(math.log, ratios)) / len(ratios)),
-                 len(ratios)))
+              % (threads, geomean(ratios), len(ratios)))
 print()
-for path, context in contexts:
-    print("results: %s (host_threads=%s)" % (path,
-                                             context.get("host_threads", "?")))
+print_results(loaded)
 PYEOF

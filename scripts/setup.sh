@@ -34,6 +34,7 @@ packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
   libclang-rt-22-dev
   libgtest-dev libbenchmark-dev libboost-context-dev libomp-22-dev
+  liboffload-22-dev
   rocm-device-libs libamdhip64-5
   python3-dev python3-venv
   pkgconf

@@ -147,6 +147,12 @@ if os.access(os.path.join(_rocm, "llvm", "bin", "ld.lld"), os.X_OK) and os.path.
     config.substitutions.append(("%rocm_toolkit", _rocm))
 
 
+# `liboffload22`: the drop-in liboffload 22 library and its C program were
+# built (lib/Liboffload22, Debian's liboffload-22-dev header present).
+if os.path.isfile(os.path.join(config.offload_tools_dir,
+                               "offload-liboffload22-saxpy")):
+    config.available_features.add("liboffload22")
+
 # `fake-cuda`: the runtime tests' fake CUDA drivers were built
 # (unittests/Runtime/Plugins).
 if all(os.path.isfile(os.path.join(config.offload_lib_dir, lib))

@@ -20,6 +20,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <cmath>
@@ -48,6 +49,21 @@ Expected<Profile::Setting> Profile::parseSetting(const char *Value) {
   if (V.consume_front("json:") && !V.trim().empty()) {
     S.Enabled = true;
     S.JSONPath = V.trim().str();
+    // The file is written at exit, when an error can no longer change the
+    // exit status: check now that its folder exists and is writable.
+    StringRef Dir = sys::path::parent_path(S.JSONPath);
+    if (Dir.empty())
+      Dir = ".";
+    if (!sys::fs::is_directory(Dir))
+      return createError(OFFLOAD_ERRC_INVALID_VALUE,
+                         "OFFLOAD_PROFILE={0}: the folder '{1}' does not "
+                         "exist",
+                         Value, Dir);
+    if (sys::fs::access(Dir, sys::fs::AccessMode::Write))
+      return createError(OFFLOAD_ERRC_INVALID_VALUE,
+                         "OFFLOAD_PROFILE={0}: the folder '{1}' is not "
+                         "writable",
+                         Value, Dir);
     return S;
   }
   return createError(OFFLOAD_ERRC_INVALID_VALUE,

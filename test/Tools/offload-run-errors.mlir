@@ -7,6 +7,7 @@
 // RUN: not offload-run --device=bogus %t/no-main.mlir 2>&1 | FileCheck %s --check-prefix=BOGUS
 // RUN: not offload-run -e nosuch %t/no-main.mlir 2>&1 | FileCheck %s --check-prefix=ENTRY
 // RUN: not offload-run %t/does-not-exist.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not offload-run -e main --device host %t/does-not-exist.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not offload-run %t/bad-kernel.mlir 2>&1 | FileCheck %s --check-prefix=KERNEL
 // RUN: not offload-run %t/copy-too-large.mlir 2>&1 | FileCheck %s --check-prefix=BOUNDS
 // RUN: not offload-run %t/free-host-memory.mlir 2>&1 | FileCheck %s --check-prefix=FOREIGN
@@ -19,7 +20,8 @@
 // NOMAIN: offload-run: entry point 'main' not found in the input (choose one with -e)
 // BOGUS: offload-run: unknown device 'bogus'; expected host, cuda or hip
 // ENTRY: offload-run: entry point 'nosuch' not found in the input
-// MISSING: does-not-exist.mlir
+// MISSING: offload-run: error: cannot open input file '{{.*}}does-not-exist.mlir': No such file or directory
+// MISSING-NOT: could not parse
 // KERNEL: bad-kernel.mlir:6:10: error: 'gpu.cluster_id' op thread block clusters are not supported by the host target
 // BOUNDS: offload error: offload.memcpy: OFFLOAD_ERRC_INVALID_SIZE: DstPtr + Size (80 bytes) runs past the end of its allocation: 40 bytes
 // FOREIGN: offload error: offload.free: OFFLOAD_ERRC_INVALID_ARGUMENT: Address ({{.*}}) was not allocated by offloadMemAlloc or was already freed

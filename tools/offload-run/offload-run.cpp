@@ -50,6 +50,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
@@ -522,6 +523,44 @@ static std::string readInputForMessage(int argc, char **argv) {
   return "";
 }
 
+/// The arguments that are not options nor an option's separate value: the
+/// input file(s). Options taking a value may give it as the next argument
+/// (`-e main`); those are offload-run's registered options that expect a
+/// value and mlir-runner's (registered only inside JitRunnerMain).
+static std::vector<llvm::StringRef> findInputArguments(int argc, char **argv) {
+  static const char *const runnerValueOptions[] = {
+      "e", "entry-point-result", "shared-libs", "object-filename",
+      "march", "mcpu", "mattr", "mtriple"};
+  auto &registered =
+      llvm::cl::getRegisteredOptions();
+  auto takesSeparateValue = [&](llvm::StringRef arg) {
+    if (!arg.consume_front("-"))
+      return false;
+    arg.consume_front("-");
+    if (arg.empty() || arg.contains('='))
+      return false;
+    if (llvm::is_contained(runnerValueOptions, arg))
+      return true;
+    auto it = registered.find(arg);
+    return it != registered.end() &&
+           it->second->getValueExpectedFlag() == llvm::cl::ValueRequired;
+  };
+  std::vector<llvm::StringRef> inputs;
+  llvm::ArrayRef<char *> args(argv, argc);
+  for (size_t i = 1; i < args.size(); ++i) {
+    llvm::StringRef arg = args[i];
+    if (arg == "--")
+      break;
+    if (arg.starts_with("-") && arg != "-") {
+      if (takesSeparateValue(arg))
+        ++i;
+      continue;
+    }
+    inputs.push_back(arg);
+  }
+  return inputs;
+}
+
 int main(int argc, char **argv) {
   // What llvm::InitLLVM does but for LLVM's stack printer, which allocates
   // in the signal handler: a program that corrupted the heap and died in
@@ -563,10 +602,10 @@ int main(int argc, char **argv) {
       const char *helpArgv[] = {argv[0], "--help"};
       llvm::cl::ParseCommandLineOptions(
           2, helpArgv,
-          "offload-run: lowers an MLIR program that launches GPU kernels\n"
+          "offload-run [options] <input file>: lowers an MLIR program that\n"
+          "launches GPU kernels "
           "(gpu.launch, gpu.launch_func, gpu memory ops, async) for a device\n"
           "with the offload pipelines, and runs its entry function.\n\n"
-          "  offload-run [options] <input file>\n\n"
           "Runner options (MLIR's JIT runner):\n"
           "  -e <name>                       entry function (default: main)\n"
           "  --entry-point-result=<void|i32|i64|f32>\n"
@@ -585,6 +624,20 @@ int main(int argc, char **argv) {
       return 0;
     }
   }
+
+  // A missing input file is one error (JitRunnerMain would add "could not
+  // parse the input IR"); no file at all reads standard input, as
+  // mlir-runner does, which is said when it is a terminal.
+  std::vector<llvm::StringRef> inputs = findInputArguments(argc, argv);
+  if (inputs.size() == 1 && inputs[0] != "-" &&
+      !llvm::sys::fs::exists(inputs[0])) {
+    llvm::errs() << "offload-run: error: cannot open input file '"
+                 << inputs[0] << "': No such file or directory\n";
+    return 1;
+  }
+  if (inputs.empty() && llvm::sys::Process::StandardInIsUserInput())
+    llvm::errs() << "offload-run: reading the program from standard input "
+                    "(end it with Ctrl-D; --help for usage)\n";
 
   // Defaults that differ from mlir-runner's: the entry point returns nothing,
   // and the runner utilities and async runtime are always linked.

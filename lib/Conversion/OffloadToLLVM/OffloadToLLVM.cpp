@@ -578,8 +578,10 @@ struct GetDeviceOpLowering : OffloadOpLowering<GetDeviceOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     StringRef context = op->getName().getStringRef();
-    if (failed(
-            callChecked(rewriter, loc, op, RuntimeFunction::Init, {}, context)))
+    // offloadInit fails for the whole runtime (a bad OFFLOAD_* variable, a
+    // plugin that cannot start), not for this device: say so.
+    if (failed(callChecked(rewriter, loc, op, RuntimeFunction::Init, {},
+                           "starting the offload runtime (offloadInit)")))
       return rewriter.notifyMatchFailure(op, "conflicting runtime declaration");
     Value backend =
         createI32Constant(rewriter, loc, getBackend(op.getPlatform()));
