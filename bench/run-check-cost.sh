@@ -7,8 +7,7 @@
 # usage: bench/run-check-cost.sh [-s SCALE] [-c COOPERATIVE_SCALE]
 #                                [-t TOOLS] [-r REPETITIONS] [RESULTS_DIR]
 #   -s   --host_bench_scale (default 0.05)
-#   -c   --host_bench_cooperative_scale (default: the scale; memcheck runs
-#        the cooperative kernels on fibers, about 10^3 times slower)
+#   -c   --host_bench_cooperative_scale (default: the scale)
 #   -t   the tools, space-separated (default "race sync init leak memcheck")
 #   -r   repetitions (default 3; medians are compared)
 set -euo pipefail

@@ -171,7 +171,9 @@ void __offload_host_assert_fail(const char *Message, const char *File,
 /// "========= <Location>: out-of-bounds <Op> in kernel '<Kernel>', block: [x,y,z],
 /// thread: [x,y,z]: index <Index> of dimension <Dim> is not below its size
 /// <Size>" on stdout and marks the launch failed, like
-/// __offload_host_assert_fail; the thread then stops before the access.
+/// __offload_host_assert_fail; the kernel then skips the access (a load
+/// yields zero) and the thread goes on. Only a thread's first bad access of
+/// a launch is printed and counted.
 void __offload_host_bounds_fail(const char *Location, const char *Op,
                                 const char *Kernel, int64_t Dim, int64_t Index,
                                 int64_t Size, int64_t BlockX, int64_t BlockY,

@@ -499,7 +499,7 @@ def test_check_reports_out_of_bounds_accesses(capfd):
     assert ("out-of-bounds memref.store in kernel 'copy', block: [0,0,0], "
             "thread: [6,0,0]: index 6 of dimension 0 is not below its size 6"
             in out), out
-    # The threads in bounds stored; the two others stopped.
+    # The threads in bounds stored; the two others' stores were skipped.
     np.testing.assert_array_equal(dst, src[:6])
     # The same module without checks is a different specialization.
     plain = offload.compile(OUT_OF_BOUNDS_COPY).kernel("copy")

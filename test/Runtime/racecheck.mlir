@@ -14,6 +14,10 @@
 // RUN: offload-run %t/workgroup.mlir | FileCheck %s --check-prefix=UNCHECKED
 // RUN: not offload-run --check=race %t/slot.mlir 2>/dev/null | FileCheck %s --check-prefix=SLOT
 // RUN: not offload-run --check=race %t/global.mlir 2>/dev/null | FileCheck %s --check-prefix=GLOBAL
+// RUN: env OFFLOAD_HOST_THREADS=1 not offload-run --check=race %t/blocks.mlir 2>%t/blocks.err | FileCheck %s --check-prefix=BLOCKS
+// RUN: FileCheck %s --check-prefix=BLOCKS-ERR < %t/blocks.err
+// RUN: env OFFLOAD_HOST_THREADS=1 OFFLOAD_CACHE_DIR= not offload-run --jit --check=race %t/blocks.mlir 2>/dev/null | FileCheck %s --check-prefix=BLOCKS
+// RUN: offload-run %t/blocks.mlir | FileCheck %s --check-prefix=BLOCKS-UNCHECKED
 // RUN: offload-run --check=race,memcheck %t/clean.mlir | FileCheck %s --check-prefix=CLEAN
 // RUN: not offload-run --check=racy %t/clean.mlir 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: env OFFLOAD_CHECK=race, not offload-run %t/clean.mlir 2>&1 | FileCheck %s --check-prefix=BAD-ENV
@@ -56,6 +60,26 @@
 // GLOBAL-NEXT: =========     and Write access at {{.*}}global.mlir:[[#STORE]]:5 in kernel 'sum'
 // GLOBAL-NOT: Race
 // GLOBAL: ========= ERROR SUMMARY: 3 errors
+
+// Between blocks (issue 25): both blocks write out[tid], once per location
+// (two threads: two locations); the writes of out2 at block * size + thread,
+// of part at the block id, the atomics and the same flag value are no race.
+// BLOCKS: clean
+// BLOCKS-NOT: Race
+// BLOCKS: ========= Error: Race reported between Write access at {{.*}}blocks.mlir:[[#OWN:]]:7
+// BLOCKS-NEXT: =========     and Write access at {{.*}}blocks.mlir:[[#OWN]]:7 in kernel 'same_slots'
+// BLOCKS-NEXT: =========     blocks: [0,0,0] and [1,0,0], threads: [0,0,0] (write) and [0,0,0] (write)
+// BLOCKS-NEXT: =========     global memory at 0x{{[0-9A-F]+}}, index 0, between blocks of one launch
+// BLOCKS-NEXT: ========= Error: Race reported between Write access at {{.*}}blocks.mlir:[[#OWN]]:7
+// BLOCKS-NEXT: =========     and Write access at {{.*}}blocks.mlir:[[#OWN]]:7 in kernel 'same_slots'
+// BLOCKS-NEXT: =========     blocks: [0,0,0] and [1,0,0], threads: [1,0,0] (write) and [1,0,0] (write)
+// BLOCKS-NEXT: =========     global memory at 0x{{[0-9A-F]+}}, index 1, between blocks of one launch
+// BLOCKS-NOT: Race
+// BLOCKS: ========= ERROR SUMMARY: 2 errors
+// BLOCKS-ERR: kernel same_slots{{.*}}: 2 race hazard(s) between threads of a block (racecheck)
+// BLOCKS-UNCHECKED: clean
+// BLOCKS-UNCHECKED-NEXT: same
+// BLOCKS-UNCHECKED-NOT: =========
 
 // CLEAN: 4
 // CLEAN-NEXT: ========= ERROR SUMMARY: 0 errors
@@ -191,6 +215,60 @@ module attributes {gpu.container_module} {
         threads in (%c4, %c1, %c1) args(%out : memref<?xi32>, %own : memref<?xi32>)
     %r = memref.load %out[%c0] : memref<?xi32>
     vector.print %r : i32
+    return
+  }
+}
+
+//--- blocks.mlir
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @distinct(%out2: memref<?xi32>, %part: memref<?xi32>,
+                       %count: memref<?xi32>, %flag: memref<?xi32>) kernel {
+      %t = gpu.thread_id x
+      %b = gpu.block_id x
+      %n = gpu.block_dim x
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : i32
+      %o = arith.muli %b, %n : index
+      %i = arith.addi %o, %t : index
+      %ti = arith.index_cast %t : index to i32
+      memref.store %ti, %out2[%i] : memref<?xi32>
+      %first = arith.cmpi eq, %t, %c0 : index
+      scf.if %first {
+        %bi = arith.index_cast %b : index to i32
+        memref.store %bi, %part[%b] : memref<?xi32>
+      }
+      %old = memref.atomic_rmw addi %c1, %count[%c0] : (i32, memref<?xi32>) -> i32
+      memref.store %c1, %flag[%c0] : memref<?xi32>
+      gpu.return
+    }
+    gpu.func @same_slots(%out: memref<?xi32>) kernel {
+      %t = gpu.thread_id x
+      %b = gpu.block_id x
+      %bi = arith.index_cast %b : index to i32
+      memref.store %bi, %out[%t] : memref<?xi32>
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %z = arith.constant 0 : i32
+    %out = memref.alloc(%c4) : memref<?xi32>
+    %part = memref.alloc(%c2) : memref<?xi32>
+    %count = memref.alloc(%c1) : memref<?xi32>
+    %flag = memref.alloc(%c1) : memref<?xi32>
+    memref.store %z, %count[%c0] : memref<?xi32>
+    memref.store %z, %flag[%c0] : memref<?xi32>
+    gpu.launch_func @kernels::@distinct blocks in (%c2, %c1, %c1)
+        threads in (%c2, %c1, %c1)
+        args(%out : memref<?xi32>, %part : memref<?xi32>, %count : memref<?xi32>, %flag : memref<?xi32>)
+    vector.print str "clean\n"
+    gpu.launch_func @kernels::@same_slots blocks in (%c2, %c1, %c1)
+        threads in (%c2, %c1, %c1) args(%out : memref<?xi32>)
+    vector.print str "same\n"
     return
   }
 }

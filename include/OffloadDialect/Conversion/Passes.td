@@ -103,9 +103,11 @@ def OffloadCheckMemoryAccesses : Pass<"offload-check-memory-accesses",
     ========= <file>:<line>:<col>: out-of-bounds memref.store in kernel 'K', block: [x,y,z], thread: [x,y,z]: index 12 of dimension 0 is not below its size 8
     ```
 
-    on stdout, then stops (a silent `cf.assert` with the attribute
-    `offload.check_stop`), and the launch fails. Checked kernels keep one
-    function per thread (see `cf.assert` in docs/HostTarget.md).
+    on stdout, and the access is made harmless (`scf.if` around it: a bad
+    store is skipped, a bad load or atomic yields zero); the thread goes on,
+    later bad accesses of a thread that faulted are not reported, and the
+    launch fails. No thread stops alone, so checked kernels that synchronize
+    still run as thread loops, not on fibers.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::cf::ControlFlowDialect",
@@ -146,9 +148,21 @@ def OffloadCheckRaces : Pass<"offload-check-races", "::mlir::gpu::GPUModuleOp"> 
     =========     workgroup memory at 0x7f..., index 0, barrier interval 0 (from the kernel's start)
     ```
 
-    The launch then fails ("N race hazard(s)"). With `sync`, the barrier
-    locations name the barrier in the synccheck reports of kernels that run
-    on fibers (docs/HostTarget.md).
+    The launch then fails ("N race hazard(s)"). Checked writes to global
+    memory also go to a shadow of the whole launch, which reports two blocks
+    writing one location once per location ("between blocks of one
+    launch").
+
+    Accesses that cannot race are left out (their loops stay vector code):
+    per memref root and barrier-free segment of the kernel, accesses that
+    only read, or that all have one index injective in the thread ids; a
+    global write also needs all writes of its root to have one index
+    injective in (block, thread). Barriers are instrumented for racecheck
+    only when an access is, and for synccheck only in kernels where threads
+    can diverge (an early return, an assert, a barrier under a loop or
+    branch that is not block-uniform). With `sync`, the barrier locations
+    name the barrier in the synccheck reports of kernels that run on fibers
+    (docs/HostTarget.md).
 
     Example: `offload-opt --pass-pipeline='builtin.module(gpu.module(offload-check-races{race=true}))'`.
   }];
@@ -161,7 +175,8 @@ def OffloadCheckRaces : Pass<"offload-check-races", "::mlir::gpu::GPUModuleOp"> 
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::func::FuncDialect"];
+                           "::mlir::func::FuncDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 def OffloadCheckInitialization : Pass<"offload-check-initialization",

@@ -11,8 +11,13 @@
 // for CUDA). MLIR's own runtime verification
 // (mlir/lib/Dialect/MemRef/Transforms/RuntimeOpVerification.cpp) checks the
 // same accesses with cf.assert and a static message; this pass reports the
-// values, through __offload_host_bounds_fail (HostKernelABI.h), and stops the
-// thread with a cf.assert that convert-gpu-to-offload-host lowers silently.
+// values, through __offload_host_bounds_fail (HostKernelABI.h), and makes the
+// failing access harmless instead of stopping the thread: a store is
+// skipped, a load or atomic yields zero. The runtime reports a thread's
+// first bad access only (later ones of a faulted thread are not reported)
+// and fails the launch, as compute-sanitizer's memcheck does. No thread
+// stops alone, so checked kernels that synchronize still run as thread
+// loops (offload-host-thread-loops), not on fibers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,7 +25,7 @@
 #include "OffloadDialect/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 
@@ -72,6 +77,42 @@ static std::string describeLocation(Location loc) {
   return (source->getFilename().getValue() + ":" + Twine(source->getLine()) +
           ":" + Twine(source->getColumn()))
       .str();
+}
+
+/// The zero of \p type (an integer, index, float or vector of them).
+static Value createZero(OpBuilder &b, Location loc, Type type) {
+  if (auto vector = dyn_cast<VectorType>(type)) {
+    Type element = vector.getElementType();
+    TypedAttr zero = isa<FloatType>(element)
+                         ? TypedAttr(b.getFloatAttr(element, 0.0))
+                         : TypedAttr(b.getIntegerAttr(element, 0));
+    return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(vector, zero));
+  }
+  if (isa<FloatType>(type))
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, 0.0));
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, 0));
+}
+
+/// Runs \p op only when \p ok holds: `scf.if %ok` around it, yielding its
+/// results, and zeros of their types otherwise (a bad load reads zero, a
+/// bad store or atomic does nothing).
+static void guardAccess(OpBuilder &b, Operation *op, Value ok) {
+  Location loc = op->getLoc();
+  auto guard = scf::IfOp::create(b, loc, op->getResultTypes(), ok,
+                                 /*withElseRegion=*/op->getNumResults() != 0);
+  if (op->getNumResults() == 0) {
+    op->moveBefore(guard.thenBlock()->getTerminator());
+    return;
+  }
+  op->replaceAllUsesWith(guard.getResults());
+  op->moveBefore(guard.thenBlock(), guard.thenBlock()->end());
+  b.setInsertionPointToEnd(guard.thenBlock());
+  scf::YieldOp::create(b, loc, op->getResults());
+  b.setInsertionPointToStart(guard.elseBlock());
+  SmallVector<Value> zeros;
+  for (Type type : op->getResultTypes())
+    zeros.push_back(createZero(b, loc, type));
+  scf::YieldOp::create(b, loc, zeros);
 }
 
 static void checkAccess(const Access &access, gpu::GPUFuncOp kernel,
@@ -147,9 +188,7 @@ static void checkAccess(const Access &access, gpu::GPUFuncOp kernel,
     }
     ok = arith::AndIOp::create(b, loc, ok, inBounds);
   }
-  // Stop the thread before the access: a silent device-side assertion.
-  auto stop = cf::AssertOp::create(b, loc, ok, "out-of-bounds access");
-  stop->setAttr("offload.check_stop", b.getUnitAttr());
+  guardAccess(b, op, ok);
 }
 
 namespace {

@@ -190,6 +190,52 @@ void reportHazard(const RunningLaunch &Launch, const BlockState &S,
       llvm::StringRef(SecondKind).lower(), Workgroup ? "workgroup" : "global",
       reinterpret_cast<const void *>(Address), Index, Interval).str());
 }
+/// A write of thread \p Me of the running block to global memory at
+/// \p Address: a write-write hazard with the last checked write of another
+/// block of the launch, reported once per address (blocks of a launch never
+/// synchronize; atomics are not checked).
+void checkBlockWrite(const RunningLaunch &Launch, const BlockState &S,
+                     const AccessRecord &Me, uintptr_t Address, int64_t Index,
+                     bool Same) {
+  DeviceFailures &F = *Launch.Failures;
+  std::call_once(F.GlobalWritesOnce, [&] {
+    F.GlobalWrites = std::make_unique<GlobalWriteShadow>();
+  });
+  GlobalWriteShadow::Shard &Shard = F.GlobalWrites->getShard(Address);
+  GlobalWriteShadow::Write First;
+  {
+    std::lock_guard<std::mutex> Lock(Shard.Mutex);
+    auto [It, Inserted] = Shard.Writes.try_emplace(Address);
+    GlobalWriteShadow::Write &W = It->second;
+    bool OtherBlock = !Inserted && (W.Block[0] != S.Block[0] ||
+                                    W.Block[1] != S.Block[1] ||
+                                    W.Block[2] != S.Block[2]);
+    First = W;
+    if (Inserted || !OtherBlock || !Same)
+      W = {{S.Block[0], S.Block[1], S.Block[2]}, Me.Thread, Me.Location};
+    // The same value as the memory holds is benign, as between threads.
+    if (!OtherBlock || Same)
+      return;
+  }
+  std::string Key = llvm::formatv("blocks|{0}", Address).str();
+  {
+    std::lock_guard<std::mutex> Lock(F.ReportedMutex);
+    if (!F.Reported.insert(Key).second)
+      return;
+  }
+  F.Races.fetch_add(1, std::memory_order_relaxed);
+  offload::check::report(llvm::formatv(
+      "Error: Race reported between Write access at {0}\n"
+      "    and Write access at {1} in kernel '{2}'\n"
+      "    blocks: [{3},{4},{5}] and [{6},{7},{8}], threads: {9} (write) and "
+      "{10} (write)\n"
+      "    global memory at {11}, index {12}, between blocks of one launch",
+      First.Location, Me.Location,
+      S.Kernel ? llvm::StringRef(S.Kernel) : Launch.Name, First.Block[0],
+      First.Block[1], First.Block[2], S.Block[0], S.Block[1], S.Block[2],
+      formatThread(S, First.Thread - 1), formatThread(S, Me.Thread - 1),
+      reinterpret_cast<const void *>(Address), Index).str());
+}
 } // namespace
 
 bool offload::host::isSyncChecked() {
@@ -262,6 +308,8 @@ extern "C" void __offload_host_check_access(const char *Location,
       bool Same = (Flags & OFFLOAD_HOST_CHECK_VALUE) && Bytes <= 8 &&
                   std::memcmp(reinterpret_cast<const void *>(A), &Value,
                               size_t(Bytes)) == 0;
+      if (!Workgroup)
+        checkBlockWrite(Launch, *S, Me, A, Index + I, Same);
       if (!Same && Sh.Write.conflicts(Me.Thread, Me.Interval))
         reportHazard(Launch, *S, WriteWrite, Sh.Write, Me, A, Index + I,
                      Workgroup);

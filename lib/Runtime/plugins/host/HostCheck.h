@@ -20,7 +20,10 @@
 // with the shadow finds every hazard of the interval exactly: a write after
 // another thread's write (write-write) or read (read-write), a read after
 // another thread's write (write-read). Each is reported once per launch,
-// (kind, locations, interval), and fails the launch.
+// (kind, locations, interval), and fails the launch. Checked writes to
+// global memory also go to the launch's GlobalWriteShadow (HostFault.h):
+// a write of another block to the same address is a write-write hazard
+// between blocks, reported once per address.
 //
 // synccheck (Fiber.cpp) asks for the barrier locations of a block's threads
 // to name the barrier of a divergent-barrier report.

@@ -116,6 +116,15 @@ extern "C" void __offload_host_bounds_fail(const char *Location, const char *Op,
                                            int64_t BlockX, int64_t BlockY,
                                            int64_t BlockZ, int64_t ThreadX,
                                            int64_t ThreadY, int64_t ThreadZ) {
+  // The thread goes on with the access made harmless: report its first bad
+  // access only.
+  if (Current.Failures) {
+    std::lock_guard<std::mutex> Lock(Current.Failures->FaultedMutex);
+    if (!Current.Failures->Faulted
+             .insert({BlockX, BlockY, BlockZ, ThreadX, ThreadY, ThreadZ})
+             .second)
+      return;
+  }
   // memcheck's report, in compute-sanitizer's shape: one line, counted in the
   // error summary.
   offload::check::report(llvm::formatv(

@@ -28,14 +28,38 @@
 
 #include "OffloadRuntime/HostKernelABI.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <array>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
+#include <set>
 
 namespace offload::host {
+
+/// racecheck's shadow of the global writes of one launch, for write-write
+/// hazards between blocks (HostCheck.cpp): per address, the block, linear
+/// thread and location of its last checked write; sharded by address.
+struct GlobalWriteShadow {
+  struct Write {
+    int64_t Block[3];
+    uint32_t Thread;
+    const char *Location;
+  };
+  struct Shard {
+    std::mutex Mutex;
+    llvm::DenseMap<uintptr_t, Write> Writes;
+  };
+  static constexpr unsigned NumShards = 64;
+  Shard Shards[NumShards];
+  Shard &getShard(uintptr_t Address) {
+    return Shards[(Address >> 6) % NumShards];
+  }
+};
 
 /// While alive, a fault on this thread is reported as one in kernel \p Name
 /// at the block \p Ctx names (its BlockId, read when the fault happens), and
@@ -52,6 +76,13 @@ struct DeviceFailures {
   /// The hazards reported for this launch, each once (HostCheck.cpp).
   std::mutex ReportedMutex;
   llvm::StringSet<> Reported;
+  /// The threads (block x, y, z, thread x, y, z) that accessed memory out of
+  /// bounds: memcheck reports each one's first bad access only.
+  std::mutex FaultedMutex;
+  std::set<std::array<int64_t, 6>> Faulted;
+  /// racecheck's global writes of the launch, made by the first one.
+  std::once_flag GlobalWritesOnce;
+  std::unique_ptr<GlobalWriteShadow> GlobalWrites;
 
 private:
   static uint64_t nextLaunchId() {
