@@ -415,3 +415,43 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// A body that calls the C math library (math.exp becomes one libm call per
+// lane) gets at most 8 lanes, even where 16 divide the trip count: with 16
+// the live vectors spill around every call. math.sqrt is an instruction and
+// keeps 16.
+// CHECK-LABEL: gpu.func @libm_lanes
+// CHECK: math.exp %{{.*}} : vector<8xf32>
+// CHECK-NOT: vector<16xf32>
+// CHECK-LABEL: gpu.func @sqrt_lanes
+// CHECK: math.sqrt %{{.*}} : vector<16xf32>
+gpu.module @kernels {
+  gpu.func @libm_lanes(%in: memref<64xf32>, %out: memref<64xf32>) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    scf.parallel (%x) = (%c0) to (%c64) step (%c1) {
+      %v = memref.load %in[%x] : memref<64xf32>
+      %e = math.exp %v : f32
+      memref.store %e, %out[%x] : memref<64xf32>
+      scf.reduce
+    }
+    gpu.return
+  }
+  gpu.func @sqrt_lanes(%in: memref<64xf32>, %out: memref<64xf32>) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    scf.parallel (%x) = (%c0) to (%c64) step (%c1) {
+      %v = memref.load %in[%x] : memref<64xf32>
+      %e = math.sqrt %v : f32
+      memref.store %e, %out[%x] : memref<64xf32>
+      scf.reduce
+    }
+    gpu.return
+  }
+}
