@@ -101,10 +101,24 @@ int64_t Allocation::findUnwritten(size_t Offset, size_t Bytes) const {
   size_t Begin = Offset / FillBlock * FillBlock;
   size_t End = std::min(Size, (Offset + Bytes + FillBlock - 1) / FillBlock *
                                   FillBlock);
-  for (size_t I = Begin; I < End; ++I)
-    if (!Shadow[I].load(std::memory_order_relaxed) && Memory[I] != FillByte)
+  // Other threads of the launch may write these bytes while this one looks
+  // (histogram's blocks adding into one array): a byte written meanwhile no
+  // longer tells anything, so only a byte still unwritten after the scan is
+  // reported, and only when some unwritten byte of the blocks was seen.
+  bool SawUnwritten = false;
+  for (size_t I = Begin; I < End; ++I) {
+    if (Shadow[I].load(std::memory_order_relaxed))
+      continue;
+    if (Memory[I] != FillByte)
       return -1;
-  return First;
+    SawUnwritten = true;
+  }
+  if (!SawUnwritten)
+    return -1;
+  for (size_t I = Offset, E = Offset + Bytes; I < E; ++I)
+    if (!Shadow[I].load(std::memory_order_relaxed))
+      return int64_t(I);
+  return -1;
 }
 
 void initcheck::recordAllocation(void *Ptr, size_t Size,
