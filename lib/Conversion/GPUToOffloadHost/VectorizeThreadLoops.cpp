@@ -83,8 +83,8 @@ public:
   LoopVectorizer(scf::ParallelOp loop, int64_t width, bool assumeGuards = false,
                  bool branchFree = false)
       : loop(loop), width(width), assumeGuards(assumeGuards),
-        branchFree(branchFree), builder(loop.getContext()),
-        loc(loop.getLoc()) {}
+        builder(loop.getContext()), loc(loop.getLoc()),
+        branchFree(branchFree) {}
 
   /// Rewrites the loop; returns false (and leaves it unchanged) when its body
   /// has something this does not vectorize or would not gain from.

@@ -158,7 +158,7 @@ static void runBlocks(const BlockLaunch &Launch,
   Ctx.Cooperative = nullptr;
   FaultScope Fault(Launch.Name, Ctx, Errors.Failures);
   // synccheck of the last block this thread ran (HostCheck.h).
-  auto FinishChecks = llvm::make_scope_exit(finishCheckedBlock);
+  llvm::scope_exit FinishChecks(finishCheckedBlock);
   if (!(Desc.Flags & OFFLOAD_HOST_KERNEL_COOPERATIVE)) {
     if (Error E = runNonCooperativeBlocks(Launch, Ctx, Begin, End,
                                           Errors.failedFlag()))
