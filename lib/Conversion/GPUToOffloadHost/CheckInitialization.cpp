@@ -109,15 +109,6 @@ static bool isGlobal(Value memref) {
   return true;
 }
 
-/// "file:line:col" of \p loc (a call site resolved to its callee).
-static std::string describeLocation(Location loc) {
-  std::optional<FileLineColLoc> source = offload::getSourceLocation(loc);
-  if (!source)
-    return "<unknown>";
-  return (source->getFilename().getValue() + ":" + Twine(source->getLine()) +
-          ":" + Twine(source->getColumn()))
-      .str();
-}
 
 static func::FuncOp getOrCreateHook(OpBuilder &b, gpu::GPUModuleOp module,
                                     StringRef name, TypeRange args) {
@@ -169,7 +160,7 @@ static void instrumentAccess(const Access &access, gpu::GPUFuncOp kernel,
           arith::ConstantIndexOp::create(b, loc, elementBytes)));
   SmallVector<Value> args{
       offload::createHostStringAddress(
-          b, loc, module, "__offload_check.location", describeLocation(loc)),
+          b, loc, module, "__offload_check.location", offload::describeSourceLocation(loc)),
       offload::createHostStringAddress(b, loc, module, "__offload_check.kernel",
                                        getKernelName(kernel)),
       arith::IndexCastOp::create(b, loc, i64, address),

@@ -69,15 +69,6 @@ static std::optional<Access> getAccess(Operation *op) {
   return std::nullopt;
 }
 
-/// "file:line:col" of \p loc (a call site resolved to its callee).
-static std::string describeLocation(Location loc) {
-  std::optional<FileLineColLoc> source = offload::getSourceLocation(loc);
-  if (!source)
-    return "<unknown>";
-  return (source->getFilename().getValue() + ":" + Twine(source->getLine()) +
-          ":" + Twine(source->getColumn()))
-      .str();
-}
 
 /// The zero of \p type (an integer, index, float or vector of them).
 static Value createZero(OpBuilder &b, Location loc, Type type) {
@@ -168,7 +159,7 @@ static void checkAccess(const Access &access, gpu::GPUFuncOp kernel,
       SmallVector<Value> args{
           offload::createHostStringAddress(b, loc, module,
                                            "__offload_check.location",
-                                           describeLocation(loc)),
+                                           offload::describeSourceLocation(loc)),
           offload::createHostStringAddress(b, loc, module, "__offload_check.op",
                                            op->getName().getStringRef()),
           offload::createHostStringAddress(

@@ -133,15 +133,6 @@ static bool isShared(Value memref, bool &workgroup) {
   return true;
 }
 
-/// "file:line:col" of \p loc (a call site resolved to its callee).
-static std::string describeLocation(Location loc) {
-  std::optional<FileLineColLoc> source = offload::getSourceLocation(loc);
-  if (!source)
-    return "<unknown>";
-  return (source->getFilename().getValue() + ":" + Twine(source->getLine()) +
-          ":" + Twine(source->getColumn()))
-      .str();
-}
 
 static func::FuncOp getOrCreateHook(OpBuilder &b, gpu::GPUModuleOp module,
                                     StringRef name, TypeRange args) {
@@ -697,7 +688,7 @@ static bool instrumentAccess(const Access &access, gpu::GPUFuncOp kernel,
     stored = arith::ConstantIntOp::create(b, loc, i64, 0);
   SmallVector<Value> args{
       offload::createHostStringAddress(b, loc, module, "__offload_check.location",
-                                       describeLocation(loc)),
+                                       offload::describeSourceLocation(loc)),
       createKernelName(b, loc, module, kernel),
       arith::IndexCastOp::create(b, loc, i64, address),
       arith::ConstantIntOp::create(b, loc, i64, elementBytes),
@@ -722,7 +713,7 @@ static void instrumentBarrier(Operation *op, int64_t flags,
                       {ptrType, ptrType, i64, i64, i64, i64});
   SmallVector<Value> args{
       offload::createHostStringAddress(b, loc, module, "__offload_check.location",
-                                       describeLocation(loc)),
+                                       offload::describeSourceLocation(loc)),
       createKernelName(b, loc, module, kernel),
       arith::ConstantIntOp::create(b, loc, i64, flags)};
   appendThreadIds(b, loc, args);

@@ -725,6 +725,15 @@ Value mlir::offload::createHostStringAddress(OpBuilder &b, Location loc,
       b, loc, LLVM::LLVMPointerType::get(b.getContext()), name);
 }
 
+std::string mlir::offload::describeSourceLocation(Location loc) {
+  std::optional<FileLineColLoc> source = getSourceLocation(loc);
+  if (!source)
+    return "<unknown>";
+  return (source->getFilename().getValue() + ":" + Twine(source->getLine()) +
+          ":" + Twine(source->getColumn()))
+      .str();
+}
+
 std::optional<FileLineColLoc> mlir::offload::getSourceLocation(Location loc) {
   while (auto callSite = dyn_cast<CallSiteLoc>(loc))
     loc = callSite.getCallee();

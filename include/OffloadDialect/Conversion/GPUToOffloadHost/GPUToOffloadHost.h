@@ -13,6 +13,7 @@
 #include "mlir/IR/Location.h"
 
 #include <optional>
+#include <string>
 
 namespace mlir {
 class RewritePatternSet;
@@ -22,6 +23,10 @@ namespace offload {
 /// it, a call site resolved to its callee (an inlined function's own line);
 /// std::nullopt when it has none.
 std::optional<FileLineColLoc> getSourceLocation(Location loc);
+
+/// getSourceLocation(loc) as "file:line:col" for the checking tools'
+/// reports; "<unknown>" when it has none.
+std::string describeSourceLocation(Location loc);
 
 /// The address (!llvm.ptr) of a new private NUL-terminated string global of
 /// \p module holding \p text, named "<prefix>.<n>".
