@@ -7,6 +7,8 @@
 
 #include "DiskCache.h"
 
+#include "OffloadSupport/Environment.h"
+
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -46,10 +48,12 @@ DiskCache::DiskCache(std::string Directory, uint64_t MaxBytes)
     : Directory(std::move(Directory)), MaxBytes(MaxBytes) {}
 
 std::optional<std::string> DiskCache::getDefaultDirectory() {
-  if (const char *Dir = std::getenv("OFFLOAD_CACHE_DIR")) {
-    if (!*Dir)
+  if (std::getenv(offload::env::CacheDir.Name)) {
+    // Set but empty: no disk cache.
+    std::string Dir = offload::env::CacheDir.getText();
+    if (Dir.empty())
       return std::nullopt;
-    return std::string(Dir);
+    return Dir;
   }
   SmallString<256> Path;
   if (const char *Xdg = std::getenv("XDG_CACHE_HOME"); Xdg && *Xdg) {
@@ -65,12 +69,7 @@ std::optional<std::string> DiskCache::getDefaultDirectory() {
 }
 
 uint64_t DiskCache::getDefaultMaxBytes() {
-  if (const char *Value = std::getenv("OFFLOAD_CACHE_MAX_BYTES")) {
-    uint64_t Bytes;
-    if (!StringRef(Value).getAsInteger(10, Bytes))
-      return Bytes;
-  }
-  return uint64_t(1) << 30;
+  return offload::env::CacheMaxBytes.getUnsigned(uint64_t(1) << 30);
 }
 
 std::string DiskCache::pathFor(StringRef Key) const {

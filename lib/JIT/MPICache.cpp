@@ -7,6 +7,8 @@
 
 #include "MPICache.h"
 
+#include "OffloadSupport/Environment.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
@@ -52,24 +54,10 @@ llvm::StringRef getEnv(const char *Name) {
   const char *Value = std::getenv(Name);
   return Value ? llvm::StringRef(Value).trim() : llvm::StringRef();
 }
-
-bool isOn(llvm::StringRef V) {
-  for (llvm::StringRef Yes : {"1", "true", "on", "yes"})
-    if (V.equals_insensitive(Yes))
-      return true;
-  return false;
-}
 } // namespace
 
 std::string offloadjit::checkMPICacheSettings() {
-  if (llvm::StringRef V = getEnv("OFFLOAD_JIT_CACHE_MPI_TIMEOUT"); !V.empty()) {
-    double Seconds;
-    if (V.getAsDouble(Seconds) || !(Seconds >= 0))
-      return ("OFFLOAD_JIT_CACHE_MPI_TIMEOUT=" + V +
-              ": expected a number of seconds")
-          .str();
-  }
-  return "";
+  return offload::env::JITCacheMPITimeout.check();
 }
 
 MPICache &MPICache::get() {
@@ -78,11 +66,10 @@ MPICache &MPICache::get() {
 }
 
 MPICache::MPICache() {
-  if (!isOn(getEnv("OFFLOAD_JIT_CACHE_MPI")))
+  if (!offload::env::JITCacheMPI.getFlag(false))
     return;
-  if (llvm::StringRef V = getEnv("OFFLOAD_JIT_CACHE_MPI_TIMEOUT"); !V.empty())
-    (void)V.getAsDouble(TimeoutSeconds);
-  bool Trace = isOn(getEnv("OFFLOAD_TRACE"));
+  TimeoutSeconds = offload::env::JITCacheMPITimeout.getNumber(TimeoutSeconds);
+  bool Trace = offload::env::Trace.getFlag(false);
   int Initialized = 0, Finalized = 0;
   std::optional<OpenMPI> MPI = OpenMPI::find();
   if (MPI && MPI->Initialized(&Initialized) == 0 && Initialized &&

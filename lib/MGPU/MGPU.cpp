@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OffloadRuntime/OffloadAPI.h"
+#include "OffloadSupport/Environment.h"
 
 #include <cstdarg>
 #include <cstdint>
@@ -238,9 +239,8 @@ static void initLocked(State &S, const char *Fn) {
   offload_code_location_t Where = at(Fn);
   check(offloadInitWithCodeLoc(&Where), Fn, "offloadInit");
   check(offloadGetHostDevice(&S.HostDevice), Fn, "offloadGetHostDevice");
-  const char *Env = std::getenv("OFFLOAD_MGPU_DEVICE");
-  if (Env && *Env) {
-    selectDeviceFromEnvironment(S, Fn, Env);
+  if (std::optional<std::string> Env = offload::env::MGPUDevice.raw()) {
+    selectDeviceFromEnvironment(S, Fn, Env->c_str());
   } else {
     // The first GPU, like the vendor wrappers' device 0; else the host CPU.
     S.Backend = OFFLOAD_PLATFORM_BACKEND_HOST;

@@ -7,6 +7,7 @@
 
 #include "Check.h"
 #include "Error.h"
+#include "OffloadSupport/Environment.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -84,11 +85,9 @@ void registerSummary() {
 } // namespace
 
 Error check::loadEnabledTools() {
-  const char *Value = std::getenv("OFFLOAD_CHECK");
+  std::string Value = env::Check.getText();
   std::string Bad;
-  std::optional<uint32_t> Tools =
-      parseCheckTools(Value ? std::string_view(Value) : std::string_view(),
-                      &Bad);
+  std::optional<uint32_t> Tools = parseCheckTools(Value, &Bad);
   if (!Tools)
     return createError(OFFLOAD_ERRC_INVALID_VALUE,
                        "OFFLOAD_CHECK={0}: '{1}' is not a checking tool: "

@@ -8,6 +8,7 @@
 #include "ChromeTrace.h"
 
 #include "OffloadRuntime/OffloadAPI.h"
+#include "OffloadSupport/Environment.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Process.h"
@@ -23,8 +24,8 @@ static void writeTraceAtExit() {
 }
 
 ChromeTrace *ChromeTrace::create() {
-  const char *Path = std::getenv("OFFLOAD_TRACE_FILE");
-  if (!Path || !*Path)
+  std::string Path = env::TraceFile.getText();
+  if (Path.empty())
     return nullptr;
   std::atexit(writeTraceAtExit);
   return new ChromeTrace(Path); // lives until exit

@@ -15,6 +15,7 @@
 #include "Profile.h"
 
 #include "Error.h"
+#include "OffloadSupport/Environment.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -78,7 +79,7 @@ static void reportAtExit() {
 }
 
 Profile *Profile::create() {
-  Expected<Setting> S = parseSetting(std::getenv("OFFLOAD_PROFILE"));
+  Expected<Setting> S = parseSetting(env::Profile.getText().c_str());
   if (!S) {
     // offloadInit reports it.
     consumeError(S.takeError());

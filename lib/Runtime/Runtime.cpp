@@ -13,6 +13,8 @@
 #include "plugins/cuda/CUDAPlugin.h"
 #include "plugins/hip/HIPPlugin.h"
 
+#include "OffloadSupport/Environment.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -26,66 +28,24 @@ using namespace offload;
 // Configuration
 //===----------------------------------------------------------------------===//
 
-bool offload::getEnvFlag(const char *Name) {
-  const char *Value = std::getenv(Name);
-  if (!Value)
-    return false;
-  StringRef V = StringRef(Value).trim();
-  return V == "1" || V.equals_insensitive("true") ||
-         V.equals_insensitive("on") || V.equals_insensitive("yes");
-}
-
-/// The runtime's settings with a value that means nothing, as an error that
-/// names the variable; success when every one set is valid.
+/// The settings of the runtime and its plugins (Environment.def's runtime,
+/// host and gpu components) with a value that means nothing, as an error
+/// that names the variable; success when every one set is valid.
 static Error checkEnvironment() {
-  for (const char *Name : {"OFFLOAD_TRACE", "OFFLOAD_DISABLE_VALIDATION",
-                           "OFFLOAD_GPU_STREAM_WAIT"}) {
-    const char *Value = std::getenv(Name);
-    if (!Value)
-      continue;
-    StringRef V = StringRef(Value).trim();
-    bool Known = V.empty() || llvm::is_contained({"0", "1"}, V);
-    for (StringRef Word : {"true", "false", "on", "off", "yes", "no"})
-      Known |= V.equals_insensitive(Word);
-    if (!Known)
-      return createError(OFFLOAD_ERRC_INVALID_VALUE,
-                         "{0}={1}: expected 1 or 0 (also true/false, on/off, "
-                         "yes/no)",
-                         Name, Value);
-  }
+  for (const char *Component : {"runtime", "host", "gpu"})
+    if (std::string Problem = env::checkComponent(Component); !Problem.empty())
+      return createError(OFFLOAD_ERRC_INVALID_VALUE, "{0}", Problem);
   if (Expected<Profile::Setting> S =
-          Profile::parseSetting(std::getenv("OFFLOAD_PROFILE"));
+          Profile::parseSetting(env::Profile.getText().c_str());
       !S)
     return S.takeError();
-  struct Number {
-    const char *Name;
-    uint64_t Min, Max;
-  };
-  for (Number N : {Number{"OFFLOAD_HOST_THREADS", 1, kMaxHostThreads},
-                   Number{"OFFLOAD_HOST_FIBER_STACK_SIZE", 1, UINT64_MAX},
-                   Number{"OFFLOAD_HOST_SPIN_US", 0, UINT64_MAX}}) {
-    const char *Value = std::getenv(N.Name);
-    if (!Value || StringRef(Value).trim().empty())
-      continue;
-    uint64_t Parsed;
-    if (StringRef(Value).trim().getAsInteger(0, Parsed) || Parsed < N.Min ||
-        Parsed > N.Max) {
-      std::string Expected =
-          N.Min ? "a positive integer" : "a non-negative integer";
-      if (N.Max != UINT64_MAX)
-        Expected += " up to " + std::to_string(N.Max);
-      return createError(OFFLOAD_ERRC_INVALID_VALUE, "{0}={1}: expected {2}",
-                         N.Name, Value, Expected);
-    }
-  }
   return Error::success();
 }
 
 namespace {
 void reloadConfig() {
-  offload::detail::ValidationEnabled =
-      !getEnvFlag("OFFLOAD_DISABLE_VALIDATION");
-  offload::detail::TraceEnabled = getEnvFlag("OFFLOAD_TRACE");
+  offload::detail::ValidationEnabled = !env::DisableValidation.getFlag(false);
+  offload::detail::TraceEnabled = env::Trace.getFlag(false);
 }
 
 /// Guards RefCount and the creation and destruction of the runtime.
@@ -100,8 +60,8 @@ void bumpAllocationEpoch() {
 // Read when the library is loaded, and again whenever the runtime goes from
 // uninitialized to initialized, so a process can change them between runs.
 std::atomic<bool> offload::detail::ValidationEnabled{
-    !getEnvFlag("OFFLOAD_DISABLE_VALIDATION")};
-std::atomic<bool> offload::detail::TraceEnabled{getEnvFlag("OFFLOAD_TRACE")};
+    !env::DisableValidation.getFlag(false)};
+std::atomic<bool> offload::detail::TraceEnabled{env::Trace.getFlag(false)};
 std::atomic<uint64_t> offload::detail::AllocationEpoch{1};
 __thread offload::detail::RangeCache offload::detail::TheRangeCache;
 

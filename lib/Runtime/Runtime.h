@@ -129,10 +129,6 @@ inline bool isTraceEnabled() {
   return detail::TraceEnabled.load(std::memory_order_relaxed);
 }
 
-/// Returns whether environment variable \p Name is set to a true value
-/// ("1", "true", "on", "yes"; case-insensitive).
-bool getEnvFlag(const char *Name);
-
 //===----------------------------------------------------------------------===//
 // Allocations
 //===----------------------------------------------------------------------===//

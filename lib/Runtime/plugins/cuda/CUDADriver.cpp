@@ -17,6 +17,7 @@
 #include "GPUPlugin.h"
 
 #include "../../Error.h"
+#include "OffloadSupport/Environment.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -183,8 +184,8 @@ Error CUDADriver::check(CUresult R, StringRef Call, offload_errc_t Code) const {
 DriverStatus CUDADriver::initialize() {
   DriverStatus Status;
   Devices.clear();
-  std::optional<std::string> Override = getEnv("OFFLOAD_CUDA_LIBRARY");
-  std::string LibraryName = Override ? *Override : "libcuda.so.1";
+  bool Override = env::CUDALibrary.isSet();
+  std::string LibraryName = env::CUDALibrary.getText("libcuda.so.1");
   if (!Library || Library->getPath() != LibraryName) {
     std::string Why;
     std::string Candidates[] = {LibraryName};

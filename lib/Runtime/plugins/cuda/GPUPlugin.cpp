@@ -8,6 +8,7 @@
 #include "GPUPlugin.h"
 
 #include "../../Error.h"
+#include "OffloadSupport/Environment.h"
 #include "../../Runtime.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -771,11 +772,7 @@ Error GPUPlugin::init() {
   Version = S.NumDevices ? TheDriver->getVersion() : "";
   // A debugging aid: OFFLOAD_GPU_STREAM_WAIT=0 runs host work on the
   // driver's callback thread instead of the queues' host threads.
-  bool AllowWaitValue = true;
-  if (std::optional<std::string> V = getEnv("OFFLOAD_GPU_STREAM_WAIT"))
-    AllowWaitValue = !(StringRef(*V).trim() == "0" ||
-                       StringRef(*V).trim().equals_insensitive("false") ||
-                       StringRef(*V).trim().equals_insensitive("off"));
+  bool AllowWaitValue = env::GPUStreamWait.getFlag(true);
   std::string Skipped;
   for (unsigned I = 0; I < S.NumDevices; ++I) {
     auto Fail = [&](Error E) {

@@ -15,6 +15,7 @@
 #include "HIPPlugin.h"
 
 #include "../../Error.h"
+#include "OffloadSupport/Environment.h"
 #include "../cuda/GPUPlugin.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -261,7 +262,7 @@ static std::vector<std::string> getHIPCandidates() {
 
 DriverStatus HIPDriver::initialize() {
   DriverStatus Status;
-  std::optional<std::string> Override = getEnv("OFFLOAD_HIP_LIBRARY");
+  std::optional<std::string> Override = env::HIPLibrary.raw();
   // Every HIP runtime on Linux reaches AMD GPUs through the amdgpu kernel
   // driver's /dev/kfd. Without it there is no device to find, and loading
   // the runtime and calling hipInit only costs every process that

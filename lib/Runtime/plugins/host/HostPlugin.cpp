@@ -9,6 +9,7 @@
 
 #include "../../Error.h"
 #include "HostMemory.h"
+#include "OffloadSupport/Environment.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
@@ -162,27 +163,15 @@ HostPlugin::~HostPlugin() { consumeError(deinit()); }
 
 StringRef HostPlugin::getVersion() const { return LLVM_VERSION_STRING; }
 
-/// Reads a positive integer from environment variable \p Name.
-static std::optional<uint64_t> getEnvUnsigned(const char *Name) {
-  const char *Value = std::getenv(Name);
-  uint64_t Result;
-  if (!Value || StringRef(Value).trim().getAsInteger(0, Result) || !Result)
-    return std::nullopt;
-  return Result;
-}
-
 Error HostPlugin::init() {
+  // Invalid values were reported by offloadInit (checkEnvironment); here
+  // they read as the defaults.
   Config = HostConfig();
-  if (std::optional<uint64_t> N = getEnvUnsigned("OFFLOAD_HOST_THREADS"))
-    Config.NumThreads = unsigned(std::min<uint64_t>(*N, kMaxHostThreads));
-  if (std::optional<uint64_t> N =
-          getEnvUnsigned("OFFLOAD_HOST_FIBER_STACK_SIZE"))
-    Config.FiberStackSize = std::max<uint64_t>(*N, 16 * 1024);
-  if (const char *Spin = std::getenv("OFFLOAD_HOST_SPIN_US")) {
-    uint64_t Micros;
-    if (!StringRef(Spin).trim().getAsInteger(0, Micros))
-      Config.SpinMicros = std::min<uint64_t>(Micros, 1000000);
-  }
+  Config.NumThreads =
+      unsigned(env::HostThreads.getUnsigned(Config.NumThreads));
+  Config.FiberStackSize = std::max<uint64_t>(
+      env::HostFiberStackSize.getUnsigned(Config.FiberStackSize), 16 * 1024);
+  Config.SpinMicros = env::HostSpinMicros.getUnsigned(Config.SpinMicros);
   TheDevice = std::make_unique<HostDevice>(*this);
   return Error::success();
 }
