@@ -5,7 +5,7 @@
 #
 # Dependencies come from Debian's packages (LLVM/MLIR 22, clang-22 with its
 # sanitizer and libFuzzer runtimes (libclang-rt-22-dev), lld,
-# Ninja, ccache, CMake, GoogleTest, Google Benchmark, Boost.Context for the
+# Ninja, ccache, CMake, clang-format-22 (scripts/check-format.sh), GoogleTest, Google Benchmark, Boost.Context for the
 # host device's fibers, LLVM's OpenMP runtime for a benchmark baseline,
 # ROCm's device libraries and HIP 5.2 runtime (libamdhip64-5: the HIP plugin's
 # tests load it; without an AMD GPU it finds no device), Python 3 headers and
@@ -32,7 +32,7 @@ build_dir=${1:-$root/build}
 build_type=${OFFLOAD_BUILD_TYPE:-Release}
 
 packages=(
-  cmake ninja-build ccache
+  cmake ninja-build ccache clang-format-22
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
   libclang-rt-22-dev
   libgtest-dev libbenchmark-dev libboost-context-dev libomp-22-dev

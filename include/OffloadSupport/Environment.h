@@ -206,7 +206,7 @@ private:
 // One constant per setting: env::HostThreads, env::Trace, ...
 #define OFFLOAD_ENV(Id, NameStr, KindName, MinV, MaxV, UnitStr, ComponentStr,  \
                     SummaryStr)                                                \
-  inline constexpr Variable Id{NameStr, Kind::KindName, MinV,        MaxV,     \
+  inline constexpr Variable Id{NameStr, Kind::KindName, MinV,      MaxV,       \
                                UnitStr, ComponentStr,   SummaryStr};
 #include "OffloadSupport/Environment.def"
 

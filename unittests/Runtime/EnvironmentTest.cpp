@@ -24,18 +24,21 @@ namespace env = offload::env;
 namespace {
 
 // A setting of each kind for the parser tests (a name no code reads).
-constexpr env::Variable TestFlag{"OFFLOAD_TEST_ENV_FLAG", env::Kind::Flag,
-                                 0, 1, "", "test", ""};
-constexpr env::Variable TestCount{"OFFLOAD_TEST_ENV_COUNT",
-                                  env::Kind::Unsigned, 1, 64, "", "test", ""};
+constexpr env::Variable TestFlag{
+    "OFFLOAD_TEST_ENV_FLAG", env::Kind::Flag, 0, 1, "", "test", ""};
+constexpr env::Variable TestCount{
+    "OFFLOAD_TEST_ENV_COUNT", env::Kind::Unsigned, 1, 64, "", "test", ""};
 constexpr env::Variable TestBytes{"OFFLOAD_TEST_ENV_BYTES",
-                                  env::Kind::Unsigned, 0, UINT64_MAX,
-                                  "bytes", "test", ""};
-constexpr env::Variable TestSeconds{"OFFLOAD_TEST_ENV_SECONDS",
-                                    env::Kind::Number, 0, 0, "seconds",
-                                    "test", ""};
-constexpr env::Variable TestScale{"OFFLOAD_TEST_ENV_SCALE", env::Kind::Number,
-                                  1, 0, "", "test", ""};
+                                  env::Kind::Unsigned,
+                                  0,
+                                  UINT64_MAX,
+                                  "bytes",
+                                  "test",
+                                  ""};
+constexpr env::Variable TestSeconds{
+    "OFFLOAD_TEST_ENV_SECONDS", env::Kind::Number, 0, 0, "seconds", "test", ""};
+constexpr env::Variable TestScale{
+    "OFFLOAD_TEST_ENV_SCALE", env::Kind::Number, 1, 0, "", "test", ""};
 
 TEST(EnvironmentTest, FlagSpellings) {
   {
@@ -75,12 +78,11 @@ TEST(EnvironmentTest, UnsignedRangeAndBases) {
     uint64_t Expected; // 7 (the default) when invalid
     bool Valid;
   };
-  for (Case C : {Case{"1", 1, true}, Case{"64", 64, true},
-                 Case{"0x10", 16, true}, Case{" 12 ", 12, true},
-                 Case{"0", 7, false}, Case{"65", 7, false},
-                 Case{"-2", 7, false}, Case{"+2", 7, false},
-                 Case{"3x", 7, false}, Case{"abc", 7, false},
-                 Case{"99999999999999999999999", 7, false}}) {
+  for (Case C :
+       {Case{"1", 1, true}, Case{"64", 64, true}, Case{"0x10", 16, true},
+        Case{" 12 ", 12, true}, Case{"0", 7, false}, Case{"65", 7, false},
+        Case{"-2", 7, false}, Case{"+2", 7, false}, Case{"3x", 7, false},
+        Case{"abc", 7, false}, Case{"99999999999999999999999", 7, false}}) {
     ScopedEnv E(TestCount.Name, C.Value);
     EXPECT_EQ(TestCount.getUnsigned(7), C.Expected) << C.Value;
     EXPECT_EQ(TestCount.check().empty(), C.Valid) << C.Value;
@@ -147,8 +149,8 @@ TEST(EnvironmentTest, InitRejectsEveryInvalidRuntimeSetting) {
       continue;
     SCOPED_TRACE(V->Name);
     ScopedEnv E(V->Name, "banana");
-    std::string Message = std::string(V->Name) + "=banana: expected " +
-                          V->expected();
+    std::string Message =
+        std::string(V->Name) + "=banana: expected " + V->expected();
     offload_result_t Result = offloadInit();
     ASSERT_NE(Result, OFFLOAD_SUCCESS);
     EXPECT_EQ(Result->Code, OFFLOAD_ERRC_INVALID_VALUE);

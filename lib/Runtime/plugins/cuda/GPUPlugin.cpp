@@ -8,8 +8,8 @@
 #include "GPUPlugin.h"
 
 #include "../../Error.h"
-#include "OffloadSupport/Environment.h"
 #include "../../Runtime.h"
+#include "OffloadSupport/Environment.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/MathExtras.h"

@@ -15,8 +15,8 @@
 #include "HIPPlugin.h"
 
 #include "../../Error.h"
-#include "OffloadSupport/Environment.h"
 #include "../cuda/GPUPlugin.h"
+#include "OffloadSupport/Environment.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"

@@ -167,8 +167,7 @@ Error HostPlugin::init() {
   // Invalid values were reported by offloadInit (checkEnvironment); here
   // they read as the defaults.
   Config = HostConfig();
-  Config.NumThreads =
-      unsigned(env::HostThreads.getUnsigned(Config.NumThreads));
+  Config.NumThreads = unsigned(env::HostThreads.getUnsigned(Config.NumThreads));
   Config.FiberStackSize = std::max<uint64_t>(
       env::HostFiberStackSize.getUnsigned(Config.FiberStackSize), 16 * 1024);
   Config.SpinMicros = env::HostSpinMicros.getUnsigned(Config.SpinMicros);
