@@ -106,17 +106,22 @@ function(offload_install_targets)
   endforeach()
 endfunction()
 
-# offload_api_tablegen(<output> <action>): generates <output> (relative to the
-# current binary directory) from the description of the runtime C API
-# (include/OffloadRuntime/API/*.td) with tools/offload-tblgen and <action>
-# (-gen-entry-points, ...). Appends the output's path to OFFLOAD_API_GENERATED
-# in the caller's scope.
+# offload_api_tablegen(<output> <action> [<root .td>]): generates <output>
+# (relative to the current binary directory) from the description of the
+# runtime C API (include/OffloadRuntime/API/*.td; the root file is
+# OffloadAPI.td unless given, e.g. Liboffload22.td) with tools/offload-tblgen
+# and <action> (-gen-entry-points, ...). Appends the output's path to
+# OFFLOAD_API_GENERATED in the caller's scope.
 function(offload_api_tablegen output action)
   set(td_dir ${PROJECT_SOURCE_DIR}/include/OffloadRuntime/API)
+  set(root OffloadAPI.td)
+  if(ARGC GREATER 2)
+    set(root ${ARGV2})
+  endif()
   file(GLOB td_files CONFIGURE_DEPENDS ${td_dir}/*.td)
   set(out ${CMAKE_CURRENT_BINARY_DIR}/${output})
   add_custom_command(OUTPUT ${out}
-    COMMAND offload-tblgen ${action} -I ${td_dir} ${td_dir}/OffloadAPI.td
+    COMMAND offload-tblgen ${action} -I ${td_dir} ${td_dir}/${root}
             -o ${out}
     DEPENDS offload-tblgen ${td_files}
     COMMENT "offload-tblgen ${action}: ${output}"

@@ -24,7 +24,7 @@ generated='^include/OffloadRuntime/OffloadAPI\.h$'
 if [ -n "$base" ]; then
   git_clang_format=${GIT_CLANG_FORMAT:-git-clang-format-22}
   if [ $fix = 1 ]; then
-    "$git_clang_format" --binary "$clang_format" "$base"
+    "$git_clang_format" --force --binary "$clang_format" "$base"
     exit 0
   fi
   out=$("$git_clang_format" --binary "$clang_format" --diff "$base" -- \
