@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 //
 // include/OffloadJIT/MLIRModule.h: the checks, the preparation of the
-// caller's context and the module's key; the engine (JIT.cpp) keeps the clone
+// caller's context and the module's key; the engine (Engine.h) keeps the clone
 // and compiles its kernels in that context.
 //
 //===----------------------------------------------------------------------===//

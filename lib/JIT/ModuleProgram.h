@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 //
 // What ModuleAPI.cpp (include/OffloadJIT/MLIRModule.h) and the engine
-// (JIT.cpp) share: programs whose module lives in the caller's MLIRContext
+// (Engine.h) share: programs whose module lives in the caller's MLIRContext
 // instead of the engine's contexts.
 //
 //===----------------------------------------------------------------------===//
@@ -29,7 +29,7 @@ namespace offloadjit {
 /// modules) in the caller's context \p Context.
 std::mutex &getExternalContextMutex(mlir::MLIRContext *Context);
 
-/// The engine's part of mlir::offload::jit::createProgram (JIT.cpp): a
+/// The engine's part of mlir::offload::jit::createProgram (CAPI.cpp): a
 /// program for \p Device around \p Clone (a verified module in a context
 /// prepared for the JIT, owned by the program from now on), whose module
 /// part of every key is \p ModuleHash. \p CheckTools: CheckTool bits.
@@ -39,7 +39,7 @@ createProgramFromModule(offload_device_handle_t Device,
                         std::string ModuleHash, uint32_t CheckTools,
                         offload_jit_program_handle_t *Out);
 
-/// Makes the error value of the C API (JIT.cpp).
+/// Makes the error value of the C API (CAPI.cpp).
 offload_result_t makeJITError(offload_errc_t Code, std::string Message);
 
 } // namespace offloadjit
