@@ -34,10 +34,11 @@
 
 #include "OffloadDialect/Conversion/GPUToOffloadHost/GPUToOffloadHost.h"
 #include "OffloadDialect/Conversion/GPUToOffloadHost/MMAToVector.h"
-#include "OffloadDialect/Conversion/GPUToOffloadHost/ThreadLoops.h"
 #include "OffloadDialect/Conversion/GPUToOffloadHost/VectorMemoryOps.h"
-#include "OffloadDialect/Conversion/GPUToOffloadHost/WorkgroupMemory.h"
 #include "OffloadDialect/Conversion/Passes.h"
+#include "OffloadDialect/Transforms/HostKernel/ThreadLoops.h"
+#include "OffloadDialect/Transforms/HostKernel/VendorOps.h"
+#include "OffloadDialect/Transforms/HostKernel/WorkgroupMemory.h"
 
 #include "OffloadRuntime/HostKernelABI.h"
 

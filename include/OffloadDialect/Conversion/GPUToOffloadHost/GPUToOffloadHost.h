@@ -40,19 +40,6 @@ Value createHostStringAddress(OpBuilder &b, Location loc,
 /// (gpu.global_id, arith ceil/floor division).
 void populateHostKernelPreparationPatterns(RewritePatternSet &patterns);
 
-/// Patterns that rewrite GPU vendor ops with a meaning on the CPU into
-/// portable ones (VendorOps.cpp: amdgpu.sched_barrier, amdgpu.lds_barrier,
-/// amdgpu.raw_buffer_load/store; the nvgpu ops below). Part of the preparation patterns; also
-/// applied first by offload-host-thread-loops, so that vendor barriers are
-/// barriers to it.
-void populateHostVendorOpPatterns(RewritePatternSet &patterns);
-
-/// Patterns that rewrite the NVIDIA warp-level ops whose lane layout a
-/// program sees (NVGPUOps.cpp: nvgpu.mma.sync, nvgpu.ldmatrix as shuffles of
-/// the lanes' registers, nvgpu.device_async_* as synchronous copies). Part
-/// of the vendor-op patterns.
-void populateHostNVGPUOpPatterns(RewritePatternSet &patterns);
-
 } // namespace offload
 } // namespace mlir
 

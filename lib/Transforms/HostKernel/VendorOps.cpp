@@ -70,7 +70,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OffloadDialect/Conversion/GPUToOffloadHost/GPUToOffloadHost.h"
+#include "OffloadDialect/Transforms/HostKernel/VendorOps.h"
 #include "OffloadDialect/Conversion/Passes.h"
 
 #include "OffloadRuntime/HostKernelABI.h"

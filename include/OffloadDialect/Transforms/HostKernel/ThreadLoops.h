@@ -15,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OFFLOADDIALECT_CONVERSION_GPUTOOFFLOADHOST_THREADLOOPS_H
-#define OFFLOADDIALECT_CONVERSION_GPUTOOFFLOADHOST_THREADLOOPS_H
+#ifndef OFFLOADDIALECT_TRANSFORMS_HOSTKERNEL_THREADLOOPS_H
+#define OFFLOADDIALECT_TRANSFORMS_HOSTKERNEL_THREADLOOPS_H
 
 #include "mlir/IR/Location.h"
 #include "mlir/Support/LLVM.h"
@@ -85,4 +85,4 @@ FailureOr<bool> buildHostThreadLoops(gpu::GPUFuncOp kernel,
 } // namespace offload
 } // namespace mlir
 
-#endif // OFFLOADDIALECT_CONVERSION_GPUTOOFFLOADHOST_THREADLOOPS_H
+#endif // OFFLOADDIALECT_TRANSFORMS_HOSTKERNEL_THREADLOOPS_H

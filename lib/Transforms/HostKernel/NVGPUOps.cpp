@@ -45,7 +45,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OffloadDialect/Conversion/GPUToOffloadHost/GPUToOffloadHost.h"
+#include "OffloadDialect/Transforms/HostKernel/VendorOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

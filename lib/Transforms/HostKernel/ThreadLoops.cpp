@@ -53,8 +53,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OffloadDialect/Conversion/GPUToOffloadHost/ThreadLoops.h"
-#include "OffloadDialect/Conversion/GPUToOffloadHost/GPUToOffloadHost.h"
+#include "OffloadDialect/Transforms/HostKernel/ThreadLoops.h"
+#include "OffloadDialect/Transforms/HostKernel/VendorOps.h"
 #include "OffloadDialect/Conversion/Passes.h"
 
 #include "OffloadRuntime/HostKernelABI.h"

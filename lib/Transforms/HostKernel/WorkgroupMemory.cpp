@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OffloadDialect/Conversion/GPUToOffloadHost/WorkgroupMemory.h"
+#include "OffloadDialect/Transforms/HostKernel/WorkgroupMemory.h"
 #include "OffloadDialect/Conversion/Passes.h"
 
 #include "mlir/IR/SymbolTable.h"
