@@ -7,9 +7,8 @@
 
 #include "Engine.h"
 
-#include "MPICache.h"
-
 #include "OffloadSupport/CheckTools.h"
+#include "OffloadSupport/Environment.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
@@ -23,84 +22,41 @@ using mlir::offload::SpecializationOptions;
 using namespace offloadjit;
 
 Config Config::fromEnvironment() {
+  namespace env = ::offload::env;
   Config C;
-  auto Env = [](const char *Name) -> StringRef {
-    const char *Value = std::getenv(Name);
-    return Value ? StringRef(Value).trim() : StringRef();
-  };
-  // A flag: unset or empty is Default; 1/true/on/yes and 0/false/off/no.
-  auto Flag = [&](const char *Name, bool Default) {
-    StringRef V = Env(Name);
-    if (V.empty())
-      return Default;
-    for (StringRef Yes : {"1", "true", "on", "yes"})
-      if (V.equals_insensitive(Yes))
-        return true;
-    for (StringRef No : {"0", "false", "off", "no"})
-      if (V.equals_insensitive(No))
-        return false;
-    if (C.Problem.empty())
-      C.Problem = (Twine(Name) + "=" + V +
-                   ": expected 1 or 0 (also true/false, on/off, yes/no)")
-                      .str();
-    return Default;
-  };
-  C.Enabled = Flag("OFFLOAD_JIT", true);
-  C.Async = Flag("OFFLOAD_JIT_ASYNC", false);
-  C.FoldGrid = Flag("OFFLOAD_JIT_FOLD_GRID", false);
-  C.Trace = Flag("OFFLOAD_TRACE", false);
-  C.ThreadLoops = Flag("OFFLOAD_HOST_THREAD_LOOPS", true);
-  if (StringRef V = Env("OFFLOAD_CHECK"); !V.empty()) {
+  // The first setting whose value means nothing: the JIT's own settings in
+  // Environment.def's order, then the runtime's two it reads.
+  C.Problem = env::checkComponent("jit");
+  if (C.Problem.empty())
+    C.Problem = env::Trace.check();
+  C.Enabled = env::JIT.getFlag(true);
+  C.Async = env::JITAsync.getFlag(false);
+  C.FoldGrid = env::JITFoldGrid.getFlag(false);
+  C.Trace = env::Trace.getFlag(false);
+  C.ThreadLoops = env::HostThreadLoops.getFlag(true);
+  if (std::optional<std::string> V = env::Check.raw()) {
     std::string Bad;
-    if (std::optional<uint32_t> Tools = ::offload::parseCheckTools(
-            std::string_view(V.data(), V.size()), &Bad))
+    if (std::optional<uint32_t> Tools = ::offload::parseCheckTools(*V, &Bad))
       C.CheckTools = *Tools;
     else if (C.Problem.empty())
-      C.Problem =
-          ("OFFLOAD_CHECK=" + V + ": '" + Bad +
-           "' is not a checking tool: expected " + ::offload::CheckToolsSyntax)
-              .str();
+      C.Problem = "OFFLOAD_CHECK=" + *V + ": '" + Bad +
+                  "' is not a checking tool: expected " +
+                  ::offload::CheckToolsSyntax;
   }
-  (void)Flag("OFFLOAD_JIT_STATS", false);
-  (void)Flag("OFFLOAD_JIT_CACHE_MPI", false);
-  if (std::string MPIProblem = checkMPICacheSettings();
-      !MPIProblem.empty() && C.Problem.empty())
-    C.Problem = MPIProblem;
-  C.Auto = Flag("OFFLOAD_JIT_AUTO", false);
+  C.Auto = env::JITAuto.getFlag(false);
   C.AutoSettings.Trace = C.Trace;
-  // A positive integer: unset or empty leaves \p Value as it is.
-  auto Positive = [&](const char *Name, unsigned &Value) {
-    unsigned Parsed;
-    if (StringRef V = Env(Name); !V.empty()) {
-      if (!V.getAsInteger(10, Parsed) && Parsed > 0)
-        Value = Parsed;
-      else if (C.Problem.empty())
-        C.Problem =
-            (Twine(Name) + "=" + V + ": expected a positive integer").str();
-    }
-  };
-  Positive("OFFLOAD_JIT_THREADS", C.Threads);
-  Positive("OFFLOAD_JIT_AUTO_THRESHOLD", C.AutoSettings.Threshold);
-  Positive("OFFLOAD_JIT_AUTO_MAX_VARIANTS", C.AutoSettings.MaxVariants);
-  C.Measure.Enabled = Flag("OFFLOAD_JIT_MEASURE", false);
+  C.Threads = unsigned(env::JITThreads.getUnsigned(C.Threads));
+  C.AutoSettings.Threshold =
+      unsigned(env::JITAutoThreshold.getUnsigned(C.AutoSettings.Threshold));
+  C.AutoSettings.MaxVariants =
+      unsigned(env::JITAutoMaxVariants.getUnsigned(C.AutoSettings.MaxVariants));
+  C.Measure.Enabled = env::JITMeasure.getFlag(false);
   C.Measure.Trace = C.Trace;
-  Positive("OFFLOAD_JIT_MEASURE_LAUNCHES", C.Measure.Launches);
-  if (StringRef V = Env("OFFLOAD_JIT_MEASURE_SCALE"); !V.empty()) {
-    if ((V.getAsDouble(C.Measure.Scale) || !(C.Measure.Scale > 0)) &&
-        C.Problem.empty())
-      C.Problem =
-          ("OFFLOAD_JIT_MEASURE_SCALE=" + V + ": expected a positive number")
-              .str();
-  }
-  if (StringRef V = Env("OFFLOAD_CACHE_MAX_BYTES"); !V.empty()) {
-    uint64_t Bytes;
-    if (V.getAsInteger(10, Bytes) && C.Problem.empty())
-      C.Problem =
-          ("OFFLOAD_CACHE_MAX_BYTES=" + V + ": expected a number of bytes")
-              .str();
-  }
-  C.DumpDir = Env("OFFLOAD_JIT_DUMP").str();
-  if (Env("OFFLOAD_JIT_COST_MODEL") == "0") { // the fixed bound of before
+  C.Measure.Launches =
+      unsigned(env::JITMeasureLaunches.getUnsigned(C.Measure.Launches));
+  C.Measure.Scale = env::JITMeasureScale.getNumber(C.Measure.Scale);
+  C.DumpDir = env::JITDump.getText();
+  if (!env::JITCostModel.getFlag(true)) { // the fixed bound of before
     C.Specialization.costModel = false;
     C.Specialization.unrollMaxTripCount = 16;
   }

@@ -21,6 +21,7 @@
 
 #include "OffloadDialect/InitAll.h"
 #include "OffloadSupport/CheckTools.h"
+#include "OffloadSupport/Environment.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -87,8 +88,7 @@ Engine::Engine()
   }
   Timeline = offloadTraceEnabled();
   Profiling = offloadProfileEnabled();
-  if (const char *Print = std::getenv("OFFLOAD_JIT_STATS");
-      Print && StringRef(Print) == "1")
+  if (::offload::env::JITStats.getFlag(false))
     std::atexit(printStatsAtExit);
 }
 

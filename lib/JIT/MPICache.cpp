@@ -56,10 +56,6 @@ llvm::StringRef getEnv(const char *Name) {
 }
 } // namespace
 
-std::string offloadjit::checkMPICacheSettings() {
-  return offload::env::JITCacheMPITimeout.check();
-}
-
 MPICache &MPICache::get() {
   static MPICache *Instance = new MPICache(); // lives until exit
   return *Instance;

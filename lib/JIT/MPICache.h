@@ -81,9 +81,6 @@ private:
   double TimeoutSeconds = 120;
 };
 
-/// The setting's problem ("OFFLOAD_JIT_CACHE_MPI_TIMEOUT=x: ..."), or "".
-std::string checkMPICacheSettings();
-
 } // namespace offloadjit
 
 #endif // OFFLOAD_LIB_JIT_MPICACHE_H
