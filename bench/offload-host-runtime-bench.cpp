@@ -19,6 +19,13 @@
 //   BM_Launch/queued_1x1_after_idle
 //       the queued 1x1 launch and sync after 2 ms without work, when the
 //       queue's thread sleeps (only the launch and sync are timed).
+//   BM_LaunchStart/<awake|asleep>
+//       enqueue to kernel start without a sync: the time from calling
+//       offloadLaunchKernel (1x1, on the queue) until the enqueuing thread
+//       sees the flag the kernel's first store sets; after 5 ms without work
+//       (asleep: the queue's thread sleeps and must be woken), or right
+//       after the previous launch (awake: the same-run baseline, the queue's
+//       thread still spins). Counter ns: the mean of the timed iterations.
 //   BM_Native/omp_parallel_for_64
 //       the baseline of a 64-block launch: an OpenMP parallel for of 64
 //       empty iterations.
@@ -43,12 +50,14 @@
 
 #include <benchmark/benchmark.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <thread>
+#include <time.h>
 #include <vector>
 
 using namespace offload_test;
@@ -71,16 +80,23 @@ offload_device_handle_t Host = nullptr;
 offload_queue_handle_t Queue = nullptr;
 offload_symbol_handle_t EmptyKernel = nullptr;
 offload_symbol_handle_t BarrierKernel = nullptr;
+offload_symbol_handle_t FlagKernel = nullptr;
 
 /// Barriers per thread in one launch of the barrier kernel.
 constexpr int64_t BarriersPerLaunch = 256;
 
 /// Builds and loads the benchmark kernels:
 ///  - empty (no arguments): does nothing;
-///  - barrier_loop (cooperative) {int64 n}: n barriers in a loop.
+///  - barrier_loop (cooperative) {int64 n}: n barriers in a loop;
+///  - set_flag {int64 *flag}: *flag = 1 (a release store).
 void loadKernels() {
   HostModuleBuilder MB("offload_host_runtime_bench");
   MB.addKernel("empty", 0, {}, [](ThreadEnv &) {});
+  MB.addKernel("set_flag", 8, {}, [](ThreadEnv &E) {
+    llvm::StoreInst *S = E.B.CreateStore(E.c64(1), E.arg(E.ptr(), 0));
+    S->setAtomic(llvm::AtomicOrdering::Release);
+    S->setAlignment(llvm::Align(8));
+  });
   HostModuleBuilder::KernelOptions Coop;
   Coop.Cooperative = true;
   MB.addKernel("barrier_loop", 8, Coop, [](ThreadEnv &E) {
@@ -96,6 +112,9 @@ void loadKernels() {
   check(offloadGetSymbol(Program, "barrier_loop", OFFLOAD_SYMBOL_KIND_KERNEL,
                          &BarrierKernel),
         "offloadGetSymbol(barrier_loop)");
+  check(offloadGetSymbol(Program, "set_flag", OFFLOAD_SYMBOL_KIND_KERNEL,
+                         &FlagKernel),
+        "offloadGetSymbol(set_flag)");
 }
 
 offload_kernel_launch_size_args_t grid(uint32_t Blocks, uint32_t Threads) {
@@ -113,6 +132,14 @@ void reportNs(benchmark::State &State, Clock::duration Elapsed) {
   State.counters["ns"] = Ns / double(State.iterations());
 }
 
+/// CPU time of the calling thread, in nanoseconds: unlike wall-clock time,
+/// it leaves out the time other processes of a loaded machine run instead.
+double threadCpuNs() {
+  timespec T;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &T);
+  return double(T.tv_sec) * 1e9 + double(T.tv_nsec);
+}
+
 //===----------------------------------------------------------------------===//
 // Benchmarks
 //===----------------------------------------------------------------------===//
@@ -121,15 +148,18 @@ void fiberBarrier(benchmark::State &State) {
   uint32_t Threads = uint32_t(State.range(0));
   offload_kernel_launch_size_args_t L = grid(1, Threads);
   int64_t N = BarriersPerLaunch;
+  double CpuStart = threadCpuNs();
   Clock::time_point Start = Clock::now();
   for (auto _ : State)
     check(offloadLaunchKernel(nullptr, Host, BarrierKernel, &N, sizeof(N), &L),
           "launch of barrier_loop");
   Clock::duration Elapsed = Clock::now() - Start;
+  double CpuNs = threadCpuNs() - CpuStart;
   reportNs(State, Elapsed);
   double Ns = std::chrono::duration<double, std::nano>(Elapsed).count();
-  State.counters["ns_per_thread_barrier"] =
-      Ns / (double(State.iterations()) * Threads * BarriersPerLaunch);
+  double Barriers = double(State.iterations()) * Threads * BarriersPerLaunch;
+  State.counters["ns_per_thread_barrier"] = Ns / Barriers;
+  State.counters["cpu_ns_per_thread_barrier"] = CpuNs / Barriers;
 }
 
 void launch(benchmark::State &State, bool Queued, uint32_t Blocks,
@@ -162,6 +192,31 @@ void launchAfterIdle(benchmark::State &State) {
           "queued launch");
     check(offloadSyncQueue(Queue), "offloadSyncQueue");
     Clock::duration Elapsed = Clock::now() - Start;
+    Total += Elapsed;
+    State.SetIterationTime(std::chrono::duration<double>(Elapsed).count());
+  }
+  reportNs(State, Total);
+}
+
+/// Enqueue to kernel start, without a sync (see the file comment): \p Asleep
+/// waits 5 ms before each launch, else 0.
+void launchStart(benchmark::State &State, bool Asleep) {
+  offload_kernel_launch_size_args_t L = grid(1, 1);
+  alignas(64) std::atomic<int64_t> Flag{0};
+  std::atomic<int64_t> *FlagPtr = &Flag;
+  Clock::duration Total{};
+  for (auto _ : State) {
+    Flag.store(0, std::memory_order_relaxed);
+    if (Asleep)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    Clock::time_point Start = Clock::now();
+    check(offloadLaunchKernel(Queue, Host, FlagKernel, &FlagPtr,
+                              sizeof(FlagPtr), &L),
+          "queued launch of set_flag");
+    while (!Flag.load(std::memory_order_acquire))
+      ;
+    Clock::duration Elapsed = Clock::now() - Start;
+    check(offloadSyncQueue(Queue), "offloadSyncQueue");
     Total += Elapsed;
     State.SetIterationTime(std::chrono::duration<double>(Elapsed).count());
   }
@@ -253,6 +308,12 @@ int main(int argc, char **argv) {
                                launchAfterIdle)
       ->UseManualTime()
       ->Iterations(200);
+  for (bool Asleep : {false, true})
+    benchmark::RegisterBenchmark(
+        Asleep ? "BM_LaunchStart/asleep" : "BM_LaunchStart/awake",
+        [=](benchmark::State &S) { launchStart(S, Asleep); })
+        ->UseManualTime()
+        ->Iterations(Asleep ? 100 : 2000);
   benchmark::RegisterBenchmark("BM_Native/omp_parallel_for_64",
                                ompParallelFor64)
       ->UseRealTime();

@@ -97,8 +97,10 @@ print()
 print("fiber barrier (1 block, %s):" % "256 barriers per thread")
 for t in (32, 256, 1024):
     v = stat("BM_FiberBarrier/threads:%d" % t, "ns_per_thread_barrier")
+    c = stat("BM_FiberBarrier/threads:%d" % t, "cpu_ns_per_thread_barrier")
     if v is not None:
-        print("  %5d threads: %6s ns per thread per barrier" % (t, fmt(v)))
+        print("  %5d threads: %6s ns per thread per barrier (CPU time %s ns)"
+              % (t, fmt(v), fmt(c)))
 print()
 print("%-34s %12s %12s %8s" % ("", "ours ns", "native ns", "ratio"))
 rows = [
@@ -106,6 +108,8 @@ rows = [
     ("launch 1x1, queued + sync", "BM_Launch/queued_1x1", None),
     ("  the same, queue thread asleep", "BM_Launch/queued_1x1_after_idle",
      None),
+    ("enqueue to kernel start, asleep", "BM_LaunchStart/asleep",
+     "BM_LaunchStart/awake"),
     ("launch 64x256, synchronous", "BM_Launch/sync_64x256",
      "BM_Native/omp_parallel_for_64"),
     ("launch 64x256, queued + sync", "BM_Launch/queued_64x256",
@@ -122,7 +126,8 @@ for label, ours, native in rows:
         continue
     ratio = "%.2fx" % (o / n) if n else "-"
     print("%-34s %12s %12s %8s" % (label, fmt(o), fmt(n), ratio))
-print("(native: OpenMP parallel for of 64 empty iterations; memcpy())")
+print("(native: OpenMP parallel for of 64 empty iterations; memcpy(); for "
+      "the kernel start: the same on an awake queue)")
 print()
 print("results: %s" % sys.argv[1])
 PY

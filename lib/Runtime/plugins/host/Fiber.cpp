@@ -38,14 +38,26 @@
 // op), never by call site: LLVM may duplicate a barrier call into several
 // paths, and the copies must still be one barrier.
 //
-// Switching. Contexts are Boost.Context's fcontext (a register save and a
-// stack switch; unlike swapcontext, no signal-mask system calls). A fiber
-// that waits or finishes switches directly to the next ready fiber of the
-// pass; the last fiber of a pass runs steps 2-4 on its own stack and switches
-// to the first fiber of the next pass. Only the end of the block (or a
-// deadlock) returns to the OS thread's own stack. The pass is a scan of the
-// fibers' states in linear-id order; a barrier costs one switch and a few
-// stores per thread.
+// Switching. A fiber that waits or finishes switches directly to the next
+// ready fiber of the pass; the last fiber of a pass runs steps 2-4 on its own
+// stack and switches to the first fiber of the next pass. Only the end of the
+// block (or a deadlock) returns to the OS thread's own stack. The pass is a
+// scan of the fibers' states in linear-id order; a barrier costs one switch
+// and a few stores per thread, with no atomic and no allocation (a block
+// runs on one OS thread).
+//
+// On x86-64 the switch is the function below: it pushes the six callee-saved
+// registers, swaps stack pointers and pops them, and returns with `ret` to
+// the call that suspended the resumed context. Every fiber suspends from the
+// same call site, so the return-stack predictor guesses every return right.
+// Boost.Context's fcontext (the switch elsewhere) returns with an indirect
+// jump, which leaves that predictor one entry off and mispredicts each return
+// up the resumed fiber's stack, and it also saves and reloads MXCSR and the
+// x87 control word (ldmxcsr and fldcw are slow): about twice the cost per
+// barrier (bench/README.md). The floating-point control words are left
+// alone: every thread of a block shares the OS thread's (no kernel changes
+// them; the ABI lets a callee do so only if it restores them). Unlike
+// swapcontext, neither switch makes a signal-mask system call.
 //
 // Fiber stacks (OFFLOAD_HOST_FIBER_STACK_SIZE, default 64 KiB, each above a
 // guard page), fiber records and their contexts are made once per OS thread,
@@ -69,7 +81,11 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
+#if defined(__x86_64__) && defined(__ELF__) && !defined(OFFLOAD_HOST_BOOST_FIBER_SWITCH)
+#define OFFLOAD_HOST_OWN_FIBER_SWITCH 1
+#else
 #include <boost/context/detail/fcontext.hpp>
+#endif
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -91,7 +107,53 @@ using namespace llvm;
 using namespace offload;
 using namespace offload::host;
 
+#ifdef OFFLOAD_HOST_OWN_FIBER_SWITCH
+// __offload_host_fiber_switch(void **Save, void *Resume): saves the caller's
+// callee-saved registers on its stack, stores the stack pointer to *Save,
+// continues the context whose stack pointer is Resume. A fresh context's
+// stack (WorkerFibers::reset) holds zeros for the registers but rbx (its
+// Fiber), and returns into __offload_host_fiber_start, which calls
+// __offload_host_fiber_entry(rbx) on a 16-byte aligned stack.
+extern "C" void __offload_host_fiber_switch(void **Save, void *Resume);
+extern "C" void __offload_host_fiber_start();
+asm(R"(
+  .text
+  .p2align 4
+  .globl __offload_host_fiber_switch
+  .hidden __offload_host_fiber_switch
+  .type __offload_host_fiber_switch,@function
+__offload_host_fiber_switch:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  retq
+  .size __offload_host_fiber_switch, .-__offload_host_fiber_switch
+
+  .p2align 4
+  .globl __offload_host_fiber_start
+  .hidden __offload_host_fiber_start
+  .type __offload_host_fiber_start,@function
+__offload_host_fiber_start:
+  movq %rbx, %rdi
+  andq $-16, %rsp
+  callq __offload_host_fiber_entry
+  ud2
+  .size __offload_host_fiber_start, .-__offload_host_fiber_start
+)");
+#else
 namespace fctx = boost::context::detail;
+#endif
 
 namespace {
 /// ThreadSanitizer must be told about stack switches (OFFLOAD_SANITIZE=thread);
@@ -149,8 +211,9 @@ class BlockScheduler;
 /// An execution context: a fiber, or the OS thread's own stack (the
 /// scheduler's "home").
 struct ContextSlot {
-  /// Where to resume the context while it is suspended.
-  fctx::fcontext_t Context = nullptr;
+  /// Where to resume the context while it is suspended: its stack pointer
+  /// (x86-64), else its Boost fcontext.
+  void *Context = nullptr;
   /// The block the context works for.
   BlockScheduler *Scheduler = nullptr;
   TsanFiber Tsan;
@@ -230,6 +293,13 @@ public:
   Fiber *getFibers() { return Fibers; }
 
 private:
+  /// How far below the top of its stack fiber \p I starts, in bytes: a
+  /// different cache line of the page for each of 64 neighbours. Stacks are
+  /// a whole number of pages apart, so their tops would all fall into the
+  /// same cache sets, and a barrier, which touches the top frames of every
+  /// fiber of the block in turn, would miss the L1 cache from 8 fibers on.
+  static size_t getStackColour(size_t I) { return (I % 64) * 64; }
+
   /// The lowest address of stack \p I.
   char *getStackBottom(size_t I) const {
     return Region + StacksOffset + I * (StackSize + getpagesize()) +
@@ -277,8 +347,15 @@ public:
   uint64_t shuffle(uint64_t Value, int32_t Offset, int32_t Width, int32_t Mode,
                    int8_t *Valid);
 
+  /// The loop of fiber \p Self (never returns), once it was started.
+  [[noreturn]] static void fiberLoop(Fiber &Self);
+#ifndef OFFLOAD_HOST_OWN_FIBER_SWITCH
   /// Where every fiber context starts.
   static void fiberMain(fctx::transfer_t T);
+#endif
+  /// The context that switched to the current one (AddressSanitizer must
+  /// be told about its stack).
+  ContextSlot *Previous = nullptr;
 
 private:
   /// Switches from \p From to \p To; returns when \p From is resumed.
@@ -328,12 +405,53 @@ private:
 
 } // namespace
 
+#ifdef OFFLOAD_HOST_OWN_FIBER_SWITCH
+extern "C" __attribute__((used, visibility("hidden"))) void
+__offload_host_fiber_entry(Fiber *Self);
+
 void WorkerFibers::reset(size_t I) {
   Fiber &F = Fibers[I];
   char *Bottom = getStackBottom(I);
   size_t Size = StackSize;
-  F.Context =
-      fctx::make_fcontext(Bottom + Size, Size, &BlockScheduler::fiberMain);
+  // What __offload_host_fiber_switch pops, from the lowest address: r15,
+  // r14, r13, r12, rbx (the fiber), rbp, the return address, then a null
+  // return address for the start routine, below the top of the stack less
+  // its colour (getStackColour).
+  void **Top = reinterpret_cast<void **>(Bottom + Size - getStackColour(I));
+  void **SP = Top - 8;
+  SP[0] = SP[1] = SP[2] = SP[3] = nullptr;
+  SP[4] = &F;
+  SP[5] = nullptr;
+  SP[6] = reinterpret_cast<void *>(&__offload_host_fiber_start);
+  SP[7] = nullptr;
+  F.Context = SP;
+  F.Asan.set(Bottom, Size);
+}
+
+void BlockScheduler::switchTo(ContextSlot &From, ContextSlot &To) {
+  Current = &To == &Home ? nullptr : static_cast<Fiber *>(&To);
+  From.Asan.startSwitch(To.Asan);
+  To.Tsan.switchTo();
+  Previous = &From;
+  __offload_host_fiber_switch(&From.Context, To.Context);
+  // Resumed by Previous, on this block's scheduler (blocks of one OS thread
+  // run one after the other).
+  From.Asan.finishSwitch(From.Scheduler->Previous->Asan, /*Fresh=*/false);
+}
+
+extern "C" void __offload_host_fiber_entry(Fiber *Self) {
+  BlockScheduler &S = *Self->Scheduler;
+  Self->Asan.finishSwitch(S.Previous->Asan, /*Fresh=*/true);
+  BlockScheduler::fiberLoop(*Self);
+}
+#else
+void WorkerFibers::reset(size_t I) {
+  Fiber &F = Fibers[I];
+  char *Bottom = getStackBottom(I);
+  size_t Size = StackSize;
+  size_t Colour = getStackColour(I);
+  F.Context = fctx::make_fcontext(Bottom + Size - Colour, Size - Colour,
+                                  &BlockScheduler::fiberMain);
   F.Asan.set(Bottom, Size);
 }
 
@@ -355,6 +473,11 @@ void BlockScheduler::fiberMain(fctx::transfer_t T) {
   Fiber &Self = *Prev->Scheduler->Current;
   Self.Asan.finishSwitch(Prev->Asan, /*Fresh=*/true);
   Prev->Context = T.fctx;
+  fiberLoop(Self);
+}
+#endif
+
+void BlockScheduler::fiberLoop(Fiber &Self) {
   // Never returns: a finished fiber parks in finish() until a later block
   // gives it another thread.
   while (true) {
@@ -365,8 +488,21 @@ void BlockScheduler::fiberMain(fctx::transfer_t T) {
 }
 
 ContextSlot &BlockScheduler::next(Fiber &Self) {
-  if (Fiber *F = findReady(size_t(&Self - Fibers) + 1))
+  if (Fiber *F = findReady(size_t(&Self - Fibers) + 1)) {
+    // A pass runs the fibers in order: fetch the record of the one after
+    // next and the stack top of the next but one while this one runs, so
+    // that the switch after the next finds both in the cache (a block of
+    // 256 threads already touches more than the L1 cache holds).
+    size_t I = size_t(F - Fibers);
+    if (I + 4 < NumFibers)
+      __builtin_prefetch(&Fibers[I + 4]);
+    if (I + 2 < NumFibers) {
+      auto *Stack = static_cast<char *>(Fibers[I + 2].Context);
+      __builtin_prefetch(Stack);
+      __builtin_prefetch(Stack + 64);
+    }
     return *F;
+  }
   // End of the pass: no fiber is ready.
   if (NumUnfinished == 0)
     return Home;

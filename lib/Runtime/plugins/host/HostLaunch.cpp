@@ -5,12 +5,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The blocks of a grid are split into a few contiguous chunks per thread
-// (enough to balance uneven blocks, few enough to keep scheduling overhead
-// low) that the block pool's workers and the launching thread take in turn
-// (HostPool.cpp). A grid too small to be worth splitting (one chunk) runs on
-// the launching thread alone. Each thread reuses one shared-memory buffer for
-// all the blocks it runs.
+// The block pool's workers and the launching thread take contiguous chunks
+// of the grid's blocks, guided by what is left (HostPool.cpp): large chunks
+// first, then smaller ones down to a grain of MinThreadsPerChunk GPU
+// threads, which balances uneven blocks and busy cores with a few atomic
+// operations per launch. A grid too small to be worth splitting (one grain)
+// runs on the launching thread alone. Each thread reuses one shared-memory
+// buffer for all the blocks it runs.
 //
 // The hot path allocates nothing: a synchronous launch uses the caller's
 // argument buffer, a queued one copies it into its task, which the queue
@@ -41,9 +42,6 @@ using namespace offload;
 using namespace offload::host;
 
 static constexpr size_t SharedAlignment = 64;
-
-/// Chunks of blocks per thread that runs blocks.
-static constexpr uint64_t ChunksPerThread = 4;
 
 /// The fewest GPU threads a chunk is given: below, the hand-off to another
 /// thread costs more than the work it could take over.
@@ -178,14 +176,10 @@ namespace {
 struct LaunchChunks {
   const BlockLaunch &Launch;
   const offload_kernel_launch_size_args_t &Size;
-  uint64_t NumBlocks, NumChunks;
   LaunchErrors &Errors;
 
-  static void run(void *Self, uint64_t Chunk) {
+  static void run(void *Self, uint64_t Begin, uint64_t End) {
     auto &L = *static_cast<LaunchChunks *>(Self);
-    uint64_t Per = L.NumBlocks / L.NumChunks, Extra = L.NumBlocks % L.NumChunks;
-    uint64_t Begin = Chunk * Per + std::min(Chunk, Extra);
-    uint64_t End = Begin + Per + (Chunk < Extra ? 1 : 0);
     runBlocks(L.Launch, L.Size, Begin, End, L.Errors);
   }
 };
@@ -211,24 +205,20 @@ Error offload::host::launchOnHost(BlockPool &Pool, const HostConfig &Config,
 
   BlockLaunch Launch{&Desc, Args, Name, Config.FiberStackSize};
   LaunchErrors Errors;
-  uint64_t Threads = uint64_t(Pool.getNumWorkers()) + 1;
-  uint64_t NumChunks = std::min(NumBlocks, Threads * ChunksPerThread);
-  // The grain: every chunk but a grid's only one has MinThreadsPerChunk
-  // threads or more.
-  uint64_t TotalThreads = NumBlocks > UINT64_MAX / BlockThreads
-                              ? UINT64_MAX
-                              : NumBlocks * BlockThreads;
-  NumChunks = std::max<uint64_t>(
-      1, std::min(NumChunks, TotalThreads / MinThreadsPerChunk));
-  if (NumChunks == 1) {
+  // The grain, in blocks: every chunk but the last of a grid has
+  // MinThreadsPerChunk threads or more.
+  uint64_t MinChunk = divideCeil(
+      MinThreadsPerChunk, std::min<uint64_t>(BlockThreads, MinThreadsPerChunk));
+  if (NumBlocks <= MinChunk) {
     runBlocks(Launch, Size, 0, NumBlocks, Errors);
     return Errors.take(Name);
   }
-  LaunchChunks Chunks{Launch, Size, NumBlocks, NumChunks, Errors};
+  LaunchChunks Chunks{Launch, Size, Errors};
   BlockPool::Job Job;
   Job.Run = &LaunchChunks::run;
   Job.Context = &Chunks;
-  Job.NumChunks = NumChunks;
+  Job.NumItems = NumBlocks;
+  Job.MinChunk = MinChunk;
   Pool.run(Job);
   return Errors.take(Name);
 }

@@ -76,22 +76,58 @@ DeviceInfo queryHostDeviceInfo(const HostConfig &Config);
 /// at most \p BudgetMicros microseconds. Returns Done()'s last answer.
 bool spinUntil(llvm::function_ref<bool()> Done, uint64_t BudgetMicros);
 
+/// Sleeps until \p Word may no longer hold \p Seen (a futex wait: returns at
+/// once if it does not; may also return spuriously).
+void waitOnWord(std::atomic<uint32_t> &Word, uint32_t Seen);
+/// Wakes up to \p Count threads sleeping in waitOnWord(\p Word); a system
+/// call, so callers make it only when they know of a sleeper.
+void wakeWord(std::atomic<uint32_t> &Word, int Count);
+
+/// A lock for the few stores of a queue's or the pool's bookkeeping: a
+/// thread that finds it taken pauses, then yields the CPU, but never sleeps
+/// in the kernel. A thread that was just woken thus never queues behind
+/// the lock (which would cost the holder a second wake when it unlocks:
+/// about 10 us on a virtual machine, HostPool.cpp). A BasicLockable.
+class SpinLock {
+public:
+  void lock() {
+    if (!Taken.exchange(true, std::memory_order_acquire))
+      return;
+    lockSlow();
+  }
+  bool try_lock() {
+    return !Taken.load(std::memory_order_relaxed) &&
+           !Taken.exchange(true, std::memory_order_acquire);
+  }
+  void unlock() { Taken.store(false, std::memory_order_release); }
+
+private:
+  void lockSlow();
+  std::atomic<bool> Taken{false};
+};
+
 /// The worker threads that run the blocks of launches, with the launching
 /// threads (HostPool.cpp). Several launches may run at once; workers take
 /// chunks of the oldest first.
 class BlockPool {
 public:
-  /// A launch's work: NumChunks calls Run(Context, Chunk), concurrently, in
-  /// any order. Lives on the launcher's stack.
+  /// A launch's work: items [0, NumItems) (blocks), handed out in chunks by
+  /// guided self-scheduling: each take is 1/(2 x threads) of what is left,
+  /// at least MinChunk items (fewer only at the end). Calls
+  /// Run(Context, Begin, End) for each chunk, concurrently, in any order.
+  /// Lives on the launcher's stack.
   struct Job {
-    void (*Run)(void *Context, uint64_t Chunk) = nullptr;
+    void (*Run)(void *Context, uint64_t Begin, uint64_t End) = nullptr;
     void *Context = nullptr;
-    uint64_t NumChunks = 0;
+    uint64_t NumItems = 0;
+    uint64_t MinChunk = 1;
 
   private:
     friend class BlockPool;
-    std::atomic<uint64_t> NextChunk{0};
-    /// Workers working on the job; changed under the pool's mutex.
+    std::atomic<uint64_t> NextItem{0};
+    /// 2 x the threads that may take chunks (workers and the launcher).
+    uint64_t Divisor = 2;
+    /// Workers working on the job; changed under the pool's lock.
     std::atomic<unsigned> Users{0};
     bool LauncherWaits = false;
     Job *Prev = nullptr, *Next = nullptr;
@@ -104,26 +140,26 @@ public:
 
   unsigned getNumWorkers() const { return unsigned(Workers.size()); }
 
-  /// Runs every chunk of \p J on the workers and the calling thread; returns
+  /// Runs every item of \p J on the workers and the calling thread; returns
   /// once all ran.
   void run(Job &J);
 
 private:
   void workerMain();
-  /// The oldest job with chunks left; the mutex is held.
+  /// The oldest job with items left; the lock is held.
   Job *findWork();
   static void runChunks(Job &J);
 
   uint64_t SpinMicros;
-  std::mutex Mutex;
-  /// Workers sleep here until Epoch changes.
-  std::condition_variable WorkAvailable;
-  /// Launchers wait here for workers to leave their job.
-  std::condition_variable JobDone;
+  SpinLock Lock;
   /// Jobs being run, oldest first.
   Job *Head = nullptr, *Tail = nullptr;
-  /// Changes (under the mutex) whenever a job is published.
-  std::atomic<uint64_t> Epoch{0};
+  /// Changes (under the lock) whenever a job is published; sleeping workers
+  /// wait on it (waitOnWord).
+  std::atomic<uint32_t> Epoch{0};
+  /// Changes (under the lock) when the last worker leaves a job whose
+  /// launcher sleeps; launchers wait on it.
+  std::atomic<uint32_t> JobDone{0};
   unsigned Sleepers = 0;
   bool Stopping = false;
   std::vector<std::thread> Workers;
@@ -269,16 +305,23 @@ private:
   bool canStart() const { return !Executing && !Pending.empty(); }
   /// Runs the oldest task on the calling thread; \p Lock (of Mutex) is held
   /// and canStart().
-  void runOne(std::unique_lock<std::mutex> &Lock);
-  /// Pushes \p Task; Mutex is held. Returns whether to wake the worker.
+  void runOne(std::unique_lock<SpinLock> &Lock);
+  /// Pushes \p Task; Mutex is held. Returns whether to wake the worker
+  /// (WorkerWake.notify_one() once Mutex is released).
   bool push(QueueTask Task);
+  /// Sleeps on \p Word until it differs from \p Seen: releases \p Lock
+  /// meanwhile.
+  static void sleepOn(std::atomic<uint32_t> &Word, uint32_t Seen,
+                      std::unique_lock<SpinLock> &Lock);
 
   uint64_t SpinMicros;
-  std::mutex Mutex;
-  /// The queue's thread sleeps here for canStart() or Stopping.
-  std::condition_variable WorkAvailable;
-  /// Synchronizing threads sleep here for completions or canStart().
-  std::condition_variable WorkDone;
+  SpinLock Mutex;
+  /// The queue's thread sleeps on it (waitOnWord) for canStart() or Stopping;
+  /// changed under Mutex by whoever clears WorkerSleeping.
+  std::atomic<uint32_t> WorkerWake{0};
+  /// Synchronizing threads sleep on it for completions or canStart();
+  /// changed under Mutex when SyncWaiters is not 0.
+  std::atomic<uint32_t> SyncWake{0};
   TaskRing Pending;
   /// Counts of tasks (changed under Mutex; read without it while spinning).
   std::atomic<uint64_t> Submitted{0};

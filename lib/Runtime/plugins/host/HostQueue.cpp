@@ -21,7 +21,10 @@
 //
 // Idle queue threads, and synchronizing threads whose tasks run elsewhere,
 // spin for HostConfig::SpinMicros before they sleep: a queue in steady use
-// never goes through the kernel to wake a thread.
+// never goes through the kernel to wake a thread. They sleep on a futex
+// (a futex) and the bookkeeping is under a spin lock, so that a
+// woken thread never sleeps again on the lock: the one system call of a
+// wake-up is the waker's FUTEX_WAKE, and none is made while nobody sleeps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -115,36 +118,54 @@ HostQueue::HostQueue(Device &D, uint64_t SpinMicros)
 }
 
 HostQueue::~HostQueue() {
+  bool Wake;
   {
-    std::lock_guard<std::mutex> Lock(Mutex);
+    std::lock_guard<SpinLock> Lock(Mutex);
     Stopping = true;
     Version.fetch_add(1, std::memory_order_release);
+    Wake = WorkerSleeping;
+    if (Wake) {
+      WorkerSleeping = false;
+      WorkerWake.fetch_add(1, std::memory_order_release);
+    }
   }
-  WorkAvailable.notify_one();
+  if (Wake)
+    wakeWord(WorkerWake, 1);
   // The worker drains the pending operations before it exits.
   Worker.join();
   if (FirstError)
     consumeError(std::move(*FirstError));
 }
 
+void HostQueue::sleepOn(std::atomic<uint32_t> &Word, uint32_t Seen,
+                        std::unique_lock<SpinLock> &Lock) {
+  Lock.unlock();
+  waitOnWord(Word, Seen);
+  Lock.lock();
+}
+
 bool HostQueue::push(QueueTask Task) {
   Pending.push(std::move(Task));
   Submitted.fetch_add(1, std::memory_order_relaxed);
   Version.fetch_add(1, std::memory_order_release);
-  return WorkerSleeping && !Executing;
+  if (!WorkerSleeping || Executing)
+    return false;
+  WorkerSleeping = false;
+  WorkerWake.fetch_add(1, std::memory_order_release);
+  return true;
 }
 
 void HostQueue::enqueue(QueueTask Task) {
   bool Wake;
   {
-    std::lock_guard<std::mutex> Lock(Mutex);
+    std::lock_guard<SpinLock> Lock(Mutex);
     Wake = push(std::move(Task));
   }
   if (Wake)
-    WorkAvailable.notify_one();
+    wakeWord(WorkerWake, 1);
 }
 
-void HostQueue::runOne(std::unique_lock<std::mutex> &Lock) {
+void HostQueue::runOne(std::unique_lock<SpinLock> &Lock) {
   QueueTask Task;
   Pending.pop(Task);
   Executing = true;
@@ -163,15 +184,28 @@ void HostQueue::runOne(std::unique_lock<std::mutex> &Lock) {
   Executing = false;
   Completed.fetch_add(1, std::memory_order_release);
   Version.fetch_add(1, std::memory_order_release);
-  if (SyncWaiters)
-    WorkDone.notify_all();
+  bool WakeSync = SyncWaiters != 0;
+  if (WakeSync)
+    SyncWake.fetch_add(1, std::memory_order_release);
   // A synchronizing thread stops here: the queue's thread takes over.
-  if (WorkerSleeping && (!Pending.empty() || Stopping))
-    WorkAvailable.notify_one();
+  bool WakeWorker = WorkerSleeping && (!Pending.empty() || Stopping);
+  if (WakeWorker) {
+    WorkerSleeping = false;
+    WorkerWake.fetch_add(1, std::memory_order_release);
+  }
+  if (!WakeSync && !WakeWorker)
+    return;
+  // Wake outside the lock: the system call takes microseconds.
+  Lock.unlock();
+  if (WakeSync)
+    wakeWord(SyncWake, INT32_MAX);
+  if (WakeWorker)
+    wakeWord(WorkerWake, 1);
+  Lock.lock();
 }
 
 void HostQueue::workerMain() {
-  std::unique_lock<std::mutex> Lock(Mutex);
+  std::unique_lock<SpinLock> Lock(Mutex);
   while (true) {
     if (canStart()) {
       runOne(Lock);
@@ -198,17 +232,19 @@ void HostQueue::workerMain() {
       if (Changed)
         continue;
     }
+    if (Version.load(std::memory_order_relaxed) != Seen)
+      continue;
+    // Whoever changes Version next (push, runOne, the destructor) clears
+    // WorkerSleeping and changes WorkerWake.
     WorkerSleeping = true;
-    WorkAvailable.wait(Lock, [&] {
-      return canStart() || (Stopping && !Executing) ||
-             Version.load(std::memory_order_relaxed) != Seen;
-    });
-    WorkerSleeping = false;
+    uint32_t Wake = WorkerWake.load(std::memory_order_relaxed);
+    while (WorkerSleeping)
+      sleepOn(WorkerWake, Wake, Lock);
   }
 }
 
 Error HostQueue::synchronize() {
-  std::unique_lock<std::mutex> Lock(Mutex);
+  std::unique_lock<SpinLock> Lock(Mutex);
   // Wait for what was submitted before this call only, so that other threads
   // submitting to the same queue cannot starve us.
   uint64_t Target = Submitted.load(std::memory_order_relaxed);
@@ -228,8 +264,9 @@ Error HostQueue::synchronize() {
     if (Version.load(std::memory_order_relaxed) != Seen)
       continue;
     ++SyncWaiters;
-    WorkDone.wait(
-        Lock, [&] { return Version.load(std::memory_order_relaxed) != Seen; });
+    uint32_t Wake = SyncWake.load(std::memory_order_relaxed);
+    while (Version.load(std::memory_order_relaxed) == Seen)
+      sleepOn(SyncWake, Wake, Lock);
     --SyncWaiters;
   }
   if (!FirstError)
@@ -268,7 +305,7 @@ Error HostQueue::enqueueHostFunction(offload_host_function_cb_t Callback,
 }
 
 Expected<bool> HostQueue::isEmpty() {
-  std::lock_guard<std::mutex> Lock(Mutex);
+  std::lock_guard<SpinLock> Lock(Mutex);
   return Completed.load(std::memory_order_relaxed) ==
          Submitted.load(std::memory_order_relaxed);
 }
@@ -277,7 +314,7 @@ Expected<std::shared_ptr<Event>> HostQueue::recordEvent() {
   bool Wake;
   std::shared_ptr<HostEvent> E;
   {
-    std::lock_guard<std::mutex> Lock(Mutex);
+    std::lock_guard<SpinLock> Lock(Mutex);
     // An idle queue has already reached this point.
     if (Completed.load(std::memory_order_relaxed) ==
         Submitted.load(std::memory_order_relaxed))
@@ -289,6 +326,6 @@ Expected<std::shared_ptr<Event>> HostQueue::recordEvent() {
     });
   }
   if (Wake)
-    WorkAvailable.notify_one();
+    wakeWord(WorkerWake, 1);
   return E;
 }
