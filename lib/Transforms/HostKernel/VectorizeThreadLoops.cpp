@@ -1128,8 +1128,27 @@ static bool callsLibm(scf::ParallelOp loop) {
 }
 
 /// Lanes of the vector part of a loop whose trip count is not a static
-/// multiple of 4 (edge blocks, dynamic block sizes, tightened lower bounds).
+/// multiple of 4 (edge blocks, dynamic block sizes, tightened lower bounds)
+/// and has no constant bound that allows more (below).
 constexpr int64_t kRemainderLanes = 8;
+
+/// A constant C with \p value <= C: \p value's constant, or the smallest
+/// constant operand of the arith.minsi/minui that computes it (the thread
+/// loops' bound `min(blockDim, n - offset)` once the block size is known, as
+/// in a kernel specialized on it); std::nullopt when there is none.
+static std::optional<int64_t> getConstantUpperBound(Value value) {
+  if (std::optional<int64_t> constant = getConstantIntValue(value))
+    return constant;
+  Operation *def = value.getDefiningOp();
+  if (!isa_and_nonnull<arith::MinSIOp, arith::MinUIOp>(def))
+    return std::nullopt;
+  std::optional<int64_t> bound;
+  for (Value operand : def->getOperands())
+    if (std::optional<int64_t> c = getConstantUpperBound(operand);
+        c && *c >= 0 && (!bound || *c < *bound))
+      bound = c;
+  return bound;
+}
 
 /// Vectorizes thread x of \p loop over [lb, lb + (ub - lb) / W * W) and runs
 /// the remaining threads in a copy of the loop after it (an epilogue, as
@@ -1139,8 +1158,18 @@ static void vectorizeWithRemainder(scf::ParallelOp loop, unsigned dim) {
   OpBuilder b(loop);
   Location loc = loop.getLoc();
   Value lb = loop.getLowerBound()[dim], ub = loop.getUpperBound()[dim];
+  // More lanes where the trip count is known to reach a multiple of them
+  // (a known block size of 32: 16 lanes, as for a static 32): the remainder
+  // runs only in edge blocks.
+  int64_t lanes = kRemainderLanes;
+  std::optional<int64_t> lbValue = getConstantIntValue(lb);
+  if (std::optional<int64_t> ubBound = getConstantUpperBound(ub);
+      ubBound && lbValue && *ubBound > *lbValue)
+    lanes = std::max(lanes, chooseWidth(*ubBound - *lbValue));
+  if (callsLibm(loop))
+    lanes = std::min(lanes, kMaxLanesWithLibmCalls);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value width = arith::ConstantIndexOp::create(b, loc, kRemainderLanes);
+  Value width = arith::ConstantIndexOp::create(b, loc, lanes);
   Value count =
       arith::MaxSIOp::create(b, loc, arith::SubIOp::create(b, loc, ub, lb),
                              zero);
@@ -1152,7 +1181,7 @@ static void vectorizeWithRemainder(scf::ParallelOp loop, unsigned dim) {
   auto remainder = cast<scf::ParallelOp>(b.clone(*loop));
   remainder.getLowerBoundMutable().slice(dim, 1).assign(split);
   loop.getUpperBoundMutable().slice(dim, 1).assign(split);
-  if (vectorizeLoop(loop, kRemainderLanes))
+  if (vectorizeLoop(loop, lanes))
     return;
   remainder->erase();
   loop.getUpperBoundMutable().slice(dim, 1).assign(ub);

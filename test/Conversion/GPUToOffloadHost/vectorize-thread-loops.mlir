@@ -111,6 +111,56 @@ gpu.module @kernels {
 
 // -----
 
+// A dynamic trip count bounded by a constant (the thread loops' bound
+// `min(blockDim, n - offset)` of a kernel specialized on a block size of 32):
+// 16 lanes, as for a static 32, the rest (edge blocks only) in the scalar
+// copy. With a libm call in the body, 8 lanes at most (see below).
+
+// CHECK-LABEL: gpu.func @bounded
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: %[[Q:.*]] = arith.divui %{{.*}}, %[[C16]] : index
+// CHECK: %[[SPLIT:.*]] = arith.muli %[[Q]], %[[C16]] : index
+// CHECK: scf.parallel (%[[X:.*]]) = (%{{.*}}) to (%[[SPLIT]]) step (%[[C16]])
+// CHECK:   vector.load %{{.*}}[%[[X]]] : memref<?xf32>, vector<16xf32>
+// CHECK: scf.parallel (%{{.*}}) = (%[[SPLIT]]) to (%{{.*}}) step (%{{.*}})
+// CHECK:   memref.load
+// CHECK-LABEL: gpu.func @bounded_libm
+// CHECK: vector<8xf32>
+// CHECK-NOT: vector<16xf32>
+// CHECK: gpu.return
+gpu.module @kernels {
+  gpu.func @bounded(%io: memref<?xf32>, %n: index) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %ub = arith.minsi %c32, %n : index
+    scf.parallel (%x) = (%c0) to (%ub) step (%c1) {
+      %v = memref.load %io[%x] : memref<?xf32>
+      %w = arith.addf %v, %v : f32
+      memref.store %w, %io[%x] : memref<?xf32>
+      scf.reduce
+    }
+    gpu.return
+  }
+  gpu.func @bounded_libm(%io: memref<?xf32>, %n: index) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c32 = arith.constant 32 : index
+    %ub = arith.minsi %c32, %n : index
+    scf.parallel (%x) = (%c0) to (%ub) step (%c1) {
+      %v = memref.load %io[%x] : memref<?xf32>
+      %w = math.exp %v : f32
+      memref.store %w, %io[%x] : memref<?xf32>
+      scf.reduce
+    }
+    gpu.return
+  }
+}
+
+// -----
+
 // A dynamic trip count (edge blocks, dynamic block sizes): 8 lanes over
 // [lb, lb + (ub - lb) / 8 * 8), the rest in a scalar copy after it.
 // Left alone: a uniform load under a thread-dependent condition (it may fault
