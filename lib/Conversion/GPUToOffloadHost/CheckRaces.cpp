@@ -22,13 +22,29 @@
 // for the back edge and the join), so that two accesses of one dynamic
 // barrier interval are always in one segment. Per memref root (a kernel
 // argument or attribution, through views) and segment, the accesses need no
-// check when none of them writes, or when all have one index form that is
-// injective in the thread ids (`s[tid]`, `tile[ty][tx]`: each thread its own
-// element, assuming in-bounds indices, which memcheck checks). A write to
-// global memory must also be injective in (block, thread) with every write
-// of its root in the kernel (`y[bid * bdim + tid]`) for the between-block
-// check to skip it. Kernel arguments are assumed not to overlap each other
-// (as CUDA's `__restrict__`).
+// check when none of them writes, or when no two threads of a block can
+// touch one element through them (indices assumed in bounds, which memcheck
+// checks):
+//   - each index is linear in thread ids, block ids, loop ivs and launch
+//     invariants, and each thread id that varies is alone in one dimension
+//     (`s[tid]`, `tile[ty][tx]`); `r * s + c` under a guard `c < s` counts
+//     as the two dimensions (r, c) (`C[row * N + col]` under `col < N`);
+//   - the scf.if guards around an access pin thread ids (`tid == 0`, or
+//     `tid % 32 == 0` with `tid / 32 == 0`: thread 0) or fix them modulo C
+//     (`tid % 32 == 0`: then `tid / 32` is one slot per thread); all accesses
+//     of the group need the same such guards;
+//   - a loop iv next to a thread id steps by at least the thread id's extent
+//     (transpose's `tile[ty + j][tx]`, j stepping by the 8 threads along y);
+//     different forms (the JIT's unrolled copies of that loop) are apart by
+//     at least that extent in a thread's dimension (`tile[ty + 8][tx]`) or
+//     by a constant in another.
+// A write to global memory must also never meet a write of another block
+// (per block id that can vary, one dimension names it, scaled by at least
+// the span of the rest: `y[bid * bdim + tid]`,
+// `out[(bx * 32 + ty + j) * rows + by * 32 + tx]`) for the between-block
+// check to skip it; a grid dimension that no index names is tested at run
+// time (one block along it). Kernel arguments are assumed not to overlap
+// each other (as CUDA's `__restrict__`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,6 +62,9 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/IntEqClasses.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <functional>
 
 namespace mlir {
 namespace offload {
@@ -245,15 +264,51 @@ private:
   DenseMap<Operation *, unsigned> segmentOf;
 };
 
-/// An index as c_tid[d] * thread_id d + scale[d] * block_id d + rest, where
-/// the rest is the same for every thread of the launch at every point of
-/// the kernel (arguments, constants, sizes).
+/// An index as a sum of terms: thread id d (or thread id d / C where a guard
+/// makes thread id d % C one value), block id d (plain or times a
+/// launch-invariant scale), ivs of scf.for loops, launch-invariant values
+/// (the same for every thread of the launch at every point of the kernel:
+/// arguments, sizes) with a sign, and a constant.
 struct LinearIndex {
+  /// 1 where the index has a term of thread id d.
   int64_t threadCoeff[3] = {0, 0, 0};
-  /// The factor of block_id d; null: no block_id d term; a value equal to
-  /// `one` for a plain block_id.
+  /// The divisor of thread id d's term (1: the id itself).
+  int64_t threadDiv[3] = {1, 1, 1};
+  /// The factor of block_id d; null: no block_id d term or a plain one.
   Value blockScale[3];
   bool blockPlain[3] = {false, false, false};
+  SmallVector<Value, 1> ivs;
+  SmallVector<std::pair<Value, int64_t>, 2> invariants;
+  int64_t constant = 0;
+
+  bool namesBlock(int d) const { return blockScale[d] || blockPlain[d]; }
+};
+
+/// What the guards of an access (the conditions of the scf.if ops whose
+/// then regions hold it) tell about the threads that run it.
+struct ThreadConstraints {
+  /// thread_id d == pin[d] (also 0 where blocks have one thread along d).
+  std::optional<int64_t> pin[3];
+  /// thread_id d % modDivisor[d] == modRemainder[d] (divisor 0: none).
+  int64_t modDivisor[3] = {0, 0, 0};
+  int64_t modRemainder[3] = {0, 0, 0};
+
+  bool operator==(const ThreadConstraints &other) const {
+    for (int d = 0; d < 3; ++d)
+      if (pin[d] != other.pin[d] || modDivisor[d] != other.modDivisor[d] ||
+          modRemainder[d] != other.modRemainder[d])
+        return false;
+    return true;
+  }
+};
+
+/// An access's index as forms per dimension, where a dimension indexed by
+/// r * s + c under a guard c < s counts as two, (r, c).
+struct AccessForm {
+  const Access *access = nullptr;
+  /// Per (virtual) dimension its form; none where it is not of that shape.
+  SmallVector<std::optional<LinearIndex>, 3> dims;
+  ThreadConstraints constraints;
 };
 
 /// What the kernel is known to run with: block and grid sizes (0: any).
@@ -273,6 +328,14 @@ static int dimOf(gpu::Dimension dim) {
     return 2;
   }
   llvm_unreachable("unknown gpu dimension");
+}
+
+static std::optional<int64_t> getConstant(Value value) {
+  APInt constant;
+  if (!matchPattern(value, m_ConstantInt(&constant)) ||
+      constant.getSignificantBits() > 64)
+    return std::nullopt;
+  return constant.getSExtValue();
 }
 
 /// Whether \p value is the same for every thread of the launch at every
@@ -296,114 +359,6 @@ static bool isLaunchInvariant(Value value, unsigned depth = 0) {
   });
 }
 
-/// Adds \p value (times 1) to \p form; false when it is not of that shape.
-static bool decompose(Value value, LinearIndex &form, unsigned depth = 0) {
-  if (depth > 12)
-    return false;
-  if (isLaunchInvariant(value))
-    return true;
-  Operation *def = value.getDefiningOp();
-  if (!def)
-    return false;
-  if (auto tid = dyn_cast<gpu::ThreadIdOp>(def)) {
-    int d = dimOf(tid.getDimension());
-    return ++form.threadCoeff[d] == 1;
-  }
-  if (auto bid = dyn_cast<gpu::BlockIdOp>(def)) {
-    int d = dimOf(bid.getDimension());
-    if (form.blockScale[d] || form.blockPlain[d])
-      return false;
-    form.blockPlain[d] = true;
-    return true;
-  }
-  if (auto add = dyn_cast<arith::AddIOp>(def))
-    return decompose(add.getLhs(), form, depth + 1) &&
-           decompose(add.getRhs(), form, depth + 1);
-  if (auto sub = dyn_cast<arith::SubIOp>(def))
-    return decompose(sub.getLhs(), form, depth + 1) &&
-           isLaunchInvariant(sub.getRhs());
-  if (auto mul = dyn_cast<arith::MulIOp>(def)) {
-    for (auto [id, scale] : {std::pair(mul.getLhs(), mul.getRhs()),
-                             std::pair(mul.getRhs(), mul.getLhs())}) {
-      auto bid = id.getDefiningOp<gpu::BlockIdOp>();
-      if (!bid || !isLaunchInvariant(scale))
-        continue;
-      int d = dimOf(bid.getDimension());
-      if (form.blockScale[d] || form.blockPlain[d])
-        return false;
-      form.blockScale[d] = scale;
-      return true;
-    }
-  }
-  return false;
-}
-
-/// Whether \p scale is the block size along \p d.
-static bool isBlockSize(Value scale, int d, const LaunchShape &shape) {
-  if (auto dim = scale.getDefiningOp<gpu::BlockDimOp>())
-    return dimOf(dim.getDimension()) == d;
-  IntegerAttr constant;
-  if (matchPattern(scale, m_Constant(&constant)))
-    return shape.block[d] && constant.getInt() == shape.block[d];
-  return false;
-}
-
-/// Whether the index tuple \p forms (one per memref dimension) differs
-/// between any two threads of a block and, with \p acrossBlocks, between
-/// any two threads of the launch (indices in bounds).
-static bool isInjective(ArrayRef<LinearIndex> forms, const LaunchShape &shape,
-                        bool acrossBlocks) {
-  for (int d = 0; d < 3; ++d) {
-    // The memref dimension that holds thread id d, alone (none needed when
-    // blocks have one thread along d).
-    int holder = -1;
-    for (auto [k, form] : llvm::enumerate(forms)) {
-      if (shape.block[d] == 1 || !form.threadCoeff[d])
-        continue;
-      if (holder != -1 || form.threadCoeff[d] != 1)
-        return false;
-      for (int other = 0; other < 3; ++other)
-        if (other != d && form.threadCoeff[other] && shape.block[other] != 1)
-          return false;
-      holder = int(k);
-    }
-    if (holder == -1 && shape.block[d] != 1)
-      return false;
-    if (!acrossBlocks || shape.grid[d] == 1)
-      continue;
-    // Block id d: once, in the holder's dimension scaled by the block size
-    // (bid * bdim + tid), or plain in a dimension of its own when blocks
-    // have one thread along d.
-    int blockHolder = -1;
-    for (auto [k, form] : llvm::enumerate(forms)) {
-      if (!form.blockScale[d] && !form.blockPlain[d])
-        continue;
-      if (blockHolder != -1)
-        return false;
-      blockHolder = int(k);
-    }
-    if (blockHolder == -1)
-      return false;
-    const LinearIndex &form = forms[blockHolder];
-    for (int other = 0; other < 3; ++other)
-      if (other != d && shape.grid[other] != 1 &&
-          (form.blockScale[other] || form.blockPlain[other]))
-        return false;
-    if (holder == -1) {
-      if (!form.blockPlain[d])
-        return false;
-      for (int other = 0; other < 3; ++other)
-        if (form.threadCoeff[other] && shape.block[other] != 1)
-          return false;
-      continue;
-    }
-    if (holder != blockHolder || !form.blockScale[d] ||
-        !isBlockSize(form.blockScale[d], d, shape))
-      return false;
-  }
-  return true;
-}
-
 /// Whether \p a and \p b compute the same value: the same SSA value, or the
 /// same pure op of the same operands.
 static bool isSameValue(Value a, Value b, unsigned depth = 0) {
@@ -420,6 +375,191 @@ static bool isSameValue(Value a, Value b, unsigned depth = 0) {
     if (!isSameValue(p, q, depth + 1))
       return false;
   return true;
+}
+
+/// The conditions that hold where \p op runs: the conjuncts (arith.andi
+/// operands) of the conditions of the scf.if ops whose then regions hold it.
+static SmallVector<Value> getGuards(Operation *op) {
+  SmallVector<Value> guards;
+  std::function<void(Value, unsigned)> split = [&](Value cond, unsigned depth) {
+    if (auto both = cond.getDefiningOp<arith::AndIOp>(); both && depth < 16) {
+      split(both.getLhs(), depth + 1);
+      split(both.getRhs(), depth + 1);
+      return;
+    }
+    guards.push_back(cond);
+  };
+  for (Operation *child = op, *parent = op->getParentOp();
+       parent && !isa<gpu::GPUFuncOp>(parent);
+       child = parent, parent = parent->getParentOp())
+    if (auto branch = dyn_cast<scf::IfOp>(parent))
+      if (child->getParentRegion() == &branch.getThenRegion())
+        split(branch.getCondition(), 0);
+  return guards;
+}
+
+/// The thread-id constraints of \p guards: `thread_id d == c`,
+/// `thread_id d % C == r`, and both of `thread_id d % C == r` and
+/// `thread_id d / C == q` (warp_reduce's lane 0 of warp 0) as a pin.
+static ThreadConstraints getThreadConstraints(ArrayRef<Value> guards,
+                                              const LaunchShape &shape) {
+  ThreadConstraints result;
+  int64_t divDivisor[3] = {0, 0, 0}, divQuotient[3] = {0, 0, 0};
+  for (Value guard : guards) {
+    auto cmp = guard.getDefiningOp<arith::CmpIOp>();
+    if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::eq)
+      continue;
+    for (auto [x, k] : {std::pair(cmp.getLhs(), cmp.getRhs()),
+                        std::pair(cmp.getRhs(), cmp.getLhs())}) {
+      std::optional<int64_t> value = getConstant(k);
+      if (!value || *value < 0)
+        continue;
+      if (auto tid = x.getDefiningOp<gpu::ThreadIdOp>()) {
+        result.pin[dimOf(tid.getDimension())] = *value;
+        break;
+      }
+      Operation *def = x.getDefiningOp();
+      if (!isa_and_nonnull<arith::RemUIOp, arith::DivUIOp>(def))
+        continue;
+      auto tid = def->getOperand(0).getDefiningOp<gpu::ThreadIdOp>();
+      std::optional<int64_t> divisor = getConstant(def->getOperand(1));
+      if (!tid || !divisor || *divisor <= 0)
+        continue;
+      int d = dimOf(tid.getDimension());
+      if (isa<arith::RemUIOp>(def)) {
+        result.modDivisor[d] = *divisor;
+        result.modRemainder[d] = *value;
+      } else {
+        divDivisor[d] = *divisor;
+        divQuotient[d] = *value;
+      }
+      break;
+    }
+  }
+  for (int d = 0; d < 3; ++d) {
+    if (!result.pin[d] && result.modDivisor[d] &&
+        result.modDivisor[d] == divDivisor[d])
+      result.pin[d] = divQuotient[d] * divDivisor[d] + result.modRemainder[d];
+    if (shape.block[d] == 1)
+      result.pin[d] = 0;
+    if (result.pin[d]) {
+      result.modDivisor[d] = 0;
+      result.modRemainder[d] = 0;
+    }
+  }
+  return result;
+}
+
+/// Adds \p value times \p sign to \p form; false when it is not of that
+/// shape. Pinned thread ids are constants.
+static bool decompose(Value value, LinearIndex &form,
+                      const ThreadConstraints &constraints, int64_t sign = 1,
+                      unsigned depth = 0) {
+  if (depth > 12)
+    return false;
+  if (std::optional<int64_t> constant = getConstant(value)) {
+    form.constant += sign * *constant;
+    return true;
+  }
+  if (isLaunchInvariant(value)) {
+    form.invariants.push_back({value, sign});
+    return true;
+  }
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    if (!loop || arg != loop.getInductionVar() || sign != 1)
+      return false;
+    form.ivs.push_back(value);
+    return true;
+  }
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return false;
+  // thread_id d, or thread_id d / C where thread_id d % C is known.
+  auto addThread = [&](gpu::ThreadIdOp tid, int64_t divisor) {
+    int d = dimOf(tid.getDimension());
+    if (constraints.pin[d]) {
+      form.constant += sign * (*constraints.pin[d] / divisor);
+      return true;
+    }
+    if (sign != 1 || form.threadCoeff[d] ||
+        (divisor != 1 && constraints.modDivisor[d] != divisor))
+      return false;
+    form.threadCoeff[d] = 1;
+    form.threadDiv[d] = divisor;
+    return true;
+  };
+  if (auto tid = dyn_cast<gpu::ThreadIdOp>(def))
+    return addThread(tid, 1);
+  if (auto div = dyn_cast<arith::DivUIOp>(def)) {
+    auto tid = div.getLhs().getDefiningOp<gpu::ThreadIdOp>();
+    std::optional<int64_t> divisor = getConstant(div.getRhs());
+    return tid && divisor && *divisor > 0 && addThread(tid, *divisor);
+  }
+  if (auto bid = dyn_cast<gpu::BlockIdOp>(def)) {
+    int d = dimOf(bid.getDimension());
+    if (sign != 1 || form.namesBlock(d))
+      return false;
+    form.blockPlain[d] = true;
+    return true;
+  }
+  if (auto add = dyn_cast<arith::AddIOp>(def))
+    return decompose(add.getLhs(), form, constraints, sign, depth + 1) &&
+           decompose(add.getRhs(), form, constraints, sign, depth + 1);
+  if (auto sub = dyn_cast<arith::SubIOp>(def))
+    return decompose(sub.getLhs(), form, constraints, sign, depth + 1) &&
+           decompose(sub.getRhs(), form, constraints, -sign, depth + 1);
+  if (auto mul = dyn_cast<arith::MulIOp>(def)) {
+    for (auto [id, scale] : {std::pair(mul.getLhs(), mul.getRhs()),
+                             std::pair(mul.getRhs(), mul.getLhs())}) {
+      auto bid = id.getDefiningOp<gpu::BlockIdOp>();
+      if (!bid || !isLaunchInvariant(scale) || sign != 1)
+        continue;
+      int d = dimOf(bid.getDimension());
+      if (form.namesBlock(d))
+        return false;
+      form.blockScale[d] = scale;
+      return true;
+    }
+  }
+  return false;
+}
+
+/// Whether \p index is r * s + c with a launch-invariant s and a guard
+/// c < s (unsigned): then index is injective in the pair (r, c), which
+/// \p row and \p column receive (`C[row * N + col]` under `col < N`).
+static bool isDelinearized(Value index, ArrayRef<Value> guards, Value &row,
+                           Value &column) {
+  auto add = index.getDefiningOp<arith::AddIOp>();
+  if (!add)
+    return false;
+  for (auto [product, c] : {std::pair(add.getLhs(), add.getRhs()),
+                            std::pair(add.getRhs(), add.getLhs())}) {
+    auto mul = product.getDefiningOp<arith::MulIOp>();
+    if (!mul)
+      continue;
+    for (auto [r, s] : {std::pair(mul.getLhs(), mul.getRhs()),
+                        std::pair(mul.getRhs(), mul.getLhs())}) {
+      if (!isLaunchInvariant(s))
+        continue;
+      for (Value guard : guards) {
+        auto cmp = guard.getDefiningOp<arith::CmpIOp>();
+        if (!cmp)
+          continue;
+        bool below =
+            (cmp.getPredicate() == arith::CmpIPredicate::ult &&
+             isSameValue(cmp.getLhs(), c) && isSameValue(cmp.getRhs(), s)) ||
+            (cmp.getPredicate() == arith::CmpIPredicate::ugt &&
+             isSameValue(cmp.getLhs(), s) && isSameValue(cmp.getRhs(), c));
+        if (below) {
+          row = r;
+          column = c;
+          return true;
+        }
+      }
+    }
+  }
+  return false;
 }
 
 static bool isSameForm(const Access &a, const Access &b) {
@@ -443,17 +583,270 @@ static Value getRoot(Value memref) {
   return memref;
 }
 
-/// Whether \p access (on \p root) is injective in the thread ids (and, with
-/// \p acrossBlocks, the block ids).
-static bool isInjectiveAccess(const Access &access, Value root,
-                              const LaunchShape &shape, bool acrossBlocks) {
+/// The form of \p access on \p root; none for a view or a vector access.
+static std::optional<AccessForm> getAccessForm(const Access &access,
+                                               Value root,
+                                               const LaunchShape &shape) {
   if (access.memref != root || access.count != 1)
-    return false;
-  SmallVector<LinearIndex> forms(access.indices.size());
-  for (auto [index, form] : llvm::zip(access.indices, forms))
-    if (!decompose(index, form))
+    return std::nullopt;
+  AccessForm form;
+  form.access = &access;
+  SmallVector<Value> guards = getGuards(access.op);
+  form.constraints = getThreadConstraints(guards, shape);
+  auto add = [&](Value index) {
+    LinearIndex linear;
+    if (decompose(index, linear, form.constraints))
+      form.dims.push_back(std::move(linear));
+    else
+      form.dims.push_back(std::nullopt);
+  };
+  for (Value index : access.indices) {
+    Value row, column;
+    if (isDelinearized(index, guards, row, column)) {
+      add(row);
+      add(column);
+    } else {
+      add(index);
+    }
+  }
+  return form;
+}
+
+/// How many values the term of thread id d in \p form takes in a block; none
+/// when the block size is not known.
+static std::optional<int64_t> getExtent(const LinearIndex &form, int d,
+                                        const LaunchShape &shape) {
+  if (!shape.block[d])
+    return std::nullopt;
+  return llvm::divideCeil(shape.block[d], form.threadDiv[d]);
+}
+
+/// The dimension of \p form holding each thread id that is not pinned
+/// (alone in it); false when one has none or shares it.
+static bool findHolders(const AccessForm &form, int holder[3]) {
+  for (int d = 0; d < 3; ++d) {
+    holder[d] = -1;
+    if (form.constraints.pin[d])
+      continue;
+    for (auto [k, dim] : llvm::enumerate(form.dims)) {
+      if (!dim || !dim->threadCoeff[d])
+        continue;
+      if (holder[d] != -1)
+        return false;
+      holder[d] = int(k);
+    }
+    if (holder[d] == -1)
       return false;
-  return isInjective(forms, shape, acrossBlocks);
+    for (int other = 0; other < d; ++other)
+      if (holder[other] == holder[d])
+        return false;
+  }
+  return true;
+}
+
+/// The constant a - b of two dimensions that differ only in it; none
+/// otherwise, and where a loop iv is a term (its value differs between the
+/// iterations two threads are in).
+static std::optional<int64_t> getOffset(const std::optional<LinearIndex> &a,
+                                        const std::optional<LinearIndex> &b) {
+  if (!a || !b || !a->ivs.empty() || !b->ivs.empty() ||
+      a->invariants.size() != b->invariants.size())
+    return std::nullopt;
+  for (int d = 0; d < 3; ++d) {
+    if (a->threadCoeff[d] != b->threadCoeff[d] ||
+        (a->threadCoeff[d] && a->threadDiv[d] != b->threadDiv[d]) ||
+        a->blockPlain[d] != b->blockPlain[d] ||
+        bool(a->blockScale[d]) != bool(b->blockScale[d]) ||
+        (a->blockScale[d] && !isSameValue(a->blockScale[d], b->blockScale[d])))
+      return std::nullopt;
+  }
+  SmallVector<bool> used(b->invariants.size(), false);
+  for (auto [value, sign] : a->invariants) {
+    bool found = false;
+    for (auto [k, other] : llvm::enumerate(b->invariants))
+      if (!used[k] && other.second == sign &&
+          isSameValue(other.first, value)) {
+        used[k] = found = true;
+        break;
+      }
+    if (!found)
+      return std::nullopt;
+  }
+  return a->constant - b->constant;
+}
+
+/// Whether the accesses \p forms never touch one element from two threads
+/// of a block (indices in bounds): each injective in the thread ids that its
+/// guards leave free (`s[tid]`, `tile[ty][tx]`, `partial[tid / 32]` under
+/// `tid % 32 == 0`, anything under `tid == 0`), with the same guards and
+/// thread-holding dimensions, and any two different ones apart by at least
+/// the block's extent in a thread's dimension (`tile[ty][tx]` and
+/// `tile[ty + 8][tx]` for 8 threads along y) or by a constant in another.
+/// A loop iv next to a thread id needs a step of at least the thread id's
+/// extent (`tile[ty + j][tx]`, j stepping by 8), and one form.
+static bool areThreadDistinct(ArrayRef<AccessForm> forms,
+                              const LaunchShape &shape) {
+  if (forms.empty())
+    return true;
+  const AccessForm &first = forms.front();
+  int holder[3];
+  if (!findHolders(first, holder))
+    return false;
+  SmallVector<const AccessForm *> distinct;
+  for (const AccessForm &form : forms) {
+    int other[3];
+    if (!(form.constraints == first.constraints) ||
+        form.dims.size() != first.dims.size() || !findHolders(form, other) ||
+        !std::equal(holder, holder + 3, other))
+      return false;
+    if (llvm::none_of(distinct, [&](const AccessForm *known) {
+          return isSameForm(*known->access, *form.access);
+        }))
+      distinct.push_back(&form);
+  }
+  bool anyIvs = false;
+  for (const AccessForm *form : distinct)
+    for (int d = 0; d < 3; ++d) {
+      if (holder[d] == -1)
+        continue;
+      const LinearIndex &dim = *form->dims[holder[d]];
+      if (dim.ivs.empty())
+        continue;
+      anyIvs = true;
+      auto loop = cast<scf::ForOp>(
+          cast<BlockArgument>(dim.ivs.front()).getOwner()->getParentOp());
+      std::optional<int64_t> step = getConstant(loop.getStep());
+      std::optional<int64_t> extent = getExtent(dim, d, shape);
+      if (dim.ivs.size() != 1 || !step || !extent || *extent > *step ||
+          !isLaunchInvariant(loop.getLowerBound()))
+        return false;
+    }
+  if (distinct.size() == 1)
+    return true;
+  if (anyIvs)
+    return false;
+  for (auto [i, a] : llvm::enumerate(distinct))
+    for (const AccessForm *b : ArrayRef(distinct).drop_front(i + 1)) {
+      bool apart = false, same = true;
+      for (int d = 0; d < 3; ++d) {
+        if (holder[d] == -1)
+          continue;
+        std::optional<int64_t> offset =
+            getOffset(a->dims[holder[d]], b->dims[holder[d]]);
+        if (!offset)
+          return false;
+        if (*offset == 0)
+          continue;
+        same = false;
+        std::optional<int64_t> extent =
+            getExtent(*a->dims[holder[d]], d, shape);
+        if (extent && std::abs(*offset) >= *extent)
+          apart = true;
+      }
+      // Equal in every thread-holding dimension: only one thread.
+      apart |= same;
+      for (auto [k, dim] : llvm::enumerate(a->dims)) {
+        if (llvm::is_contained(holder, int(k)))
+          continue;
+        std::optional<int64_t> offset = getOffset(dim, b->dims[k]);
+        apart |= offset && *offset != 0;
+      }
+      if (!apart)
+        return false;
+    }
+  return true;
+}
+
+/// Whether the writes \p forms never touch one element from two blocks of
+/// the launch (indices in bounds): per block id along which the grid can
+/// have more than one block, one dimension names it (in every form, times
+/// the same scale) and no other such block id, and what the rest of that
+/// dimension spans, a thread id's extent, the forms' constant offsets and
+/// its loop ivs' ranges, fits in the scale (`y[bid * bdim + tid]`,
+/// `out[(bx * 32 + ty + 8) * rows + by * 32 + tx]`).
+static bool areBlockDistinct(ArrayRef<AccessForm> forms,
+                             const LaunchShape &shape) {
+  SmallVector<const AccessForm *> distinct;
+  for (const AccessForm &form : forms)
+    if (llvm::none_of(distinct, [&](const AccessForm *known) {
+          return isSameForm(*known->access, *form.access);
+        }))
+      distinct.push_back(&form);
+  if (distinct.empty())
+    return true;
+  for (int e = 0; e < 3; ++e) {
+    if (shape.grid[e] == 1)
+      continue;
+    // The dimension naming block id e.
+    int k = -1;
+    for (auto [i, dim] : llvm::enumerate(distinct.front()->dims))
+      if (dim && dim->namesBlock(e)) {
+        if (k != -1)
+          return false;
+        k = int(i);
+      }
+    if (k == -1)
+      return false;
+    const LinearIndex &first = *distinct.front()->dims[k];
+    int64_t low = 0, high = 0;
+    for (const AccessForm *form : distinct) {
+      if (form->dims.size() != distinct.front()->dims.size())
+        return false;
+      for (auto [i, dim] : llvm::enumerate(form->dims))
+        if (int(i) != k && dim && dim->namesBlock(e))
+          return false;
+      const std::optional<LinearIndex> &dim = form->dims[k];
+      if (!dim)
+        return false;
+      for (int other = 0; other < 3; ++other)
+        if (other != e && shape.grid[other] != 1 && dim->namesBlock(other))
+          return false;
+      if (form == distinct.front())
+        continue;
+      std::optional<int64_t> offset = getOffset(dim, first);
+      if (!offset)
+        return false;
+      low = std::min(low, *offset);
+      high = std::max(high, *offset);
+    }
+    // What thread ids and loop ivs add: [0, width).
+    int thread = -1;
+    for (int d = 0; d < 3; ++d)
+      if (first.threadCoeff[d]) {
+        if (thread != -1)
+          return false;
+        thread = d;
+      }
+    int64_t ivSpan = 0;
+    for (Value iv : first.ivs) {
+      auto loop = cast<scf::ForOp>(
+          cast<BlockArgument>(iv).getOwner()->getParentOp());
+      std::optional<int64_t> lb = getConstant(loop.getLowerBound()),
+                             ub = getConstant(loop.getUpperBound()),
+                             step = getConstant(loop.getStep());
+      if (!lb || !ub || !step || *step <= 0)
+        return false;
+      if (*ub > *lb)
+        ivSpan += (llvm::divideCeil(*ub - *lb, *step) - 1) * *step;
+    }
+    if (first.blockPlain[e]) {
+      if (thread != -1 || high != low || ivSpan)
+        return false;
+      continue;
+    }
+    Value scale = first.blockScale[e];
+    if (auto dim = scale.getDefiningOp<gpu::BlockDimOp>();
+        dim && thread == dimOf(dim.getDimension()) &&
+        first.threadDiv[thread] == 1 && high == low && !ivSpan)
+      continue;
+    std::optional<int64_t> factor = getConstant(scale);
+    std::optional<int64_t> extent =
+        thread == -1 ? std::optional<int64_t>(1)
+                     : getExtent(first, thread, shape);
+    if (!factor || !extent || *factor < *extent + (high - low) + ivSpan)
+      return false;
+  }
+  return true;
 }
 
 namespace {
@@ -468,28 +861,40 @@ struct RaceFreeAccesses {
 };
 } // namespace
 
-/// The grid dimensions (bits) that \p access's index does not name and
-/// whose size is not known: assumed 1, its index is injective in (block,
-/// thread); ~0u when it is not injective even so.
-static unsigned getGridAssumption(const Access &access, Value root,
+/// The forms of \p list on \p root; false when one has none.
+static bool getForms(ArrayRef<const Access *> list, Value root,
+                     const LaunchShape &shape,
+                     SmallVectorImpl<AccessForm> &forms) {
+  for (const Access *access : list) {
+    std::optional<AccessForm> form = getAccessForm(*access, root, shape);
+    if (!form)
+      return false;
+    forms.push_back(std::move(*form));
+  }
+  return true;
+}
+
+/// The grid dimensions (bits) that no write of \p list names and whose size
+/// is not known: assumed 1, the writes never touch one element from two
+/// blocks; ~0u when they can even so.
+static unsigned getGridAssumption(ArrayRef<const Access *> list, Value root,
                                   LaunchShape shape) {
-  if (access.memref != root || access.count != 1)
+  SmallVector<AccessForm, 1> forms;
+  if (!getForms(list, root, shape, forms))
     return ~0u;
-  SmallVector<LinearIndex> forms(access.indices.size());
-  for (auto [index, form] : llvm::zip(access.indices, forms))
-    if (!decompose(index, form))
-      return ~0u;
   unsigned assumed = 0;
   for (int d = 0; d < 3; ++d) {
-    bool named = llvm::any_of(forms, [&](const LinearIndex &form) {
-      return form.blockScale[d] || form.blockPlain[d];
+    bool named = llvm::any_of(forms, [&](const AccessForm &form) {
+      return llvm::any_of(form.dims, [&](const std::optional<LinearIndex> &dim) {
+        return dim && dim->namesBlock(d);
+      });
     });
     if (!named && shape.grid[d] == 0) {
       shape.grid[d] = 1;
       assumed |= 1u << d;
     }
   }
-  return isInjective(forms, shape, /*acrossBlocks=*/true) ? assumed : ~0u;
+  return areBlockDistinct(forms, shape) ? assumed : ~0u;
 }
 
 /// The accesses of \p kernel that need no check (see the file comment).
@@ -513,27 +918,24 @@ static RaceFreeAccesses findRaceFreeAccesses(gpu::GPUFuncOp kernel,
     if (access.write)
       writes[root].push_back(&access);
   }
-  // Roots whose writes all have one form injective across the launch
-  // (when the grid dimensions of the mask have one block).
+  // Roots whose writes never meet between blocks (when the grid dimensions
+  // of the mask have one block).
   llvm::DenseMap<Value, unsigned> writesDistinct;
-  auto haveOneForm = [](ArrayRef<const Access *> list) {
-    return llvm::all_of(
-        list, [&](const Access *a) { return isSameForm(*a, *list.front()); });
-  };
   for (auto &[root, list] : writes) {
-    unsigned assumed = getGridAssumption(*list.front(), root, shape);
-    if (assumed != ~0u && haveOneForm(list))
+    unsigned assumed = getGridAssumption(list, root, shape);
+    if (assumed != ~0u)
       writesDistinct[root] = assumed;
   }
   RaceFreeAccesses result;
   for (auto &[key, list] : groups) {
     Value root = key.first;
     bool anyWrite = llvm::any_of(list, [](const Access *a) { return a->write; });
-    bool ownElements =
-        isInjectiveAccess(*list.front(), root, shape, /*acrossBlocks=*/false) &&
-        haveOneForm(list);
-    if (anyWrite && !ownElements)
-      continue;
+    if (anyWrite) {
+      SmallVector<AccessForm, 1> forms;
+      if (!getForms(list, root, shape, forms) ||
+          !areThreadDistinct(forms, shape))
+        continue;
+    }
     bool workgroup = false;
     isShared(root, workgroup);
     for (const Access *access : list) {
