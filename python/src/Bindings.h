@@ -22,6 +22,7 @@
 #include <nanobind/ndarray.h>
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>

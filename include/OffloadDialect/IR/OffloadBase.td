@@ -31,7 +31,33 @@ def Offload_Dialect : Dialect {
     The `#offload.host` attribute is a `gpu` target: `gpu-module-to-binary`
     serializes a `gpu.module` carrying it into a host object that the
     runtime's host plugin loads.
+
+    Discardable attributes of the dialect (each has a generated
+    `OffloadDialect::<Name>AttrHelper` with typed get/set):
+
+    - `offload.specialization_of` (string), on a `gpu.func`: the kernel a
+      specialization was made from (offload-specialize); diagnostics and
+      checking-tool reports name that one.
+    - `offload.thread_loops` (unit), on a `gpu.func` kernel: its body runs
+      every thread of its block (offload-host-thread-loops), so the host
+      lowering calls it once per block.
+    - `offload.fiber_reason` (string), on a `gpu.func` kernel: why a kernel
+      that synchronizes threads could not be turned into thread loops and
+      runs on fibers.
+    - `offload.check_stop` (unit), on a `cf.assert`: the stop of a failed
+      checking-tool check, which has reported already (the thread only
+      returns).
+    - `offload.jit` (unit): not on an operation but a key of the properties
+      of a `gpu.object` that holds MLIR bytecode for the JIT
+      (offload-embed-mlir); only its name is used.
   }];
+  let discardableAttrs = (ins
+    "::mlir::StringAttr":$specialization_of,
+    "::mlir::UnitAttr":$thread_loops,
+    "::mlir::StringAttr":$fiber_reason,
+    "::mlir::UnitAttr":$check_stop,
+    "::mlir::UnitAttr":$jit
+  );
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let dependentDialects = ["::mlir::gpu::GPUDialect",

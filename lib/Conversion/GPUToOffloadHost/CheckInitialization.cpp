@@ -125,8 +125,9 @@ static func::FuncOp getOrCreateHook(OpBuilder &b, gpu::GPUModuleOp module,
 /// The kernel's name as the user wrote it (a specialization names its
 /// original).
 static std::string getKernelName(gpu::GPUFuncOp kernel) {
-  if (auto original =
-          kernel->getAttrOfType<StringAttr>("offload.specialization_of"))
+  if (auto original = mlir::offload::OffloadDialect::SpecializationOfAttrHelper(
+                          kernel.getContext())
+                          .getAttr(kernel))
     return original.str();
   return kernel.getName().str();
 }

@@ -128,8 +128,9 @@ static void checkAccess(const Access &access, gpu::GPUFuncOp kernel,
 
   Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
   std::string kernelName = kernel.getName().str();
-  if (auto original =
-          kernel->getAttrOfType<StringAttr>("offload.specialization_of"))
+  if (auto original = mlir::offload::OffloadDialect::SpecializationOfAttrHelper(
+                          kernel.getContext())
+                          .getAttr(kernel))
     kernelName = original.str();
   for (auto [d, index] : llvm::enumerate(access.indices)) {
     Value size =

@@ -500,10 +500,11 @@ static FailureOr<KernelInfo> lowerKernel(gpu::GPUFuncOp kernel,
   info.name = kernel.getName().str();
   info.displayName = info.name;
   if (auto original =
-          kernel->getAttrOfType<StringAttr>("offload.specialization_of"))
+          OffloadDialect::SpecializationOfAttrHelper(context).getAttr(kernel))
     info.displayName = original.str();
   info.numKernelArgs = kernel.getNumArguments();
-  info.threadLoops = kernel->hasAttr(kThreadLoopsAttrName);
+  info.threadLoops =
+      OffloadDialect::ThreadLoopsAttrHelper(context).isAttrPresent(kernel);
   if (DenseI32ArrayAttr known = kernel.getKnownBlockSizeAttr())
     llvm::copy(known.asArrayRef(), info.requiredGroupSize.begin());
   if (DenseI32ArrayAttr known = kernel.getKnownGridSizeAttr())
@@ -514,7 +515,8 @@ static FailureOr<KernelInfo> lowerKernel(gpu::GPUFuncOp kernel,
   });
   if (info.cooperative) {
     // offload-host-thread-loops says why it could not make thread loops.
-    if (auto reason = kernel->getAttrOfType<StringAttr>(kFiberReasonAttrName))
+    if (StringAttr reason =
+            OffloadDialect::FiberReasonAttrHelper(context).getAttr(kernel))
       info.cooperativeReason = reason.str();
     else
       info.cooperativeReason =
@@ -788,7 +790,8 @@ static void lowerAsserts(func::FuncOp body, gpu::GPUModuleOp module,
     Location loc = op.getLoc();
     // The stop of a failed bounds check (offload-check-memory-accesses),
     // which has reported already: the thread only returns.
-    bool silent = op->hasAttr("offload.check_stop");
+    bool silent =
+        OffloadDialect::CheckStopAttrHelper(op->getContext()).isAttrPresent(op);
     std::optional<FileLineColLoc> source = getSourceLocation(loc);
     std::string file =
         source ? source->getFilename().str() : std::string("<unknown>");

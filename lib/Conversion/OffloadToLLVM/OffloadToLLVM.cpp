@@ -190,7 +190,8 @@ static FailureOr<gpu::ObjectAttr> selectObject(gpu::BinaryOp binary,
 /// Whether \p object holds MLIR for the JIT (made by offload-embed-mlir).
 static bool isJITObject(gpu::ObjectAttr object) {
   DictionaryAttr properties = object.getProperties();
-  return properties && properties.get("offload.jit");
+  return properties &&
+         properties.get(OffloadDialect::JitAttrHelper::getNameStr());
 }
 
 /// Whether the kernel module \p name in \p symbolTable is a gpu.binary whose

@@ -22,9 +22,6 @@ namespace offload {
 using namespace mlir;
 using namespace mlir::offload;
 
-/// Name of the gpu.object property that marks MLIR for the JIT.
-static constexpr StringLiteral kJITProperty = "offload.jit";
-
 namespace {
 struct EmbedMLIRPass
     : public offload::impl::OffloadEmbedMLIRBase<EmbedMLIRPass> {
@@ -48,8 +45,8 @@ struct EmbedMLIRPass
       Attribute target = HostTargetAttr::get(context, 3, "", "", "");
       if (ArrayAttr targets = module.getTargetsAttr(); targets && !targets.empty())
         target = targets[0];
-      auto properties = builder.getDictionaryAttr(
-          builder.getNamedAttr(kJITProperty, builder.getUnitAttr()));
+      auto properties = builder.getDictionaryAttr(builder.getNamedAttr(
+          OffloadDialect::JitAttrHelper::getNameStr(), builder.getUnitAttr()));
       auto object = gpu::ObjectAttr::get(context, target,
                                          gpu::CompilationTarget::Offload,
                                          builder.getStringAttr(bytes),

@@ -76,10 +76,6 @@ bool mlir::offload::isUseful(gpu::GPUFuncOp kernel,
          differs(kernel.getKnownGridSizeAttr(), spec.gridSize);
 }
 
-/// The name of the kernel a specialization was made from.
-static constexpr StringLiteral kSpecializationOfAttrName =
-    "offload.specialization_of";
-
 std::string mlir::offload::getSpecializedName(
     gpu::GPUFuncOp kernel, const KernelSpecialization &spec) {
   std::string key;
@@ -400,8 +396,11 @@ FailureOr<gpu::GPUFuncOp> mlir::offload::getOrCreateSpecialization(
   auto clone = cast<gpu::GPUFuncOp>(kernel->clone());
   clone.setName(name);
   // The kernel's own name, for messages (device-side asserts).
-  if (!clone->hasAttr(kSpecializationOfAttrName))
-    clone->setAttr(kSpecializationOfAttrName, kernel.getNameAttr());
+  // The name of the kernel a specialization was made from.
+  OffloadDialect::SpecializationOfAttrHelper specializationOf(
+      clone->getContext());
+  if (!specializationOf.isAttrPresent(clone))
+    specializationOf.setAttr(clone, kernel.getNameAttr());
   symbols.insert(clone, std::next(Block::iterator(kernel)));
   MLIRContext *context = kernel.getContext();
   OpBuilder builder(context);

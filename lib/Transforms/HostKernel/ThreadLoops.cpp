@@ -2712,7 +2712,8 @@ FailureOr<bool> ThreadLoopBuilder::run() {
     if (synchronizes || !boundGuardedBody(root))
       return false;
     versionAllOnBoundsChecks();
-    kernel->setAttr(kThreadLoopsAttrName, UnitAttr::get(kernel.getContext()));
+    OffloadDialect::ThreadLoopsAttrHelper(kernel.getContext())
+        .setAttr(kernel, UnitAttr::get(kernel.getContext()));
     return true;
   }
 
@@ -2721,7 +2722,8 @@ FailureOr<bool> ThreadLoopBuilder::run() {
   fuseReductions();
   versionAllOnBoundsChecks();
   versionOnClampedBounds();
-  kernel->setAttr(kThreadLoopsAttrName, UnitAttr::get(kernel.getContext()));
+  OffloadDialect::ThreadLoopsAttrHelper(kernel.getContext())
+      .setAttr(kernel, UnitAttr::get(kernel.getContext()));
   return true;
 }
 
@@ -3015,7 +3017,8 @@ mlir::offload::buildHostThreadLoops(gpu::GPUFuncOp kernel,
     });
     if (!synchronizes)
       return false;
-    why.reason = assertOp->hasAttr("offload.check_stop")
+    why.reason = OffloadDialect::CheckStopAttrHelper(assertOp->getContext())
+                         .isAttrPresent(assertOp)
                      ? "its bounds checks (--check) stop a failing thread "
                        "alone"
                      : "a failing cf.assert stops its thread alone";
@@ -3088,8 +3091,8 @@ struct OffloadHostThreadLoopsPass
       std::string reason = why.reason.empty()
                                ? std::string("its body could not be split")
                                : why.reason;
-      kernel->setAttr(kFiberReasonAttrName,
-                      StringAttr::get(kernel.getContext(), reason));
+      OffloadDialect::FiberReasonAttrHelper(kernel.getContext())
+          .setAttr(kernel, StringAttr::get(kernel.getContext(), reason));
       InFlightDiagnostic remark = mlir::emitRemark(kernel.getLoc())
                                   << "kernel '" << kernel.getName()
                                   << "' runs on fibers: " << reason;

@@ -1196,7 +1196,8 @@ struct OffloadHostVectorizeThreadLoopsPass
           OffloadHostVectorizeThreadLoopsPass> {
   void runOnOperation() override {
     getOperation().walk([&](gpu::GPUFuncOp kernel) {
-      if (!kernel->hasAttr("offload.thread_loops"))
+      if (!OffloadDialect::ThreadLoopsAttrHelper(kernel.getContext())
+               .isAttrPresent(kernel))
         return;
       SmallVector<scf::ParallelOp> loops;
       kernel.walk([&](scf::ParallelOp loop) {

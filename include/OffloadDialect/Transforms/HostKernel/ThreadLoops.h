@@ -33,17 +33,6 @@ class GPUFuncOp;
 } // namespace gpu
 namespace offload {
 
-/// Name of the unit attribute that marks a `gpu.func` kernel whose body runs
-/// every thread of its block (explicit thread loops, no thread ids left); the
-/// host lowering then calls the body once per block.
-inline constexpr llvm::StringLiteral kThreadLoopsAttrName =
-    "offload.thread_loops";
-
-/// Name of the string attribute that says why a kernel that synchronizes
-/// threads could not be turned into thread loops and runs on fibers.
-inline constexpr llvm::StringLiteral kFiberReasonAttrName =
-    "offload.fiber_reason";
-
 /// Options of buildHostThreadLoops.
 struct HostThreadLoopsOptions {
   /// Move thread-invariant loops of the thread body out of the thread loops
@@ -72,7 +61,7 @@ struct HostThreadLoopsFailure {
 /// reductions over per-thread arrays between thread loops, with the runtime
 /// semantics of the fiber scheduler (subgroups of 32 threads, lanes that do
 /// not take part are invalid shuffle sources). The kernel gets
-/// kThreadLoopsAttrName.
+/// `offload.thread_loops` (OffloadDialect::ThreadLoopsAttrHelper).
 ///
 /// Returns true if the kernel was rewritten, false if it needs nothing
 /// (no synchronization and nothing to interchange), and failure with \p why
