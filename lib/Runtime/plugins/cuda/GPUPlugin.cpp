@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <limits>
 #include <link.h>
 
 using namespace llvm;
@@ -565,7 +566,51 @@ Expected<void *> GPUDevice::allocate(size_t Size, offload_alloc_type_t Kind) {
 Error GPUDevice::free(void *Ptr, offload_alloc_type_t Kind) {
   if (Error E = makeCurrent())
     return E;
+  {
+    std::lock_guard<std::mutex> Lock(AlignedMutex);
+    auto It = AlignedBases.find(Ptr);
+    if (It != AlignedBases.end()) {
+      Ptr = It->second;
+      AlignedBases.erase(It);
+    }
+  }
   return TheDriver.free(Ptr, Kind);
+}
+
+Expected<void *> GPUDevice::allocateAligned(size_t Size,
+                                            offload_alloc_type_t Kind,
+                                            size_t Alignment) {
+  if (Alignment <= kDriverAlignment)
+    return allocate(Size, Kind);
+  if (Alignment > kMaxAlignment)
+    return createError(OFFLOAD_ERRC_UNSUPPORTED,
+                       "Alignment ({0}) is above the {1} bytes {2} "
+                       "allocations can be aligned to",
+                       Alignment, kMaxAlignment, TheDriver.getAPIName());
+  size_t Extra = Alignment - kDriverAlignment;
+  if (Size > std::numeric_limits<size_t>::max() - Extra)
+    return createError(OFFLOAD_ERRC_OUT_OF_RESOURCES,
+                       "Size ({0}) plus the {1} bytes that align it to {2} "
+                       "does not fit in size_t",
+                       Size, Extra, Alignment);
+  Expected<void *> Base = allocate(Size + Extra, Kind);
+  if (!Base)
+    return Base.takeError();
+  uintptr_t Address = reinterpret_cast<uintptr_t>(*Base);
+  uintptr_t Aligned = alignTo(Address, Alignment);
+  if (Aligned - Address > Extra) {
+    consumeError(free(*Base, Kind));
+    return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
+                       "{0} returned an allocation ({1}) not aligned to the "
+                       "{2} bytes its drivers guarantee",
+                       TheDriver.getAPIName(), formatPointer(*Base),
+                       kDriverAlignment);
+  }
+  if (Aligned != Address) {
+    std::lock_guard<std::mutex> Lock(AlignedMutex);
+    AlignedBases[reinterpret_cast<void *>(Aligned)] = *Base;
+  }
+  return reinterpret_cast<void *>(Aligned);
 }
 
 Error GPUDevice::memcpy(Queue *Q, void *Dst, const void *Src, size_t Size) {

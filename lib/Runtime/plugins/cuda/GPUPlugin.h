@@ -357,6 +357,12 @@ public:
   llvm::Expected<void *> allocate(size_t Size,
                                   offload_alloc_type_t Kind) override;
   llvm::Error free(void *Ptr, offload_alloc_type_t Kind) override;
+  /// The drivers align allocations to kDriverAlignment; larger alignments,
+  /// up to kMaxAlignment, over-allocate by Alignment - kDriverAlignment.
+  llvm::Expected<void *> allocateAligned(size_t Size, offload_alloc_type_t Kind,
+                                         size_t Alignment) override;
+  static constexpr size_t kDriverAlignment = 256;
+  static constexpr size_t kMaxAlignment = size_t(2) << 20;
   llvm::Error memcpy(Queue *Q, void *Dst, const void *Src,
                      size_t Size) override;
   llvm::Error fill(Queue *Q, void *Ptr, llvm::ArrayRef<uint8_t> Pattern,
@@ -412,6 +418,11 @@ private:
 
   std::mutex SyncStreamMutex;
   void *SyncStream = nullptr;
+
+  /// The driver's address of each over-allocated aligned allocation, by the
+  /// address allocateAligned returned (when they differ).
+  std::mutex AlignedMutex;
+  std::unordered_map<void *, void *> AlignedBases;
 };
 
 /// A platform over a Driver.
