@@ -43,22 +43,6 @@ TEST_P(offloadQueryQueueTest, SuccessDoesNotWait) {
   EXPECT_TRUE(Completed);
 }
 
-TEST_P(offloadQueryQueueTest, SuccessCompletesWithoutSync) {
-  Gate G;
-  ASSERT_SUCCESS(offloadLaunchHostFunction(Queue, Gate::wait, &G));
-  offload_event_handle_t Event = nullptr;
-  offload_result_t R = offloadCreateEvent(Queue, &Event);
-  G.open();
-  ASSERT_EQ(R, OFFLOAD_SUCCESS) << describe(R);
-  // Once the event is complete, so is everything before it; the queue is
-  // then done without offloadSyncQueue.
-  ASSERT_SUCCESS(offloadSyncEvent(Event));
-  bool Completed = false;
-  ASSERT_SUCCESS(offloadQueryQueue(Queue, &Completed));
-  EXPECT_TRUE(Completed);
-  ASSERT_SUCCESS(offloadDestroyEvent(Event));
-}
-
 TEST_P(offloadQueryQueueTest, InvalidNullQueue) {
   bool Completed;
   ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Queue is null",
