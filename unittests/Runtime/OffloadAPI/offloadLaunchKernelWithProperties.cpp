@@ -59,7 +59,8 @@ protected:
 };
 OFFLOAD_INSTANTIATE_DEVICE_TEST(offloadLaunchKernelWithPropertiesTest);
 
-TEST_P(offloadLaunchKernelWithPropertiesTest, SuccessCooperativeGridRunsAtOnce) {
+TEST_P(offloadLaunchKernelWithPropertiesTest,
+       SuccessCooperativeGridRunsAtOnce) {
   offload_kernel_launch_prop_t Props[] = {
       {OFFLOAD_KERNEL_LAUNCH_PROP_TYPE_IS_COOPERATIVE, &True},
       OFFLOAD_KERNEL_LAUNCH_PROP_END};
@@ -75,24 +76,27 @@ TEST_P(offloadLaunchKernelWithPropertiesTest, SuccessCooperativeGridRunsAtOnce) 
 }
 
 TEST_P(offloadLaunchKernelWithPropertiesTest, SuccessTwoDimensionalGrid) {
-  if (Max < 4)
-    GTEST_SKIP() << "needs 4 blocks at once, the device runs " << Max;
+  // The blocks along y (and a 2x(Max/2) grid where Max is even) count too.
   offload_kernel_launch_prop_t Props[] = {
       {OFFLOAD_KERNEL_LAUNCH_PROP_TYPE_IS_COOPERATIVE, &True},
       OFFLOAD_KERNEL_LAUNCH_PROP_END};
-  DeviceBuffer<int64_t> Counter(Device, 1), Seen(Device, 4);
-  Counter[0] = 0;
-  struct {
-    int64_t *Counter;
-    int64_t *Seen;
-  } Args{Counter.get(), Seen.get()};
-  offload_kernel_launch_size_args_t L = launch1D(2, 8);
-  L.Dimensions = 2;
-  L.NumGroups = {2, 2, 1};
-  ASSERT_SUCCESS(offloadLaunchKernelWithProperties(
-      nullptr, Device, Kernel, &Args, sizeof(Args), &L, Props));
-  for (int I = 0; I < 4; ++I)
-    EXPECT_EQ(Seen[I], 4) << "block " << I;
+  offload_dimensions_t Grids[] = {
+      {1, Max, 1}, {Max % 2 ? 1u : 2u, Max % 2 ? Max : Max / 2, 1}};
+  for (const offload_dimensions_t &G : Grids) {
+    DeviceBuffer<int64_t> Counter(Device, 1), Seen(Device, Max);
+    Counter[0] = 0;
+    struct {
+      int64_t *Counter;
+      int64_t *Seen;
+    } Args{Counter.get(), Seen.get()};
+    offload_kernel_launch_size_args_t L = launch1D(1, 8);
+    L.Dimensions = 2;
+    L.NumGroups = G;
+    ASSERT_SUCCESS(offloadLaunchKernelWithProperties(
+        nullptr, Device, Kernel, &Args, sizeof(Args), &L, Props));
+    for (uint32_t I = 0; I < Max; ++I)
+      EXPECT_EQ(Seen[I], int64_t(Max)) << "block " << I;
+  }
 }
 
 TEST_P(offloadLaunchKernelWithPropertiesTest, SuccessCooperativeFiberKernel) {
@@ -146,9 +150,8 @@ TEST_P(offloadLaunchKernelWithPropertiesTest, InvalidTooManyGroups) {
   } Args{Counter.get(), Seen.get()};
   offload_kernel_launch_size_args_t L = launch1D(Max + 1, 1);
   ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE, "blocks that run at once",
-                   offloadLaunchKernelWithProperties(Queue, Device, Kernel,
-                                                     &Args, sizeof(Args), &L,
-                                                     Props));
+                   offloadLaunchKernelWithProperties(
+                       Queue, Device, Kernel, &Args, sizeof(Args), &L, Props));
   L = launch1D(Max, 1);
   L.Dimensions = 2;
   L.NumGroups.y = 2;
@@ -170,9 +173,8 @@ TEST_P(offloadLaunchKernelWithPropertiesTest, InvalidPropertyType) {
   offload_kernel_launch_size_args_t L = launch1D(1, 1);
   ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_ENUMERATION,
                    "Properties[1].Type (99) is not a valid enumerator",
-                   offloadLaunchKernelWithProperties(Queue, Device, Kernel,
-                                                     &Args, sizeof(Args), &L,
-                                                     Props));
+                   offloadLaunchKernelWithProperties(
+                       Queue, Device, Kernel, &Args, sizeof(Args), &L, Props));
 }
 
 TEST_P(offloadLaunchKernelWithPropertiesTest, InvalidNullPropertyData) {
@@ -185,11 +187,11 @@ TEST_P(offloadLaunchKernelWithPropertiesTest, InvalidNullPropertyData) {
     int64_t *Seen;
   } Args{&Dummy[0], &Dummy[1]};
   offload_kernel_launch_size_args_t L = launch1D(1, 1);
-  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_NULL_POINTER,
-                   "Properties[0].Data (IS_COOPERATIVE, a const bool *) is null",
-                   offloadLaunchKernelWithProperties(Queue, Device, Kernel,
-                                                     &Args, sizeof(Args), &L,
-                                                     Props));
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_NULL_POINTER,
+      "Properties[0].Data (IS_COOPERATIVE, a const bool *) is null",
+      offloadLaunchKernelWithProperties(Queue, Device, Kernel, &Args,
+                                        sizeof(Args), &L, Props));
 }
 
 TEST_P(offloadLaunchKernelWithPropertiesTest, InvalidArgumentsSize) {
