@@ -391,9 +391,11 @@ typedef enum offload_device_info_t {
   /// [bool] whether the device launches cooperative grids
   /// (OFFLOAD_KERNEL_LAUNCH_PROP_TYPE_IS_COOPERATIVE; liboffload 23): every
   /// block of the grid runs at once, so blocks may wait for each other. Host:
-  /// true (each block of a cooperative grid gets a thread of its own); CUDA and
-  /// HIP: false for now (the plugins do not call cuLaunchCooperativeKernel /
-  /// hipLaunchCooperativeKernel yet)
+  /// true (each block of a cooperative grid gets a thread of its own); CUDA:
+  /// the driver's CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH (launches with
+  /// cuLaunchCooperativeKernel; the kernel's parameter layout must be known);
+  /// HIP: false for now (the plugin does not call hipLaunchCooperativeKernel
+  /// yet)
   OFFLOAD_DEVICE_INFO_COOPERATIVE_LAUNCH_SUPPORT = 31,
 } offload_device_info_t;
 
@@ -1078,11 +1080,13 @@ OFFLOAD_API offload_result_t offloadLaunchKernelWithArgumentsWithCodeLoc(
 /// once (liboffload 23's `olGetKernelMaxCooperativeGroupCount`, CUDA's
 /// occupancy times multiprocessors). Host: the threads that run blocks
 /// (OFFLOAD_HOST_THREADS, default the hardware threads), each block of a
-/// cooperative grid getting one. Errors: INVALID_NULL_HANDLE (Device, Kernel),
-/// INVALID_DEVICE, INVALID_SYMBOL, INVALID_NULL_POINTER (LaunchSizeArgs,
-/// GroupCountRet), SYMBOL_KIND (not a kernel), INVALID_DEVICE (kernel of
-/// another device), INVALID_SIZE (a zero block dimension, a block above the
-/// device's limits), UNSUPPORTED (the device has no cooperative launches).
+/// cooperative grid getting one; CUDA:
+/// cuOccupancyMaxActiveBlocksPerMultiprocessor times the multiprocessors.
+/// Errors: INVALID_NULL_HANDLE (Device, Kernel), INVALID_DEVICE,
+/// INVALID_SYMBOL, INVALID_NULL_POINTER (LaunchSizeArgs, GroupCountRet),
+/// SYMBOL_KIND (not a kernel), INVALID_DEVICE (kernel of another device),
+/// INVALID_SIZE (a zero block dimension, a block above the device's limits),
+/// UNSUPPORTED (the device has no cooperative launches).
 OFFLOAD_API offload_result_t offloadGetKernelMaxCooperativeGroupCount(
     offload_device_handle_t Device, offload_symbol_handle_t Kernel,
     const offload_kernel_launch_size_args_t *LaunchSizeArgs,

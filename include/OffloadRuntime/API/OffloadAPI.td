@@ -354,7 +354,7 @@ def offload_device_info_t : Enum {
     Etor<"OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_HALF", 28, "[uint32_t] half; 0 without native half-precision arithmetic">,
     Etor<"OFFLOAD_DEVICE_INFO_SUBGROUP_SIZE", 29, "[uint32_t] threads per subgroup (warp) (ours)">,
     Etor<"OFFLOAD_DEVICE_INFO_ARCHITECTURE", 30, "[char[]] the processor code is compiled for (ours): CUDA `sm_XY` from the compute capability, HIP the target id the runtime reports (`gfx90a:sramecc+:xnack-`), host LLVM's name of the host CPU (`znver3`)">,
-    Etor<"OFFLOAD_DEVICE_INFO_COOPERATIVE_LAUNCH_SUPPORT", 31, "[bool] whether the device launches cooperative grids (OFFLOAD_KERNEL_LAUNCH_PROP_TYPE_IS_COOPERATIVE; liboffload 23): every block of the grid runs at once, so blocks may wait for each other. Host: true (each block of a cooperative grid gets a thread of its own); CUDA and HIP: false for now (the plugins do not call cuLaunchCooperativeKernel / hipLaunchCooperativeKernel yet)">,
+    Etor<"OFFLOAD_DEVICE_INFO_COOPERATIVE_LAUNCH_SUPPORT", 31, "[bool] whether the device launches cooperative grids (OFFLOAD_KERNEL_LAUNCH_PROP_TYPE_IS_COOPERATIVE; liboffload 23): every block of the grid runs at once, so blocks may wait for each other. Host: true (each block of a cooperative grid gets a thread of its own); CUDA: the driver's CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH (launches with cuLaunchCooperativeKernel; the kernel's parameter layout must be known); HIP: false for now (the plugin does not call hipLaunchCooperativeKernel yet)">,
   ];
 }
 def offload_device_iterate_cb_t : Typedef<"typedef bool (*offload_device_iterate_cb_t)(offload_device_handle_t Device, void *UserData);"> { let Desc = [{Called once per device by offloadIterateDevices; return false to stop.}]; }
@@ -1092,7 +1092,8 @@ memory of \p LaunchSizeArgs (its NumGroups is ignored): the blocks that can
 run at once (liboffload 23's `olGetKernelMaxCooperativeGroupCount`, CUDA's
 occupancy times multiprocessors). Host: the threads that run blocks
 (OFFLOAD_HOST_THREADS, default the hardware threads), each block of a
-cooperative grid getting one.}];
+cooperative grid getting one; CUDA:
+cuOccupancyMaxActiveBlocksPerMultiprocessor times the multiprocessors.}];
   let Params = [
     Param<"offload_device_handle_t", "Device", "", PARAM_IN>,
     Param<"offload_symbol_handle_t", "Kernel", "", PARAM_IN>,

@@ -208,6 +208,19 @@ public:
                                    const offload_kernel_launch_size_args_t &S,
                                    void *Stream,
                                    llvm::ArrayRef<uint8_t> Args) = 0;
+  /// Cooperative grids (DeviceInfo::CooperativeLaunchSupport, which
+  /// queryDeviceInfo sets): the blocks of \p BlockThreads threads and
+  /// \p DynShared bytes of dynamic shared memory one multiprocessor runs at
+  /// once, and a launch whose blocks all run at once with one pointer per
+  /// parameter (cuLaunchCooperativeKernel has no packed buffer). The
+  /// defaults answer UNSUPPORTED.
+  virtual llvm::Expected<uint32_t>
+  getMaxActiveBlocksPerMultiprocessor(void *Function, uint32_t BlockThreads,
+                                      size_t DynShared);
+  virtual llvm::Error
+  launchCooperativeKernel(void *Function,
+                          const offload_kernel_launch_size_args_t &S,
+                          void *Stream, llvm::ArrayRef<void *> Params);
 };
 
 //===----------------------------------------------------------------------===//
@@ -382,6 +395,14 @@ public:
                const offload_kernel_launch_size_args_t &Size) override;
   llvm::Expected<uint64_t>
   getOptimalGroupSize(Symbol &Kernel, size_t SharedMemoryPerThread) override;
+  /// Occupancy per multiprocessor times multiprocessors; launches with
+  /// cuLaunchCooperativeKernel (where the driver supports it).
+  llvm::Expected<uint32_t> getMaxCooperativeGroupCount(
+      Symbol &Kernel, const offload_kernel_launch_size_args_t &Size) override;
+  llvm::Error
+  launchCooperativeKernel(Queue *Q, Symbol &Kernel,
+                          llvm::ArrayRef<uint8_t> Args,
+                          const offload_kernel_launch_size_args_t &Size) override;
 
   Driver &getDriver() const { return TheDriver; }
   GPUPlugin &getGPUPlugin() const { return ThePlugin; }
