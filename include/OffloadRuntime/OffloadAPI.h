@@ -223,6 +223,38 @@ typedef enum offload_platform_backend_t {
   OFFLOAD_PLATFORM_BACKEND_LEVEL_ZERO = 4, ///< Level Zero (no plugin yet)
 } offload_platform_backend_t;
 
+/// Arguments of offloadInitWithArgs (liboffload 23's `ol_init_args_t`).
+/// Initialize it with OFFLOAD_INIT_ARGS_INIT, then set what differs.
+typedef struct offload_init_args_t {
+  /// sizeof(offload_init_args_t) of the caller's header (at least this one's)
+  size_t Size;
+  uint32_t NumPlatforms; ///< entries of Platforms; 0: every platform
+  /// the backends whose plugins are initialized (the host platform always is);
+  /// may be null when NumPlatforms is 0
+  const offload_platform_backend_t *Platforms;
+} offload_init_args_t;
+
+/// The default arguments of offloadInitWithArgs: every platform.
+#define OFFLOAD_INIT_ARGS_INIT {sizeof(offload_init_args_t), 0, NULL}
+
+/// offloadInit with arguments (liboffload 23's `olInit(const ol_init_args_t
+/// *)`; offloadInit() is offloadInitWithArgs(NULL)). \p InitArgs (optional;
+/// null: the defaults) selects the platforms whose plugins are initialized:
+/// with NumPlatforms > 0 only the host platform and those whose backend is
+/// listed (a backend listed twice counts once); the others are not created, so
+/// offloadIteratePlatforms and offloadIterateDevices do not report them.
+/// Reference counted like offloadInit: only the call that takes the count from
+/// 0 to 1 reads the arguments; later ones only count (their arguments are
+/// checked, not applied). Errors: INVALID_SIZE (InitArgs->Size smaller than
+/// sizeof(offload_init_args_t)), INVALID_NULL_POINTER (InitArgs->Platforms null
+/// with NumPlatforms > 0), INVALID_ENUMERATION (an entry of Platforms that is
+/// not a backend; the message names it, "Platforms[i]"), BACKEND_FAILURE (as
+/// offloadInit).
+OFFLOAD_API offload_result_t offloadInitWithArgs(
+    const offload_init_args_t *InitArgs);
+OFFLOAD_API offload_result_t offloadInitWithArgsWithCodeLoc(
+    const offload_init_args_t *InitArgs, offload_code_location_t *CodeLocation);
+
 /// Platform properties.
 typedef enum offload_platform_info_t {
   OFFLOAD_PLATFORM_INFO_NAME = 0, ///< [char[]] platform name
@@ -286,8 +318,8 @@ typedef enum offload_device_fp_capability_flag_t {
 /// A set of offload_device_fp_capability_flag_t bits.
 typedef uint32_t offload_device_fp_capability_flags_t;
 
-/// Device properties. Values 0-28 are liboffload 22's `ol_device_info_t`; later
-/// values are ours.
+/// Device properties. Values 0-28 are liboffload 22's `ol_device_info_t`; 29
+/// and 30 are ours, 31 is liboffload 23's.
 typedef enum offload_device_info_t {
   OFFLOAD_DEVICE_INFO_TYPE = 0, ///< [offload_device_type_t]
   OFFLOAD_DEVICE_INFO_PLATFORM = 1, ///< [offload_platform_handle_t]
@@ -356,6 +388,15 @@ typedef enum offload_device_info_t {
   /// compute capability, HIP the target id the runtime reports
   /// (`gfx90a:sramecc+:xnack-`), host LLVM's name of the host CPU (`znver3`)
   OFFLOAD_DEVICE_INFO_ARCHITECTURE = 30,
+  /// [bool] whether the device launches cooperative grids
+  /// (OFFLOAD_KERNEL_LAUNCH_PROP_TYPE_IS_COOPERATIVE; liboffload 23): every
+  /// block of the grid runs at once, so blocks may wait for each other. Host:
+  /// true (each block of a cooperative grid gets a thread of its own); CUDA:
+  /// the driver's CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH (launches with
+  /// cuLaunchCooperativeKernel; the kernel's parameter layout must be known);
+  /// HIP: false for now (the plugin does not call hipLaunchCooperativeKernel
+  /// yet)
+  OFFLOAD_DEVICE_INFO_COOPERATIVE_LAUNCH_SUPPORT = 31,
 } offload_device_info_t;
 
 /// Called once per device by offloadIterateDevices; return false to stop.
@@ -455,6 +496,58 @@ OFFLOAD_API offload_result_t offloadMemAlloc(
 OFFLOAD_API offload_result_t offloadMemAllocWithCodeLoc(
     offload_device_handle_t Device, offload_alloc_type_t Type, size_t Size,
     void **AllocationOut, offload_code_location_t *CodeLocation);
+
+/// offloadMemAlloc with an alignment (liboffload 23's `olMemAllocAligned`):
+/// allocates \p Size bytes (> 0) of kind \p Type for \p Device aligned to
+/// \p Alignment bytes, a power of two, and writes the address to
+/// \p AllocationOut. Alignments up to 64 are what offloadMemAlloc gives anyway;
+/// larger ones are supported up to the device's limit: 1 GiB on the host device
+/// (its allocations come from reserved regions of 64 GiB), 2 MiB on CUDA and
+/// HIP devices (whose drivers align to 256 bytes: a larger alignment
+/// over-allocates by up to Alignment - 256 bytes, which the allocation's
+/// OFFLOAD_MEM_INFO_SIZE does not count). Every kind of memory (HOST, DEVICE,
+/// MANAGED) may be aligned. The allocation is freed with offloadMemFree of the
+/// returned address, and is in every other way one of offloadMemAlloc. Errors:
+/// INVALID_NULL_HANDLE, INVALID_DEVICE, INVALID_ENUMERATION (Type),
+/// INVALID_SIZE (Size zero, checked even without validation), INVALID_ARGUMENT
+/// (Alignment zero or not a power of two, checked even without validation),
+/// INVALID_NULL_POINTER (AllocationOut), UNSUPPORTED (Alignment above the
+/// device's limit), OUT_OF_RESOURCES (as offloadMemAlloc, also when Size plus
+/// the over-allocation does not fit).
+OFFLOAD_API offload_result_t offloadMemAllocAligned(
+    offload_device_handle_t Device, offload_alloc_type_t Type, size_t Size,
+    size_t Alignment, void **AllocationOut);
+OFFLOAD_API offload_result_t offloadMemAllocAlignedWithCodeLoc(
+    offload_device_handle_t Device, offload_alloc_type_t Type, size_t Size,
+    size_t Alignment, void **AllocationOut,
+    offload_code_location_t *CodeLocation);
+
+/// Where offloadMemPrefetch moves managed memory to.
+typedef enum offload_mem_migration_flag_t {
+  OFFLOAD_MEM_MIGRATION_FLAG_HOST_TO_DEVICE = 0, ///< to the queue's device
+  OFFLOAD_MEM_MIGRATION_FLAG_DEVICE_TO_HOST = 1, ///< to the host
+} offload_mem_migration_flag_t;
+
+/// Enqueues on \p Queue a hint to move the \p NumPtrs ranges \p Ptrs[i] (\p
+/// Sizes[i] bytes each) of managed memory in the direction \p Flags says
+/// (liboffload 23's `olMemPrefetch`). A hint only: the memory's contents and
+/// its addresses do not change, and a range that is not managed memory (another
+/// kind of allocation, memory the runtime does not know) is ignored without an
+/// error, as is a range of 0 bytes. The host device's managed memory is host
+/// memory, and the CUDA and HIP plugins do not migrate it yet: every range is
+/// ignored, after the checks. With validation, a range that starts inside an
+/// allocation of offloadMemAlloc must have Sizes[i] bytes left in it. Errors:
+/// INVALID_NULL_HANDLE, INVALID_QUEUE, INVALID_NULL_POINTER (Ptrs or Sizes null
+/// with NumPtrs > 0, an entry of Ptrs null: the message names it, "Ptrs[i]"),
+/// INVALID_ENUMERATION (Flags), INVALID_SIZE (with validation: Sizes[i] past
+/// the end of the allocation Ptrs[i] is in).
+OFFLOAD_API offload_result_t offloadMemPrefetch(
+    offload_queue_handle_t Queue, size_t NumPtrs, const void *const *Ptrs,
+    const size_t *Sizes, offload_mem_migration_flag_t Flags);
+OFFLOAD_API offload_result_t offloadMemPrefetchWithCodeLoc(
+    offload_queue_handle_t Queue, size_t NumPtrs, const void *const *Ptrs,
+    const size_t *Sizes, offload_mem_migration_flag_t Flags,
+    offload_code_location_t *CodeLocation);
 
 /// Frees an allocation made by offloadMemAlloc; \p Address must be its start.
 /// Work still enqueued that uses it must have completed. Errors:
@@ -584,6 +677,18 @@ OFFLOAD_API offload_result_t offloadCreateQueueWithCodeLoc(
 OFFLOAD_API offload_result_t offloadSyncQueue(offload_queue_handle_t Queue);
 OFFLOAD_API offload_result_t offloadSyncQueueWithCodeLoc(
     offload_queue_handle_t Queue, offload_code_location_t *CodeLocation);
+
+/// Writes to \p IsQueueWorkCompleted (optional) whether every operation
+/// submitted to \p Queue so far has completed, without waiting (liboffload 23's
+/// `olQueryQueue`, CUDA's `cuStreamQuery`): the answer of
+/// OFFLOAD_QUEUE_INFO_EMPTY. The work's own errors are reported by the next
+/// offloadSyncQueue or offloadDestroyQueue. Errors: INVALID_NULL_HANDLE,
+/// INVALID_QUEUE.
+OFFLOAD_API offload_result_t offloadQueryQueue(
+    offload_queue_handle_t Queue, bool *IsQueueWorkCompleted);
+OFFLOAD_API offload_result_t offloadQueryQueueWithCodeLoc(
+    offload_queue_handle_t Queue, bool *IsQueueWorkCompleted,
+    offload_code_location_t *CodeLocation);
 
 /// Makes work submitted to \p Queue after the call wait, without blocking the
 /// caller, until every event of \p Events (\p NumEvents entries; Events may be
@@ -886,6 +991,110 @@ OFFLOAD_API offload_result_t offloadLaunchKernelWithCodeLoc(
     size_t ArgumentsSize,
     const offload_kernel_launch_size_args_t *LaunchSizeArgs,
     offload_code_location_t *CodeLocation);
+
+/// Kinds of launch property (liboffload 23's `ol_kernel_launch_prop_type_t`).
+typedef enum offload_kernel_launch_prop_type_t {
+  /// ends a property list (Data unused)
+  OFFLOAD_KERNEL_LAUNCH_PROP_TYPE_END = 0,
+  /// Data: `const bool *`; true: a cooperative launch, every block of the grid
+  /// runs at once (OFFLOAD_DEVICE_INFO_COOPERATIVE_LAUNCH_SUPPORT), at most
+  /// offloadGetKernelMaxCooperativeGroupCount blocks
+  OFFLOAD_KERNEL_LAUNCH_PROP_TYPE_IS_COOPERATIVE = 1,
+} offload_kernel_launch_prop_type_t;
+
+/// One launch property; a list of them ends with
+/// OFFLOAD_KERNEL_LAUNCH_PROP_END.
+typedef struct offload_kernel_launch_prop_t {
+  offload_kernel_launch_prop_type_t Type; ///< which property
+  const void *Data; ///< its value, of the type Type says
+} offload_kernel_launch_prop_t;
+
+/// The entry that ends a property list.
+#define OFFLOAD_KERNEL_LAUNCH_PROP_END {OFFLOAD_KERNEL_LAUNCH_PROP_TYPE_END, NULL}
+
+/// offloadLaunchKernel with launch properties (liboffload 23's `olLaunchKernel`
+/// with its `Properties`): \p Properties (optional; null: none) is a list ended
+/// by OFFLOAD_KERNEL_LAUNCH_PROP_END. A property given twice takes its last
+/// value. With IS_COOPERATIVE true, every block of the grid runs at once, so
+/// that blocks may wait for each other (a grid-wide barrier): the device must
+/// support it (OFFLOAD_DEVICE_INFO_COOPERATIVE_LAUNCH_SUPPORT) and the grid
+/// must have at most offloadGetKernelMaxCooperativeGroupCount blocks, both
+/// checked even without validation (a grid that cannot run at once would hang).
+/// Errors: those of offloadLaunchKernel (INVALID_QUEUE, INVALID_NULL_HANDLE,
+/// INVALID_DEVICE, INVALID_SYMBOL, INVALID_NULL_POINTER, INVALID_ARGUMENT,
+/// SYMBOL_KIND, INVALID_SIZE, INVALID_BINARY), and INVALID_ENUMERATION (a
+/// property's Type; the message names it, "Properties[i]"),
+/// INVALID_NULL_POINTER (a property's Data), UNSUPPORTED (a cooperative launch
+/// on a device without COOPERATIVE_LAUNCH_SUPPORT), INVALID_SIZE (a cooperative
+/// grid of more blocks than offloadGetKernelMaxCooperativeGroupCount allows).
+OFFLOAD_API offload_result_t offloadLaunchKernelWithProperties(
+    offload_queue_handle_t Queue, offload_device_handle_t Device,
+    offload_symbol_handle_t Kernel, const void *ArgumentsData,
+    size_t ArgumentsSize,
+    const offload_kernel_launch_size_args_t *LaunchSizeArgs,
+    const offload_kernel_launch_prop_t *Properties);
+OFFLOAD_API offload_result_t offloadLaunchKernelWithPropertiesWithCodeLoc(
+    offload_queue_handle_t Queue, offload_device_handle_t Device,
+    offload_symbol_handle_t Kernel, const void *ArgumentsData,
+    size_t ArgumentsSize,
+    const offload_kernel_launch_size_args_t *LaunchSizeArgs,
+    const offload_kernel_launch_prop_t *Properties,
+    offload_code_location_t *CodeLocation);
+
+/// Launches \p Kernel with its arguments given one by one (the form of
+/// liboffload 23's `olLaunchKernel` and of `cuLaunchKernel`'s kernelParams):
+/// \p Arguments[i] points to the value of the i-th lowered argument,
+/// \p ArgumentSizes[i] bytes, for \p NumArguments arguments; each value is read
+/// before the call returns. The runtime packs them into the kernel's argument
+/// buffer by the layout the binary records
+/// (OFFLOAD_SYMBOL_INFO_ARGUMENT_OFFSETS and ARGUMENT_SIZES), so NumArguments
+/// must be the kernel's NUM_ARGUMENTS and every size the recorded one; then it
+/// launches as offloadLaunchKernelWithProperties (\p Properties optional).
+/// Arguments and ArgumentSizes may be null when NumArguments is 0. Errors:
+/// those of offloadLaunchKernelWithProperties (INVALID_QUEUE,
+/// INVALID_NULL_HANDLE, INVALID_DEVICE, INVALID_SYMBOL, INVALID_SIZE,
+/// INVALID_ENUMERATION, ...) but the ArgumentsSize rule, and
+/// INVALID_NULL_POINTER (Arguments or ArgumentSizes null with NumArguments > 0,
+/// an entry of Arguments null: "Arguments[i]"), SYMBOL_KIND (not a kernel,
+/// checked even without validation), UNSUPPORTED (the binary does not record
+/// the kernel's argument layout), INVALID_ARGUMENT (NumArguments not the
+/// kernel's, ArgumentSizes[i] not the recorded size; checked even without
+/// validation: they decide where the bytes go).
+OFFLOAD_API offload_result_t offloadLaunchKernelWithArguments(
+    offload_queue_handle_t Queue, offload_device_handle_t Device,
+    offload_symbol_handle_t Kernel, size_t NumArguments,
+    const void *const *Arguments, const size_t *ArgumentSizes,
+    const offload_kernel_launch_size_args_t *LaunchSizeArgs,
+    const offload_kernel_launch_prop_t *Properties);
+OFFLOAD_API offload_result_t offloadLaunchKernelWithArgumentsWithCodeLoc(
+    offload_queue_handle_t Queue, offload_device_handle_t Device,
+    offload_symbol_handle_t Kernel, size_t NumArguments,
+    const void *const *Arguments, const size_t *ArgumentSizes,
+    const offload_kernel_launch_size_args_t *LaunchSizeArgs,
+    const offload_kernel_launch_prop_t *Properties,
+    offload_code_location_t *CodeLocation);
+
+/// Writes to \p GroupCountRet the most blocks a cooperative launch of \p Kernel
+/// on \p Device may have with the block size and dynamic shared memory of
+/// \p LaunchSizeArgs (its NumGroups is ignored): the blocks that can run at
+/// once (liboffload 23's `olGetKernelMaxCooperativeGroupCount`, CUDA's
+/// occupancy times multiprocessors). Host: the threads that run blocks
+/// (OFFLOAD_HOST_THREADS, default the hardware threads), each block of a
+/// cooperative grid getting one; CUDA:
+/// cuOccupancyMaxActiveBlocksPerMultiprocessor times the multiprocessors.
+/// Errors: INVALID_NULL_HANDLE (Device, Kernel), INVALID_DEVICE,
+/// INVALID_SYMBOL, INVALID_NULL_POINTER (LaunchSizeArgs, GroupCountRet),
+/// SYMBOL_KIND (not a kernel), INVALID_DEVICE (kernel of another device),
+/// INVALID_SIZE (a zero block dimension, a block above the device's limits),
+/// UNSUPPORTED (the device has no cooperative launches).
+OFFLOAD_API offload_result_t offloadGetKernelMaxCooperativeGroupCount(
+    offload_device_handle_t Device, offload_symbol_handle_t Kernel,
+    const offload_kernel_launch_size_args_t *LaunchSizeArgs,
+    uint32_t *GroupCountRet);
+OFFLOAD_API offload_result_t offloadGetKernelMaxCooperativeGroupCountWithCodeLoc(
+    offload_device_handle_t Device, offload_symbol_handle_t Kernel,
+    const offload_kernel_launch_size_args_t *LaunchSizeArgs,
+    uint32_t *GroupCountRet, offload_code_location_t *CodeLocation);
 
 //===----------------------------------------------------------------------===//
 // Support for compiler-generated code (convert-offload-to-llvm), ours

@@ -182,6 +182,8 @@ getDeviceInfoBytes(offload_device_handle_t Device,
     return infoValue(Info.SubgroupSize);
   case OFFLOAD_DEVICE_INFO_ARCHITECTURE:
     return infoString(Info.Architecture);
+  case OFFLOAD_DEVICE_INFO_COOPERATIVE_LAUNCH_SUPPORT:
+    return infoValue(Info.CooperativeLaunchSupport);
   }
   llvm_unreachable("checked by the entry point");
 }
@@ -496,9 +498,11 @@ Error offloadGetHostDevice_impl(Runtime &RT, offload_device_handle_t *Device) {
 // Memory
 //===----------------------------------------------------------------------===//
 
-Error offloadMemAlloc_impl(Runtime &RT, offload_device_handle_t Device,
-                           offload_alloc_type_t Type, size_t Size,
-                           void **AllocationOut) {
+/// offloadMemAlloc and offloadMemAllocAligned (\p Alignment a power of
+/// two).
+Error allocateMemory(Runtime &RT, offload_device_handle_t Device,
+                     offload_alloc_type_t Type, size_t Size, size_t Alignment,
+                     void **AllocationOut) {
   // Checked even without validation: plugins round sizes up, and a size
   // near SIZE_MAX would wrap to a small block.
   uint64_t MaxSize = unwrap(Device).Impl->getInfo().MaxMemAllocSize;
@@ -508,7 +512,10 @@ Error offloadMemAlloc_impl(Runtime &RT, offload_device_handle_t Device,
                        "device allows ({1} bytes, "
                        "OFFLOAD_DEVICE_INFO_MAX_MEM_ALLOC_SIZE)",
                        Size, MaxSize);
-  Expected<void *> Ptr = unwrap(Device).Impl->allocate(Size, Type);
+  Expected<void *> Ptr =
+      Alignment <= kMinAllocationAlignment
+          ? unwrap(Device).Impl->allocate(Size, Type)
+          : unwrap(Device).Impl->allocateAligned(Size, Type, Alignment);
   if (!Ptr)
     return Ptr.takeError();
   RT.addAllocation(*Ptr, {Device, Size, Type});
@@ -525,6 +532,13 @@ Error offloadMemAlloc_impl(Runtime &RT, offload_device_handle_t Device,
   return Error::success();
 }
 
+Error offloadMemAlloc_impl(Runtime &RT, offload_device_handle_t Device,
+                           offload_alloc_type_t Type, size_t Size,
+                           void **AllocationOut) {
+  return allocateMemory(RT, Device, Type, Size, kMinAllocationAlignment,
+                        AllocationOut);
+}
+
 Error offloadMemFree_impl(Runtime &RT, void *Address) {
   Expected<AllocationInfo> Info = RT.takeAllocation(Address);
   if (!Info)
@@ -533,6 +547,43 @@ Error offloadMemFree_impl(Runtime &RT, void *Address) {
   if (initcheck::isTracking())
     initcheck::recordFree(Address);
   return unwrap(Info->Device).Impl->free(Address, Info->Kind);
+}
+
+Error offloadMemAllocAligned_impl(Runtime &RT, offload_device_handle_t Device,
+                                  offload_alloc_type_t Type, size_t Size,
+                                  size_t Alignment, void **AllocationOut) {
+  // Checked even without validation: the plugins align by it.
+  if (!Alignment || !isPowerOf2_64(Alignment))
+    return createError(OFFLOAD_ERRC_INVALID_ARGUMENT,
+                       "Alignment ({0}) is not a power of two", Alignment);
+  return allocateMemory(RT, Device, Type, Size, Alignment, AllocationOut);
+}
+
+Error offloadMemPrefetch_impl(Runtime &RT, offload_queue_handle_t Queue,
+                              size_t NumPtrs, const void *const *Ptrs,
+                              const size_t *Sizes,
+                              offload_mem_migration_flag_t Flags) {
+  if (NumPtrs == 0)
+    return Error::success();
+  if (Error E = requireNotNull(Ptrs, "Ptrs"))
+    return E;
+  if (Error E = requireNotNull(Sizes, "Sizes"))
+    return E;
+  for (size_t I = 0; I < NumPtrs; ++I) {
+    if (!Ptrs[I])
+      return createError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Ptrs[{0}] is null",
+                         I);
+    if (isValidationEnabled())
+      if (Error E = RT.checkInAllocationBounds(
+              Ptrs[I], Sizes[I], ("Ptrs[" + Twine(I) + "]").str(),
+              ("Sizes[" + Twine(I) + "]").str()))
+        return E;
+  }
+  // A hint: the host device's managed memory is host memory, and the GPU
+  // plugins do not migrate managed memory (cuMemPrefetchAsync) yet.
+  (void)Queue;
+  (void)Flags;
+  return Error::success();
 }
 
 offload::Queue *getImpl(offload_queue_handle_t Queue) {
@@ -784,6 +835,16 @@ Error offloadSyncQueue_impl(Runtime &, offload_queue_handle_t Queue) {
   return unwrap(Queue).Impl->synchronize();
 }
 
+Error offloadQueryQueue_impl(Runtime &, offload_queue_handle_t Queue,
+                             bool *IsQueueWorkCompleted) {
+  Expected<bool> Empty = unwrap(Queue).Impl->isEmpty();
+  if (!Empty)
+    return Empty.takeError();
+  if (IsQueueWorkCompleted)
+    *IsQueueWorkCompleted = *Empty;
+  return Error::success();
+}
+
 Error offloadWaitEvents_impl(Runtime &RT, offload_queue_handle_t Queue,
                              offload_event_handle_t *Events,
                              size_t NumEvents) {
@@ -1004,11 +1065,59 @@ Error offloadCalculateOptimalOccupancy_impl(Runtime &,
   return Error::success();
 }
 
-Error offloadLaunchKernel_impl(
-    Runtime &, offload_queue_handle_t Queue, offload_device_handle_t Device,
-    offload_symbol_handle_t Kernel, const void *ArgumentsData,
-    size_t ArgumentsSize,
-    const offload_kernel_launch_size_args_t *LaunchSizeArgs) {
+/// What a launch's property list (offload_kernel_launch_prop_t) asks for.
+struct LaunchProperties {
+  bool Cooperative = false;
+};
+
+/// Reads \p Properties (null: none), a list ended by
+/// OFFLOAD_KERNEL_LAUNCH_PROP_TYPE_END. Checked even without validation:
+/// the properties decide how the grid runs.
+Expected<LaunchProperties>
+readLaunchProperties(const offload_kernel_launch_prop_t *Properties) {
+  LaunchProperties Result;
+  if (!Properties)
+    return Result;
+  for (size_t I = 0;; ++I) {
+    const offload_kernel_launch_prop_t &P = Properties[I];
+    RawEnum<offload_kernel_launch_prop_type_t> Type = rawEnum(P.Type);
+    if (Error E = checkEnum(Type, ("Properties[" + Twine(I) + "].Type").str()))
+      return std::move(E);
+    switch (Type.get()) {
+    case OFFLOAD_KERNEL_LAUNCH_PROP_TYPE_END:
+      return Result;
+    case OFFLOAD_KERNEL_LAUNCH_PROP_TYPE_IS_COOPERATIVE:
+      if (!P.Data)
+        return createError(OFFLOAD_ERRC_INVALID_NULL_POINTER,
+                           "Properties[{0}].Data (IS_COOPERATIVE, a const "
+                           "bool *) is null",
+                           I);
+      Result.Cooperative = *static_cast<const bool *>(P.Data);
+      break;
+    }
+  }
+}
+
+/// Checked even without validation where a kernel's layout or a cooperative
+/// grid depends on it: \p Kernel is a kernel.
+Error requireKernel(offload_symbol_handle_t Kernel) {
+  const offload::Symbol &Sym = *unwrap(Kernel).Impl;
+  if (Sym.getKind() != OFFLOAD_SYMBOL_KIND_KERNEL)
+    return createError(OFFLOAD_ERRC_SYMBOL_KIND,
+                       "Kernel ('{0}') is a global variable, not a kernel",
+                       Sym.getName());
+  return Error::success();
+}
+
+/// offloadLaunchKernel, offloadLaunchKernelWithProperties and
+/// offloadLaunchKernelWithArguments (which packed the buffer and checked its
+/// size: \p CheckSize false).
+Error launchKernel(offload_queue_handle_t Queue,
+                   offload_device_handle_t Device,
+                   offload_symbol_handle_t Kernel, const void *ArgumentsData,
+                   size_t ArgumentsSize,
+                   const offload_kernel_launch_size_args_t *LaunchSizeArgs,
+                   const LaunchProperties &Props, bool CheckSize = true) {
   offload::Symbol &Sym = *unwrap(Kernel).Impl;
   if (isValidationEnabled()) {
     if (ArgumentsSize && !ArgumentsData)
@@ -1025,18 +1134,44 @@ Error offloadLaunchKernel_impl(
       return E;
     std::optional<uint64_t> Expected = Sym.getArgumentsSize();
     std::optional<uint64_t> Min = Sym.getMinArgumentsSize();
-    if (Expected && Min && *Min != *Expected &&
+    if (CheckSize && Expected && Min && *Min != *Expected &&
         (ArgumentsSize < *Min || ArgumentsSize > *Expected))
       return createError(OFFLOAD_ERRC_INVALID_ARGUMENT,
                          "ArgumentsSize ({0}) does not match the size of the "
                          "argument buffer of kernel '{1}' ({2} bytes of "
                          "parameters, {3} with a struct's tail padding)",
                          ArgumentsSize, Sym.getName(), *Min, *Expected);
-    if (Expected && (!Min || *Min == *Expected) && *Expected != ArgumentsSize)
+    if (CheckSize && Expected && (!Min || *Min == *Expected) &&
+        *Expected != ArgumentsSize)
       return createError(OFFLOAD_ERRC_INVALID_ARGUMENT,
                          "ArgumentsSize ({0}) does not match the size of the "
                          "argument buffer of kernel '{1}' ({2})",
                          ArgumentsSize, Sym.getName(), *Expected);
+  }
+  offload::Device &Dev = *unwrap(Device).Impl;
+  if (Props.Cooperative) {
+    // Checked even without validation: a grid whose blocks cannot all run
+    // at once hangs at its first grid-wide barrier.
+    if (Error E = requireKernel(Kernel))
+      return E;
+    if (!Dev.getInfo().CooperativeLaunchSupport)
+      return createError(OFFLOAD_ERRC_UNSUPPORTED,
+                         "kernel '{0}': the {1} device has no cooperative "
+                         "launches "
+                         "(OFFLOAD_DEVICE_INFO_COOPERATIVE_LAUNCH_SUPPORT)",
+                         Sym.getName(), Dev.getPlugin().getName());
+    Expected<uint32_t> Max =
+        Dev.getMaxCooperativeGroupCount(Sym, *LaunchSizeArgs);
+    if (!Max)
+      return Max.takeError();
+    const offload_dimensions_t &G = LaunchSizeArgs->NumGroups;
+    uint64_t Blocks = uint64_t(G.x) * G.y * G.z;
+    if (uint64_t(G.x) * G.y > UINT32_MAX || Blocks > *Max)
+      return createError(OFFLOAD_ERRC_INVALID_SIZE,
+                         "kernel '{0}': a cooperative grid of {1}x{2}x{3} "
+                         "blocks exceeds the {4} blocks that run at once "
+                         "(offloadGetKernelMaxCooperativeGroupCount)",
+                         Sym.getName(), G.x, G.y, G.z, *Max);
   }
   ArrayRef<uint8_t> Args(static_cast<const uint8_t *>(ArgumentsData),
                          ArgumentsSize);
@@ -1044,16 +1179,121 @@ Error offloadLaunchKernel_impl(
       Sym.getName(), "kernel", Queue,
       [&] {
         const offload_kernel_launch_size_args_t &L = *LaunchSizeArgs;
-        return llvm::formatv("grid ({0},{1},{2}) block ({3},{4},{5})",
+        return llvm::formatv("grid ({0},{1},{2}) block ({3},{4},{5}){6}",
                              L.NumGroups.x, L.NumGroups.y, L.NumGroups.z,
-                             L.GroupSize.x, L.GroupSize.y, L.GroupSize.z)
+                             L.GroupSize.x, L.GroupSize.y, L.GroupSize.z,
+                             Props.Cooperative ? " cooperative" : "")
             .str();
       },
       Profile::Kind::Kernel, 0,
       [&] {
-        return unwrap(Device).Impl->launchKernel(getImpl(Queue), Sym, Args,
-                                                 *LaunchSizeArgs);
+        return Props.Cooperative
+                   ? Dev.launchCooperativeKernel(getImpl(Queue), Sym, Args,
+                                                 *LaunchSizeArgs)
+                   : Dev.launchKernel(getImpl(Queue), Sym, Args,
+                                      *LaunchSizeArgs);
       });
+}
+
+Error offloadLaunchKernel_impl(
+    Runtime &, offload_queue_handle_t Queue, offload_device_handle_t Device,
+    offload_symbol_handle_t Kernel, const void *ArgumentsData,
+    size_t ArgumentsSize,
+    const offload_kernel_launch_size_args_t *LaunchSizeArgs) {
+  return launchKernel(Queue, Device, Kernel, ArgumentsData, ArgumentsSize,
+                      LaunchSizeArgs, LaunchProperties());
+}
+
+Error offloadLaunchKernelWithProperties_impl(
+    Runtime &, offload_queue_handle_t Queue, offload_device_handle_t Device,
+    offload_symbol_handle_t Kernel, const void *ArgumentsData,
+    size_t ArgumentsSize,
+    const offload_kernel_launch_size_args_t *LaunchSizeArgs,
+    const offload_kernel_launch_prop_t *Properties) {
+  Expected<LaunchProperties> Props = readLaunchProperties(Properties);
+  if (!Props)
+    return Props.takeError();
+  return launchKernel(Queue, Device, Kernel, ArgumentsData, ArgumentsSize,
+                      LaunchSizeArgs, *Props);
+}
+
+Error offloadLaunchKernelWithArguments_impl(
+    Runtime &, offload_queue_handle_t Queue, offload_device_handle_t Device,
+    offload_symbol_handle_t Kernel, size_t NumArguments,
+    const void *const *Arguments, const size_t *ArgumentSizes,
+    const offload_kernel_launch_size_args_t *LaunchSizeArgs,
+    const offload_kernel_launch_prop_t *Properties) {
+  // Checked even without validation: the layout decides where each value
+  // goes.
+  if (Error E = requireKernel(Kernel))
+    return E;
+  const offload::Symbol &Sym = *unwrap(Kernel).Impl;
+  if (NumArguments) {
+    if (Error E = requireNotNull(Arguments, "Arguments"))
+      return E;
+    if (Error E = requireNotNull(ArgumentSizes, "ArgumentSizes"))
+      return E;
+  }
+  std::optional<offload::Symbol::ArgumentLayout> Layout =
+      Sym.getArgumentLayout();
+  std::optional<uint64_t> BufferSize = Sym.getArgumentsSize();
+  // A kernel without arguments needs no layout.
+  if (!Layout && !(NumArguments == 0 && BufferSize && *BufferSize == 0))
+    return createError(OFFLOAD_ERRC_UNSUPPORTED,
+                       "cannot pack the arguments of kernel '{0}': {1}",
+                       Sym.getName(), Sym.describeMissingArgumentLayout());
+  size_t NumExpected = Layout ? Layout->Offsets.size() : 0;
+  if (NumArguments != NumExpected)
+    return createError(OFFLOAD_ERRC_INVALID_ARGUMENT,
+                       "NumArguments ({0}) is not the number of arguments of "
+                       "kernel '{1}' ({2})",
+                       NumArguments, Sym.getName(), NumExpected);
+  uint64_t Bytes = BufferSize.value_or(0);
+  for (size_t I = 0; I < NumArguments; ++I)
+    Bytes = std::max(Bytes, Layout->Offsets[I] + Layout->Sizes[I]);
+  SmallVector<uint8_t, 256> Buffer(Bytes, 0);
+  for (size_t I = 0; I < NumArguments; ++I) {
+    if (!Arguments[I])
+      return createError(OFFLOAD_ERRC_INVALID_NULL_POINTER,
+                         "Arguments[{0}] is null", I);
+    if (ArgumentSizes[I] != Layout->Sizes[I])
+      return createError(OFFLOAD_ERRC_INVALID_ARGUMENT,
+                         "ArgumentSizes[{0}] ({1}) is not the size of argument "
+                         "{0} of kernel '{2}' ({3} bytes)",
+                         I, ArgumentSizes[I], Sym.getName(), Layout->Sizes[I]);
+    std::memcpy(Buffer.data() + Layout->Offsets[I], Arguments[I],
+                ArgumentSizes[I]);
+  }
+  Expected<LaunchProperties> Props = readLaunchProperties(Properties);
+  if (!Props)
+    return Props.takeError();
+  return launchKernel(Queue, Device, Kernel, Buffer.data(), Buffer.size(),
+                      LaunchSizeArgs, *Props, /*CheckSize=*/false);
+}
+
+Error offloadGetKernelMaxCooperativeGroupCount_impl(
+    Runtime &, offload_device_handle_t Device, offload_symbol_handle_t Kernel,
+    const offload_kernel_launch_size_args_t *LaunchSizeArgs,
+    uint32_t *GroupCountRet) {
+  if (Error E = requireKernel(Kernel))
+    return E;
+  if (Error E = checkKernel(Kernel, Device))
+    return E;
+  offload::Device &Dev = *unwrap(Device).Impl;
+  offload::Symbol &Sym = *unwrap(Kernel).Impl;
+  if (isValidationEnabled()) {
+    // The block's limits; the grid is what the answer is about.
+    offload_kernel_launch_size_args_t OneBlock = *LaunchSizeArgs;
+    OneBlock.NumGroups = {1, 1, 1};
+    if (Error E = checkLaunchSize(OneBlock, Dev.getInfo(), Sym.getName()))
+      return E;
+  }
+  Expected<uint32_t> Max =
+      Dev.getMaxCooperativeGroupCount(Sym, *LaunchSizeArgs);
+  if (!Max)
+    return Max.takeError();
+  *GroupCountRet = *Max;
+  return Error::success();
 }
 
 Error offloadGetKernelFromImage_impl(Runtime &RT,
@@ -1076,6 +1316,33 @@ Error offloadGetKernelFromImage_impl(Runtime &RT,
 }
 
 Error offloadInit_impl() { return Runtime::init(); }
+
+Error offloadInitWithArgs_impl(const offload_init_args_t *InitArgs) {
+  SmallVector<offload_platform_backend_t, 4> Backends;
+  if (InitArgs) {
+    // Checked always: they are the arguments of the initialization itself
+    // (validation is not configured yet).
+    if (InitArgs->Size < sizeof(offload_init_args_t))
+      return createError(OFFLOAD_ERRC_INVALID_SIZE,
+                         "InitArgs->Size ({0}) is smaller than "
+                         "sizeof(offload_init_args_t) ({1}): initialize it "
+                         "with OFFLOAD_INIT_ARGS_INIT",
+                         InitArgs->Size, sizeof(offload_init_args_t));
+    if (InitArgs->NumPlatforms && !InitArgs->Platforms)
+      return createError(OFFLOAD_ERRC_INVALID_NULL_POINTER,
+                         "InitArgs->Platforms is null but NumPlatforms is {0}",
+                         InitArgs->NumPlatforms);
+    for (uint32_t I = 0; I < InitArgs->NumPlatforms; ++I) {
+      RawEnum<offload_platform_backend_t> Backend =
+          rawEnum(InitArgs->Platforms[I]);
+      if (Error E = checkEnum(
+              Backend, ("InitArgs->Platforms[" + Twine(I) + "]").str()))
+        return E;
+      Backends.push_back(Backend.get());
+    }
+  }
+  return Runtime::init(Backends);
+}
 
 Error offloadShutDown_impl() { return Runtime::shutDown(); }
 

@@ -73,7 +73,14 @@ struct DeviceInfo {
   uint32_t NativeVectorWidthHalf = 0;
   uint32_t SubgroupSize = 0;
   std::string Architecture;
+  /// Device::launchCooperativeKernel runs grids (of at most
+  /// getMaxCooperativeGroupCount blocks) with every block at once.
+  bool CooperativeLaunchSupport = false;
 };
+
+/// The alignment every plugin's allocate gives at least, in bytes (what
+/// offloadMemAlloc documents).
+inline constexpr size_t kMinAllocationAlignment = 64;
 
 /// A platform: one backend and its devices.
 class Plugin {
@@ -112,6 +119,11 @@ public:
   virtual llvm::Expected<void *> allocate(size_t Size,
                                           offload_alloc_type_t Kind) = 0;
   virtual llvm::Error free(void *Ptr, offload_alloc_type_t Kind) = 0;
+  /// allocate with the start aligned to \p Alignment, a power of two; the
+  /// result is freed with free. The default serves alignments up to
+  /// kMinAllocationAlignment (allocate) and answers UNSUPPORTED above.
+  virtual llvm::Expected<void *>
+  allocateAligned(size_t Size, offload_alloc_type_t Kind, size_t Alignment);
   /// Copies \p Size bytes from \p Src to \p Dst; each side is memory of this
   /// device or of the host. Reads \p Src when the copy executes.
   virtual llvm::Error memcpy(Queue *Q, void *Dst, const void *Src,
@@ -145,6 +157,19 @@ public:
   /// backend knows better (cuOccupancyMaxPotentialBlockSize) overrides it.
   virtual llvm::Expected<uint64_t>
   getOptimalGroupSize(Symbol &Kernel, size_t SharedMemoryPerThread);
+
+  /// Cooperative launches (getInfo().CooperativeLaunchSupport): the most
+  /// blocks of \p Size's block size and dynamic shared memory that run at
+  /// once (Size.NumGroups is ignored), and a launch whose blocks all run at
+  /// once, of at most that many blocks (checked by the caller). The defaults
+  /// answer UNSUPPORTED.
+  virtual llvm::Expected<uint32_t>
+  getMaxCooperativeGroupCount(Symbol &Kernel,
+                              const offload_kernel_launch_size_args_t &Size);
+  virtual llvm::Error
+  launchCooperativeKernel(Queue *Q, Symbol &Kernel,
+                          llvm::ArrayRef<uint8_t> Args,
+                          const offload_kernel_launch_size_args_t &Size);
 
 private:
   Plugin &ThePlugin;

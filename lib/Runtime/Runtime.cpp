@@ -77,7 +77,7 @@ Error Runtime::makeUninitializedError() {
                      "first");
 }
 
-Error Runtime::init() {
+Error Runtime::init(ArrayRef<offload_platform_backend_t> Backends) {
   std::lock_guard<std::mutex> Lock(InitMutex);
   if (RefCount > 0) {
     ++RefCount;
@@ -89,7 +89,7 @@ Error Runtime::init() {
     return E;
   reloadConfig();
   std::unique_ptr<Runtime> RT(new Runtime());
-  if (Error E = RT->initialize()) {
+  if (Error E = RT->initialize(Backends)) {
     consumeError(RT->release());
     return E;
   }
@@ -126,12 +126,17 @@ Error Runtime::shutDown() {
 
 Runtime::~Runtime() = default;
 
-Error Runtime::initialize() {
+Error Runtime::initialize(ArrayRef<offload_platform_backend_t> Backends) {
   // Plugins in platform order; the host platform first, so the host device is
   // device 0. CUDA and HIP plugins go after it.
   std::unique_ptr<Plugin> Plugins[] = {createHostPlugin(), createCUDAPlugin(),
                                        createHIPPlugin()};
   for (std::unique_ptr<Plugin> &P : Plugins) {
+    // offloadInitWithArgs' selection: the host platform and those listed.
+    if (!Backends.empty() &&
+        P->getBackend() != OFFLOAD_PLATFORM_BACKEND_HOST &&
+        !llvm::is_contained(Backends, P->getBackend()))
+      continue;
     if (Error E = P->init())
       return E;
     Expected<offload_platform_handle_t> Platform =

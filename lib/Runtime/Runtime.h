@@ -191,8 +191,10 @@ public:
       return *RT;
     return makeUninitializedError();
   }
-  /// Reference-counted initialization and shutdown.
-  static llvm::Error init();
+  /// Reference-counted initialization and shutdown. \p Backends (empty:
+  /// all) selects the platforms created by the initialization that takes the
+  /// count from 0 to 1; the host platform always is.
+  static llvm::Error init(llvm::ArrayRef<offload_platform_backend_t> Backends = {});
   static llvm::Error shutDown();
 
   ~Runtime();
@@ -339,7 +341,7 @@ private:
 
   /// The live runtime, read without a lock by every entry point.
   static std::atomic<Runtime *> Current;
-  llvm::Error initialize();
+  llvm::Error initialize(llvm::ArrayRef<offload_platform_backend_t> Backends);
   llvm::Error release();
   /// lookupAllocation without the cache; AllocationsMutex is held.
   AllocationRange lookupAllocationLocked(uintptr_t Address) const;

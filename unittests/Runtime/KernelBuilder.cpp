@@ -554,6 +554,41 @@ static void buildTestKernels(HostModuleBuilder &MB) {
                       AtomicOrdering::Monotonic);
   });
 
+  // Thread 0 of each block arrives at a grid-wide counter (*Counter, i64),
+  // then waits until every block of the grid arrived, or until it gave up
+  // after 2^30 looks, and writes the count it saw last to Seen[block]: all
+  // blocks see the grid's size only when they ran at once (a cooperative
+  // launch); blocks run one after another give up and see fewer.
+  Opts GridOpts = Plain;
+  GridOpts.ArgumentLayout = {{0, 8}, {8, 8}};
+  MB.addKernel("grid_arrive_wait", 16, GridOpts, [](ThreadEnv &E) {
+    IRBuilder<> &B = E.B;
+    Value *Counter = E.arg(E.ptr(), 0), *Seen = E.arg(E.ptr(), 8);
+    E.ifThen(B.CreateICmpEQ(E.linearThreadId(), E.c64(0)), [&] {
+      Value *Blocks =
+          B.CreateMul(B.CreateMul(E.gridDim(0), E.gridDim(1)), E.gridDim(2));
+      B.CreateAtomicRMW(AtomicRMWInst::Add, Counter, E.c64(1), MaybeAlign(8),
+                        AtomicOrdering::SequentiallyConsistent);
+      BasicBlock *Entry = B.GetInsertBlock();
+      Function *F = Entry->getParent();
+      BasicBlock *Spin = BasicBlock::Create(F->getContext(), "spin", F);
+      BasicBlock *Done = BasicBlock::Create(F->getContext(), "done", F);
+      B.CreateBr(Spin);
+      B.SetInsertPoint(Spin);
+      PHINode *Looks = B.CreatePHI(E.i64(), 2);
+      Looks->addIncoming(E.c64(0), Entry);
+      LoadInst *Count = B.CreateAlignedLoad(E.i64(), Counter, Align(8));
+      Count->setAtomic(AtomicOrdering::Acquire);
+      Value *Next = B.CreateAdd(Looks, E.c64(1));
+      Looks->addIncoming(Next, Spin);
+      B.CreateCondBr(B.CreateOr(B.CreateICmpUGE(Count, Blocks),
+                                B.CreateICmpUGE(Next, E.c64(int64_t(1) << 30))),
+                     Done, Spin);
+      B.SetInsertPoint(Done);
+      B.CreateStore(Count, E.elem(E.i64(), Seen, linearBlockId(E)));
+    });
+  });
+
   Opts BadLayout = Plain;
   BadLayout.ArgumentLayout = {{4, 8}};
   MB.addKernel("bad_layout", 8, BadLayout, [](ThreadEnv &) {});

@@ -222,6 +222,36 @@ def offload_platform_backend_t : Enum {
     Etor<"OFFLOAD_PLATFORM_BACKEND_LEVEL_ZERO", 4, "Level Zero (no plugin yet)">,
   ];
 }
+def offload_init_args_t : Struct {
+  let Desc = [{Arguments of offloadInitWithArgs (liboffload 23's `ol_init_args_t`).
+Initialize it with OFFLOAD_INIT_ARGS_INIT, then set what differs.}];
+  let Members = [
+    Member<"size_t", "Size", "sizeof(offload_init_args_t) of the caller's header (at least this one's)">,
+    Member<"uint32_t", "NumPlatforms", "entries of Platforms; 0: every platform">,
+    Member<"const offload_platform_backend_t *", "Platforms", "the backends whose plugins are initialized (the host platform always is); may be null when NumPlatforms is 0">,
+  ];
+}
+def : Macro<"OFFLOAD_INIT_ARGS_INIT", "{sizeof(offload_init_args_t), 0, NULL}"> { let Desc = "The default arguments of offloadInitWithArgs: every platform."; }
+def offloadInitWithArgs : Function {
+  let Desc = [{offloadInit with arguments (liboffload 23's `olInit(const ol_init_args_t *)`;
+offloadInit() is offloadInitWithArgs(NULL)). \p InitArgs (optional; null:
+the defaults) selects the platforms whose plugins are initialized: with
+NumPlatforms > 0 only the host platform and those whose backend is listed
+(a backend listed twice counts once); the others are not created, so
+offloadIteratePlatforms and offloadIterateDevices do not report them.
+Reference counted like offloadInit: only the call that takes the count
+from 0 to 1 reads the arguments; later ones only count (their arguments
+are checked, not applied).}];
+  let NoRuntime = 1;
+  let Params = [
+    Param<"const offload_init_args_t *", "InitArgs", "", !or(PARAM_IN, PARAM_OPTIONAL)>,
+  ];
+  let Errors = [{INVALID_SIZE (InitArgs->Size smaller than
+sizeof(offload_init_args_t)), INVALID_NULL_POINTER (InitArgs->Platforms
+null with NumPlatforms > 0), INVALID_ENUMERATION (an entry of Platforms
+that is not a backend; the message names it, "Platforms[i]"),
+BACKEND_FAILURE (as offloadInit).}];
+}
 def offload_platform_info_t : Enum {
   let Desc = [{Platform properties.}];
   let Prefix = "OFFLOAD_PLATFORM_INFO_";
@@ -290,7 +320,7 @@ def offload_device_fp_capability_flag_t : Enum {
 def offload_device_fp_capability_flags_t : Typedef<"typedef uint32_t offload_device_fp_capability_flags_t;"> { let Desc = [{A set of offload_device_fp_capability_flag_t bits.}]; }
 def offload_device_info_t : Enum {
   let Desc = [{Device properties. Values 0-28 are liboffload 22's `ol_device_info_t`;
-later values are ours.}];
+29 and 30 are ours, 31 is liboffload 23's.}];
   let Prefix = "OFFLOAD_DEVICE_INFO_";
   let Etors = [
     Etor<"OFFLOAD_DEVICE_INFO_TYPE", 0, "[offload_device_type_t]">,
@@ -324,6 +354,7 @@ later values are ours.}];
     Etor<"OFFLOAD_DEVICE_INFO_NATIVE_VECTOR_WIDTH_HALF", 28, "[uint32_t] half; 0 without native half-precision arithmetic">,
     Etor<"OFFLOAD_DEVICE_INFO_SUBGROUP_SIZE", 29, "[uint32_t] threads per subgroup (warp) (ours)">,
     Etor<"OFFLOAD_DEVICE_INFO_ARCHITECTURE", 30, "[char[]] the processor code is compiled for (ours): CUDA `sm_XY` from the compute capability, HIP the target id the runtime reports (`gfx90a:sramecc+:xnack-`), host LLVM's name of the host CPU (`znver3`)">,
+    Etor<"OFFLOAD_DEVICE_INFO_COOPERATIVE_LAUNCH_SUPPORT", 31, "[bool] whether the device launches cooperative grids (OFFLOAD_KERNEL_LAUNCH_PROP_TYPE_IS_COOPERATIVE; liboffload 23): every block of the grid runs at once, so blocks may wait for each other. Host: true (each block of a cooperative grid gets a thread of its own); CUDA: the driver's CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH (launches with cuLaunchCooperativeKernel; the kernel's parameter layout must be known); HIP: false for now (the plugin does not call hipLaunchCooperativeKernel yet)">,
   ];
 }
 def offload_device_iterate_cb_t : Typedef<"typedef bool (*offload_device_iterate_cb_t)(offload_device_handle_t Device, void *UserData);"> { let Desc = [{Called once per device by offloadIterateDevices; return false to stop.}]; }
@@ -443,6 +474,65 @@ checked even without validation), INVALID_NULL_POINTER (AllocationOut),
 OUT_OF_RESOURCES (Size above the
 device's OFFLOAD_DEVICE_INFO_MAX_MEM_ALLOC_SIZE, checked even without
 validation, or the allocation failed).}];
+}
+def offloadMemAllocAligned : Function {
+  let Desc = [{offloadMemAlloc with an alignment (liboffload 23's `olMemAllocAligned`):
+allocates \p Size bytes (> 0) of kind \p Type for \p Device aligned to
+\p Alignment bytes, a power of two, and writes the address to
+\p AllocationOut. Alignments up to 64 are what offloadMemAlloc gives
+anyway; larger ones are supported up to the device's limit: 1 GiB on the
+host device (its allocations come from reserved regions of 64 GiB), 2 MiB
+on CUDA and HIP devices (whose drivers align to 256 bytes: a larger
+alignment over-allocates by up to Alignment - 256 bytes, which the
+allocation's OFFLOAD_MEM_INFO_SIZE does not count). Every kind of memory
+(HOST, DEVICE, MANAGED) may be aligned. The allocation is freed with
+offloadMemFree of the returned address, and is in every other way one of
+offloadMemAlloc.}];
+  let Params = [
+    Param<"offload_device_handle_t", "Device", "", PARAM_IN>,
+    Param<"offload_alloc_type_t", "Type", "", PARAM_IN>,
+    Param<"size_t", "Size", "", !or(PARAM_IN, PARAM_NONZERO, PARAM_ALWAYS)>,
+    Param<"size_t", "Alignment", "", !or(PARAM_IN, PARAM_IMPL_CHECKED)>,
+    Param<"void **", "AllocationOut", "", PARAM_OUT>,
+  ];
+  let Errors = [{INVALID_NULL_HANDLE, INVALID_DEVICE,
+INVALID_ENUMERATION (Type), INVALID_SIZE (Size zero, checked even without
+validation), INVALID_ARGUMENT (Alignment zero or not a power of two,
+checked even without validation), INVALID_NULL_POINTER (AllocationOut),
+UNSUPPORTED (Alignment above the device's limit), OUT_OF_RESOURCES (as
+offloadMemAlloc, also when Size plus the over-allocation does not fit).}];
+}
+def offload_mem_migration_flag_t : Enum {
+  let Desc = [{Where offloadMemPrefetch moves managed memory to.}];
+  let Prefix = "OFFLOAD_MEM_MIGRATION_FLAG_";
+  let Etors = [
+    Etor<"OFFLOAD_MEM_MIGRATION_FLAG_HOST_TO_DEVICE", 0, "to the queue's device">,
+    Etor<"OFFLOAD_MEM_MIGRATION_FLAG_DEVICE_TO_HOST", 1, "to the host">,
+  ];
+}
+def offloadMemPrefetch : Function {
+  let Desc = [{Enqueues on \p Queue a hint to move the \p NumPtrs ranges \p Ptrs[i]
+(\p Sizes[i] bytes each) of managed memory in the direction \p Flags says
+(liboffload 23's `olMemPrefetch`). A hint only: the memory's contents and
+its addresses do not change, and a range that is not managed memory
+(another kind of allocation, memory the runtime does not know) is ignored
+without an error, as is a range of 0 bytes. The host device's managed
+memory is host memory, and the CUDA and HIP plugins do not migrate it yet:
+every range is ignored, after the checks. With validation, a range that
+starts inside an allocation of offloadMemAlloc must have Sizes[i] bytes
+left in it.}];
+  let Params = [
+    Param<"offload_queue_handle_t", "Queue", "", PARAM_IN>,
+    Param<"size_t", "NumPtrs", "", PARAM_IN>,
+    Param<"const void *const *", "Ptrs", "", !or(PARAM_IN, PARAM_IMPL_CHECKED)>,
+    Param<"const size_t *", "Sizes", "", !or(PARAM_IN, PARAM_IMPL_CHECKED)>,
+    Param<"offload_mem_migration_flag_t", "Flags", "", PARAM_IN>,
+  ];
+  let Errors = [{INVALID_NULL_HANDLE, INVALID_QUEUE,
+INVALID_NULL_POINTER (Ptrs or Sizes null with NumPtrs > 0, an entry of Ptrs
+null: the message names it, "Ptrs[i]"), INVALID_ENUMERATION (Flags),
+INVALID_SIZE (with validation: Sizes[i] past the end of the allocation
+Ptrs[i] is in).}];
 }
 def offloadMemFree : Function {
   let LoweringUses = 1;
@@ -590,6 +680,18 @@ synchronization, if any (e.g. a failed kernel launch).}];
     Param<"offload_queue_handle_t", "Queue", "", PARAM_IN>,
   ];
   let Errors = [{INVALID_NULL_HANDLE, INVALID_QUEUE, and errors of enqueued operations.}];
+}
+def offloadQueryQueue : Function {
+  let Desc = [{Writes to \p IsQueueWorkCompleted (optional) whether every operation
+submitted to \p Queue so far has completed, without waiting (liboffload
+23's `olQueryQueue`, CUDA's `cuStreamQuery`): the answer of
+OFFLOAD_QUEUE_INFO_EMPTY. The work's own errors are reported by the next
+offloadSyncQueue or offloadDestroyQueue.}];
+  let Params = [
+    Param<"offload_queue_handle_t", "Queue", "", PARAM_IN>,
+    Param<"bool *", "IsQueueWorkCompleted", "", !or(PARAM_OUT, PARAM_OPTIONAL)>,
+  ];
+  let Errors = [{INVALID_NULL_HANDLE, INVALID_QUEUE.}];
 }
 def offloadWaitEvents : Function {
   let LoweringUses = 1;
@@ -907,6 +1009,102 @@ WORK_GROUP_LOCAL_MEM_SIZE, and a sum that wraps even without validation),
 INVALID_BINARY (the kernel's code is unusable, e.g. a barrier in a
 non-cooperative kernel). Messages name the kernel, the limit and the
 value.}];
+}
+
+def offload_kernel_launch_prop_type_t : Enum {
+  let Desc = [{Kinds of launch property (liboffload 23's `ol_kernel_launch_prop_type_t`).}];
+  let Prefix = "OFFLOAD_KERNEL_LAUNCH_PROP_TYPE_";
+  let Etors = [
+    Etor<"OFFLOAD_KERNEL_LAUNCH_PROP_TYPE_END", 0, "ends a property list (Data unused)">,
+    Etor<"OFFLOAD_KERNEL_LAUNCH_PROP_TYPE_IS_COOPERATIVE", 1, "Data: `const bool *`; true: a cooperative launch, every block of the grid runs at once (OFFLOAD_DEVICE_INFO_COOPERATIVE_LAUNCH_SUPPORT), at most offloadGetKernelMaxCooperativeGroupCount blocks">,
+  ];
+}
+def offload_kernel_launch_prop_t : Struct {
+  let Desc = [{One launch property; a list of them ends with OFFLOAD_KERNEL_LAUNCH_PROP_END.}];
+  let Members = [
+    Member<"offload_kernel_launch_prop_type_t", "Type", "which property">,
+    Member<"const void *", "Data", "its value, of the type Type says">,
+  ];
+}
+def : Macro<"OFFLOAD_KERNEL_LAUNCH_PROP_END", "{OFFLOAD_KERNEL_LAUNCH_PROP_TYPE_END, NULL}"> { let Desc = "The entry that ends a property list."; }
+def offloadLaunchKernelWithProperties : Function {
+  let Desc = [{offloadLaunchKernel with launch properties (liboffload 23's
+`olLaunchKernel` with its `Properties`): \p Properties (optional; null: none)
+is a list ended by OFFLOAD_KERNEL_LAUNCH_PROP_END. A property given twice
+takes its last value. With IS_COOPERATIVE true, every block of the grid
+runs at once, so that blocks may wait for each other (a grid-wide
+barrier): the device must support it
+(OFFLOAD_DEVICE_INFO_COOPERATIVE_LAUNCH_SUPPORT) and the grid must have at
+most offloadGetKernelMaxCooperativeGroupCount blocks, both checked even
+without validation (a grid that cannot run at once would hang).}];
+  let Params = [
+    Param<"offload_queue_handle_t", "Queue", "", !or(PARAM_IN, PARAM_OPTIONAL)>,
+    Param<"offload_device_handle_t", "Device", "", PARAM_IN>,
+    Param<"offload_symbol_handle_t", "Kernel", "", PARAM_IN>,
+    Param<"const void *", "ArgumentsData", "", !or(PARAM_IN, PARAM_IMPL_CHECKED)>,
+    Param<"size_t", "ArgumentsSize", "", PARAM_IN>,
+    Param<"const offload_kernel_launch_size_args_t *", "LaunchSizeArgs", "", PARAM_IN>,
+    Param<"const offload_kernel_launch_prop_t *", "Properties", "", !or(PARAM_IN, PARAM_OPTIONAL)>,
+  ];
+  let Errors = [{those of offloadLaunchKernel (INVALID_QUEUE, INVALID_NULL_HANDLE,
+INVALID_DEVICE, INVALID_SYMBOL, INVALID_NULL_POINTER, INVALID_ARGUMENT,
+SYMBOL_KIND, INVALID_SIZE, INVALID_BINARY), and INVALID_ENUMERATION (a property's Type; the message names it,
+"Properties[i]"), INVALID_NULL_POINTER (a property's Data),
+UNSUPPORTED (a cooperative launch on a device without
+COOPERATIVE_LAUNCH_SUPPORT), INVALID_SIZE (a cooperative grid of more
+blocks than offloadGetKernelMaxCooperativeGroupCount allows).}];
+}
+def offloadLaunchKernelWithArguments : Function {
+  let Desc = [{Launches \p Kernel with its arguments given one by one (the form of
+liboffload 23's `olLaunchKernel` and of `cuLaunchKernel`'s kernelParams):
+\p Arguments[i] points to the value of the i-th lowered argument,
+\p ArgumentSizes[i] bytes, for \p NumArguments arguments; each value is
+read before the call returns. The runtime packs them into the kernel's
+argument buffer by the layout the binary records
+(OFFLOAD_SYMBOL_INFO_ARGUMENT_OFFSETS and ARGUMENT_SIZES), so NumArguments
+must be the kernel's NUM_ARGUMENTS and every size the recorded one; then it
+launches as offloadLaunchKernelWithProperties (\p Properties optional).
+Arguments and ArgumentSizes may be null when NumArguments is 0.}];
+  let Params = [
+    Param<"offload_queue_handle_t", "Queue", "", !or(PARAM_IN, PARAM_OPTIONAL)>,
+    Param<"offload_device_handle_t", "Device", "", PARAM_IN>,
+    Param<"offload_symbol_handle_t", "Kernel", "", PARAM_IN>,
+    Param<"size_t", "NumArguments", "", PARAM_IN>,
+    Param<"const void *const *", "Arguments", "", !or(PARAM_IN, PARAM_IMPL_CHECKED)>,
+    Param<"const size_t *", "ArgumentSizes", "", !or(PARAM_IN, PARAM_IMPL_CHECKED)>,
+    Param<"const offload_kernel_launch_size_args_t *", "LaunchSizeArgs", "", PARAM_IN>,
+    Param<"const offload_kernel_launch_prop_t *", "Properties", "", !or(PARAM_IN, PARAM_OPTIONAL)>,
+  ];
+  let Errors = [{those of offloadLaunchKernelWithProperties (INVALID_QUEUE,
+INVALID_NULL_HANDLE, INVALID_DEVICE, INVALID_SYMBOL, INVALID_SIZE,
+INVALID_ENUMERATION, ...) but the ArgumentsSize rule, and INVALID_NULL_POINTER (Arguments or ArgumentSizes
+null with NumArguments > 0, an entry of Arguments null: "Arguments[i]"),
+SYMBOL_KIND (not a kernel, checked even without validation),
+UNSUPPORTED (the binary does not record the kernel's argument layout),
+INVALID_ARGUMENT (NumArguments not the kernel's, ArgumentSizes[i] not the
+recorded size; checked even without validation: they decide where the
+bytes go).}];
+}
+def offloadGetKernelMaxCooperativeGroupCount : Function {
+  let Desc = [{Writes to \p GroupCountRet the most blocks a cooperative launch of
+\p Kernel on \p Device may have with the block size and dynamic shared
+memory of \p LaunchSizeArgs (its NumGroups is ignored): the blocks that can
+run at once (liboffload 23's `olGetKernelMaxCooperativeGroupCount`, CUDA's
+occupancy times multiprocessors). Host: the threads that run blocks
+(OFFLOAD_HOST_THREADS, default the hardware threads), each block of a
+cooperative grid getting one; CUDA:
+cuOccupancyMaxActiveBlocksPerMultiprocessor times the multiprocessors.}];
+  let Params = [
+    Param<"offload_device_handle_t", "Device", "", PARAM_IN>,
+    Param<"offload_symbol_handle_t", "Kernel", "", PARAM_IN>,
+    Param<"const offload_kernel_launch_size_args_t *", "LaunchSizeArgs", "", PARAM_IN>,
+    Param<"uint32_t *", "GroupCountRet", "", PARAM_OUT>,
+  ];
+  let Errors = [{INVALID_NULL_HANDLE (Device, Kernel), INVALID_DEVICE,
+INVALID_SYMBOL, INVALID_NULL_POINTER (LaunchSizeArgs, GroupCountRet),
+SYMBOL_KIND (not a kernel), INVALID_DEVICE (kernel of another device),
+INVALID_SIZE (a zero block dimension, a block above the device's limits),
+UNSUPPORTED (the device has no cooperative launches).}];
 }
 
 def : Section<"Support for compiler-generated code (convert-offload-to-llvm), ours">;

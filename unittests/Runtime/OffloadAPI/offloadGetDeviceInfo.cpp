@@ -368,7 +368,7 @@ TEST_P(offloadGetDeviceInfoTest, SuccessArchitecture) {
 
 TEST_P(offloadGetDeviceInfoTest, SuccessEveryPropertyFitsItsSize) {
   for (int Prop = OFFLOAD_DEVICE_INFO_TYPE;
-       Prop <= OFFLOAD_DEVICE_INFO_ARCHITECTURE; ++Prop) {
+       Prop <= OFFLOAD_DEVICE_INFO_COOPERATIVE_LAUNCH_SUPPORT; ++Prop) {
     auto P = static_cast<offload_device_info_t>(Prop);
     size_t Size = 0;
     ASSERT_SUCCESS(offloadGetDeviceInfoSize(Device, P, &Size));

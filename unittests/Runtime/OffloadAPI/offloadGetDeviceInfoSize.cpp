@@ -109,9 +109,9 @@ TEST_P(offloadGetDeviceInfoSizeTest, InvalidDevice) {
 TEST_P(offloadGetDeviceInfoSizeTest, InvalidEnumeration) {
   size_t Size = 0;
   ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_ENUMERATION,
-                   "PropName (31) is not a valid enumerator",
+                   "PropName (32) is not a valid enumerator",
                    offloadGetDeviceInfoSize(
-                       Device, static_cast<offload_device_info_t>(31), &Size));
+                       Device, static_cast<offload_device_info_t>(32), &Size));
 }
 
 TEST_P(offloadGetDeviceInfoSizeTest, InvalidNullPropSizeRet) {

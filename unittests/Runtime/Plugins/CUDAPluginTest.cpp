@@ -438,7 +438,7 @@ TEST_P(GPUDriverTest, PackedArgumentBuffer) {
     ASSERT_EQ(V, 7.0f);
 }
 
-/// A kernel's packed argument layout as the runtime reports it.
+
 struct Layout {
   uint64_t PackedSize = 0;
   std::vector<uint64_t> Offsets, Sizes;
@@ -463,6 +463,97 @@ offload_result_t getLayout(offload_symbol_handle_t K, Layout &L) {
     return R;
   return offloadGetSymbolInfo(K, OFFLOAD_SYMBOL_INFO_ARGUMENT_SIZES,
                               Count * sizeof(uint64_t), L.Sizes.data());
+}
+
+TEST_P(GPUDriverTest, CooperativeLaunch) {
+  // Cooperative grids map to cuLaunchCooperativeKernel (the fake CUDA driver
+  // runs 2048 threads per multiprocessor, 132 of them); the HIP plugin has
+  // none yet.
+  bool Supported = getDeviceInfo<bool>(
+      Device, OFFLOAD_DEVICE_INFO_COOPERATIVE_LAUNCH_SUPPORT);
+  offload_symbol_handle_t Saxpy = getKernel("saxpy");
+  auto L = launch1D(2, 128);
+  uint32_t Max = 0;
+  offload_result_t R =
+      offloadGetKernelMaxCooperativeGroupCount(Device, Saxpy, &L, &Max);
+  constexpr int N = 256;
+  DeviceBuffer<float> X(Device, N), Y(Device, N);
+  std::vector<float> HX(N, 2.0f), HY(N, 1.0f);
+  ASSERT_SUCCESS(
+      offloadMemcpy(nullptr, X.get(), Device, HX.data(), Host, X.bytes()));
+  ASSERT_SUCCESS(
+      offloadMemcpy(nullptr, Y.get(), Device, HY.data(), Host, Y.bytes()));
+  SaxpyArgs Args{3.0f, X.get(), Y.get(), N};
+  bool True = true;
+  offload_kernel_launch_prop_t Props[] = {
+      {OFFLOAD_KERNEL_LAUNCH_PROP_TYPE_IS_COOPERATIVE, &True},
+      OFFLOAD_KERNEL_LAUNCH_PROP_END};
+  if (isHIP()) {
+    EXPECT_FALSE(Supported);
+    ASSERT_NE(R, OFFLOAD_SUCCESS);
+    EXPECT_EQ(R->Code, OFFLOAD_ERRC_UNSUPPORTED) << describe(R);
+    ASSERT_ERROR(OFFLOAD_ERRC_UNSUPPORTED,
+                 offloadLaunchKernelWithProperties(Queue, Device, Saxpy, &Args,
+                                                   sizeof(Args), &L, Props));
+    return;
+  }
+  if (!Supported)
+    GTEST_SKIP() << "the CUDA device has no cooperative launches";
+  ASSERT_EQ(R, OFFLOAD_SUCCESS) << describe(R);
+  if (isFake())
+    EXPECT_EQ(Max, 2048u / 128 * 132);
+  ASSERT_SUCCESS(offloadLaunchKernelWithProperties(Queue, Device, Saxpy, &Args,
+                                                   sizeof(Args), &L, Props));
+  // The parameters were read at the launch.
+  Args.A = 100.0f;
+  ASSERT_SUCCESS(
+      offloadMemcpy(Queue, HY.data(), Host, Y.get(), Device, Y.bytes()));
+  ASSERT_SUCCESS(offloadSyncQueue(Queue));
+  for (float V : HY)
+    ASSERT_EQ(V, 7.0f);
+  if (isFake()) {
+    EXPECT_EQ(counter("cuLaunchCooperativeKernel"), 1);
+  }
+  // A grid above what runs at once is refused before the driver sees it.
+  L = launch1D(Max + 1, 128);
+  ASSERT_ERROR(OFFLOAD_ERRC_INVALID_SIZE,
+               offloadLaunchKernelWithProperties(nullptr, Device, Saxpy, &Args,
+                                                 sizeof(Args), &L, Props));
+  if (isFake())
+    EXPECT_EQ(counter("cuLaunchCooperativeKernel"), 1);
+}
+
+TEST_P(GPUDriverTest, LaunchWithArguments) {
+  // One pointer per argument, packed by the layout the driver reports.
+  offload_symbol_handle_t Saxpy = getKernel("saxpy");
+  constexpr int64_t N = 256;
+  DeviceBuffer<float> X(Device, N), Y(Device, N);
+  std::vector<float> HX(N, 2.0f), HY(N, 1.0f);
+  ASSERT_SUCCESS(
+      offloadMemcpy(nullptr, X.get(), Device, HX.data(), Host, X.bytes()));
+  ASSERT_SUCCESS(
+      offloadMemcpy(nullptr, Y.get(), Device, HY.data(), Host, Y.bytes()));
+  float A = 3.0f;
+  float *XPtr = X.get(), *YPtr = Y.get();
+  int64_t Count = N;
+  const void *Args[] = {&A, &XPtr, &YPtr, &Count};
+  size_t Sizes[] = {4, 8, 8, 8};
+  auto L = launch1D(2, 128);
+  Layout Known;
+  if (offload_result_t R = getLayout(Saxpy, Known)) {
+    ASSERT_EQ(R->Code, OFFLOAD_ERRC_UNSUPPORTED) << describe(R);
+    ASSERT_ERROR(OFFLOAD_ERRC_UNSUPPORTED,
+                 offloadLaunchKernelWithArguments(Queue, Device, Saxpy, 4, Args,
+                                                  Sizes, &L, nullptr));
+    return;
+  }
+  ASSERT_SUCCESS(offloadLaunchKernelWithArguments(Queue, Device, Saxpy, 4, Args,
+                                                  Sizes, &L, nullptr));
+  ASSERT_SUCCESS(
+      offloadMemcpy(Queue, HY.data(), Host, Y.get(), Device, Y.bytes()));
+  ASSERT_SUCCESS(offloadSyncQueue(Queue));
+  for (float V : HY)
+    ASSERT_EQ(V, 7.0f);
 }
 
 TEST_P(GPUDriverTest, ArgumentLayout) {

@@ -27,6 +27,11 @@
 //    which has no globals;
 //  - every launch is recorded: fakeCudaGetLastLaunch returns the kernel's
 //    name, the grid, the block and the argument buffer of the last one.
+//  - cooperative launches (cuLaunchCooperativeKernel, attribute 95): one
+//    pointer per parameter of a PTX entry, packed by its `.param` list;
+//    cuOccupancyMaxActiveBlocksPerMultiprocessor answers 2048 threads per
+//    multiprocessor, and a larger grid than all 132 of them run is
+//    CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE.
 //
 // Built twice: libfakecuda.so plays CUDA 13.0; with FAKE_CUDA_12_2 defined,
 // libfakecuda122.so plays CUDA 12.2, which has no cuFuncGetParamInfo.
@@ -707,6 +712,7 @@ FAKE_API CUresult cuDeviceGetAttribute(int *V, int Attr, int D) {
                                             {41, 1},
                                             {83, 1},
                                             {92, 1},
+                                            {95, 1},
                                             {97, OptInSharedBytes}};
   if (D < 0 || D >= DeviceCount)
     return 101;
@@ -1186,6 +1192,17 @@ FAKE_API CUresult cuFuncSetAttribute(void *F, int Attr, int V) {
   return Success;
 }
 
+/// Records \p L as the last launch and runs it on stream \p S.
+static CUresult submitLaunch(Function *Fn, void *S, Launch L) {
+  std::string Name = Fn->Name;
+  {
+    std::lock_guard<std::mutex> Lock(StateMutex);
+    LastLaunchName = Name;
+    LastLaunch = std::make_unique<Launch>(L);
+  }
+  return submit(S, [Name, L] { return runKernel(Name, L); });
+}
+
 FAKE_API CUresult cuLaunchKernel(void *F, unsigned GX, unsigned GY, unsigned GZ,
                                  unsigned BX, unsigned BY, unsigned BZ,
                                  unsigned Shared, void *S, void **Params,
@@ -1212,11 +1229,59 @@ FAKE_API CUresult cuLaunchKernel(void *F, unsigned GX, unsigned GY, unsigned GZ,
   if (Size)
     L.Args.assign(static_cast<const uint8_t *>(Buffer),
                   static_cast<const uint8_t *>(Buffer) + Size);
-  std::string Name = Fn->Name;
-  {
-    std::lock_guard<std::mutex> Lock(StateMutex);
-    LastLaunchName = Name;
-    LastLaunch = std::make_unique<Launch>(L);
+  return submitLaunch(Fn, S, std::move(L));
+}
+
+/// Blocks per multiprocessor at once: 2048 threads of a multiprocessor (the
+/// fake has 132, attribute 16).
+static int activeBlocksPerSM(unsigned BlockThreads) {
+  return BlockThreads ? int(2048 / std::min(BlockThreads, 1024u)) : 0;
+}
+
+FAKE_API CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *Blocks,
+                                                             void *F,
+                                                             int BlockSize,
+                                                             size_t Shared) {
+  if (CUresult R = enter("cuOccupancyMaxActiveBlocksPerMultiprocessor"))
+    return R;
+  if (!Blocks || !F || BlockSize <= 0 || BlockSize > 1024)
+    return InvalidValue;
+  *Blocks = activeBlocksPerSM(unsigned(BlockSize));
+  return Success;
+}
+
+/// CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE.
+constexpr CUresult CooperativeLaunchTooLarge = 720;
+
+/// cuLaunchCooperativeKernel: the parameters one pointer each, laid out by
+/// the kernel's parameter list (a PTX entry's); grids above what runs at
+/// once are refused, as the driver does.
+FAKE_API CUresult cuLaunchCooperativeKernel(void *F, unsigned GX, unsigned GY,
+                                            unsigned GZ, unsigned BX,
+                                            unsigned BY, unsigned BZ,
+                                            unsigned Shared, void *S,
+                                            void **Params) {
+  if (CUresult R = enter("cuLaunchCooperativeKernel"))
+    return R;
+  auto *Fn = static_cast<Function *>(F);
+  if (!Fn->ParamsKnown || int(Shared) > Fn->MaxDynamicShared)
+    return InvalidValue;
+  uint64_t Threads = uint64_t(BX) * BY * BZ;
+  if (Threads > 1024)
+    return InvalidValue;
+  if (uint64_t(GX) * GY * GZ >
+      uint64_t(activeBlocksPerSM(unsigned(Threads))) * 132)
+    return CooperativeLaunchTooLarge;
+  Launch L{{GX, GY, GZ}, {BX, BY, BZ}, Shared, {}};
+  size_t End = 0;
+  for (auto &[Offset, Size] : Fn->Params)
+    End = std::max(End, Offset + Size);
+  L.Args.assign(End, 0);
+  for (size_t I = 0; I < Fn->Params.size(); ++I) {
+    if (!Params || !Params[I])
+      return InvalidValue;
+    std::memcpy(L.Args.data() + Fn->Params[I].first, Params[I],
+                Fn->Params[I].second);
   }
-  return submit(S, [Name, L] { return runKernel(Name, L); });
+  return submitLaunch(Fn, S, std::move(L));
 }

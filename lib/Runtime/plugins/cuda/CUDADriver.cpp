@@ -108,6 +108,12 @@ public:
   getOptimalBlockSize(void *Function, size_t SharedMemoryPerThread) override;
   Error launchKernel(void *Function, const offload_kernel_launch_size_args_t &S,
                      void *Stream, ArrayRef<uint8_t> Args) override;
+  Expected<uint32_t> getMaxActiveBlocksPerMultiprocessor(void *Function,
+                                                         uint32_t BlockThreads,
+                                                         size_t DynShared) override;
+  Error launchCooperativeKernel(void *Function,
+                                const offload_kernel_launch_size_args_t &S,
+                                void *Stream, ArrayRef<void *> Params) override;
 
 private:
   /// "CUDA_ERROR_X" and its description, from the driver if it can tell.
@@ -364,6 +370,14 @@ Expected<DeviceInfo> CUDADriver::queryDeviceInfo(int Ordinal) {
       OptIn > 0)
     Info.WorkGroupLocalMemSize =
         std::max<uint64_t>(Info.WorkGroupLocalMemSize, uint32_t(OptIn));
+  int Cooperative = 0;
+  Info.CooperativeLaunchSupport =
+      Sym.cuLaunchCooperativeKernel &&
+      Sym.cuOccupancyMaxActiveBlocksPerMultiprocessor &&
+      Sym.cuDeviceGetAttribute(&Cooperative,
+                               CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH,
+                               D) == CUDA_SUCCESS &&
+      Cooperative;
   Info.AddressBits = 64;
   size_t Total = 0;
   if (Error E = check(Sym.cuDeviceTotalMem(&Total, D), "cuDeviceTotalMem_v2"))
@@ -963,6 +977,33 @@ Error CUDADriver::launchKernel(void *Function,
                                   static_cast<CUstream>(Stream), nullptr,
                                   ArgSize ? Extra : nullptr),
                "cuLaunchKernel");
+}
+
+Expected<uint32_t> CUDADriver::getMaxActiveBlocksPerMultiprocessor(
+    void *Function, uint32_t BlockThreads, size_t DynShared) {
+  int Blocks = 0;
+  if (Error E = check(Sym.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                          &Blocks, static_cast<CUfunction>(Function),
+                          int(std::min<uint32_t>(BlockThreads, INT_MAX)),
+                          DynShared),
+                      "cuOccupancyMaxActiveBlocksPerMultiprocessor"))
+    return std::move(E);
+  return uint32_t(std::max(Blocks, 0));
+}
+
+Error CUDADriver::launchCooperativeKernel(
+    void *Function, const offload_kernel_launch_size_args_t &S, void *Stream,
+    ArrayRef<void *> Params) {
+  if (S.DynSharedMemory > UINT_MAX)
+    return createError(OFFLOAD_ERRC_OUT_OF_RESOURCES,
+                       "{0} bytes of dynamic shared memory", S.DynSharedMemory);
+  return check(Sym.cuLaunchCooperativeKernel(
+                   static_cast<CUfunction>(Function), S.NumGroups.x,
+                   S.NumGroups.y, S.NumGroups.z, S.GroupSize.x, S.GroupSize.y,
+                   S.GroupSize.z, static_cast<unsigned>(S.DynSharedMemory),
+                   static_cast<CUstream>(Stream),
+                   const_cast<void **>(Params.data())),
+               "cuLaunchCooperativeKernel");
 }
 
 std::unique_ptr<Plugin> offload::createCUDAPlugin() {

@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <limits>
 #include <link.h>
 
 using namespace llvm;
@@ -566,7 +567,51 @@ Expected<void *> GPUDevice::allocate(size_t Size, offload_alloc_type_t Kind) {
 Error GPUDevice::free(void *Ptr, offload_alloc_type_t Kind) {
   if (Error E = makeCurrent())
     return E;
+  {
+    std::lock_guard<std::mutex> Lock(AlignedMutex);
+    auto It = AlignedBases.find(Ptr);
+    if (It != AlignedBases.end()) {
+      Ptr = It->second;
+      AlignedBases.erase(It);
+    }
+  }
   return TheDriver.free(Ptr, Kind);
+}
+
+Expected<void *> GPUDevice::allocateAligned(size_t Size,
+                                            offload_alloc_type_t Kind,
+                                            size_t Alignment) {
+  if (Alignment <= kDriverAlignment)
+    return allocate(Size, Kind);
+  if (Alignment > kMaxAlignment)
+    return createError(OFFLOAD_ERRC_UNSUPPORTED,
+                       "Alignment ({0}) is above the {1} bytes {2} "
+                       "allocations can be aligned to",
+                       Alignment, kMaxAlignment, TheDriver.getAPIName());
+  size_t Extra = Alignment - kDriverAlignment;
+  if (Size > std::numeric_limits<size_t>::max() - Extra)
+    return createError(OFFLOAD_ERRC_OUT_OF_RESOURCES,
+                       "Size ({0}) plus the {1} bytes that align it to {2} "
+                       "does not fit in size_t",
+                       Size, Extra, Alignment);
+  Expected<void *> Base = allocate(Size + Extra, Kind);
+  if (!Base)
+    return Base.takeError();
+  uintptr_t Address = reinterpret_cast<uintptr_t>(*Base);
+  uintptr_t Aligned = alignTo(Address, Alignment);
+  if (Aligned - Address > Extra) {
+    consumeError(free(*Base, Kind));
+    return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
+                       "{0} returned an allocation ({1}) not aligned to the "
+                       "{2} bytes its drivers guarantee",
+                       TheDriver.getAPIName(), formatPointer(*Base),
+                       kDriverAlignment);
+  }
+  if (Aligned != Address) {
+    std::lock_guard<std::mutex> Lock(AlignedMutex);
+    AlignedBases[reinterpret_cast<void *>(Aligned)] = *Base;
+  }
+  return reinterpret_cast<void *>(Aligned);
 }
 
 Error GPUDevice::memcpy(Queue *Q, void *Dst, const void *Src, size_t Size) {
@@ -708,6 +753,74 @@ Error GPUDevice::launchKernel(Queue *Q, Symbol &Kernel, ArrayRef<uint8_t> Args,
   }
   return submit(
       Q, [&](void *S) { return TheDriver.launchKernel(Fn, Size, S, Args); });
+}
+
+Expected<uint32_t>
+Driver::getMaxActiveBlocksPerMultiprocessor(void *, uint32_t, size_t) {
+  return createError(OFFLOAD_ERRC_UNSUPPORTED,
+                     "{0} has no cooperative launches", getAPIName());
+}
+
+Error Driver::launchCooperativeKernel(void *,
+                                      const offload_kernel_launch_size_args_t &,
+                                      void *, ArrayRef<void *>) {
+  return createError(OFFLOAD_ERRC_UNSUPPORTED,
+                     "{0} has no cooperative launches", getAPIName());
+}
+
+Expected<uint32_t> GPUDevice::getMaxCooperativeGroupCount(
+    Symbol &Kernel, const offload_kernel_launch_size_args_t &Size) {
+  if (!Info.CooperativeLaunchSupport)
+    return Device::getMaxCooperativeGroupCount(Kernel, Size);
+  if (Error E = makeCurrent())
+    return std::move(E);
+  auto &Sym = static_cast<GPUSymbol &>(Kernel);
+  uint64_t Threads =
+      uint64_t(Size.GroupSize.x) * Size.GroupSize.y * Size.GroupSize.z;
+  Expected<uint32_t> PerSM = TheDriver.getMaxActiveBlocksPerMultiprocessor(
+      Sym.getFunction(), uint32_t(std::min<uint64_t>(Threads, UINT32_MAX)),
+      Size.DynSharedMemory);
+  if (!PerSM)
+    return PerSM.takeError();
+  return uint32_t(std::min<uint64_t>(uint64_t(*PerSM) * Info.NumComputeUnits,
+                                     UINT32_MAX));
+}
+
+Error GPUDevice::launchCooperativeKernel(
+    Queue *Q, Symbol &Kernel, ArrayRef<uint8_t> Args,
+    const offload_kernel_launch_size_args_t &Size) {
+  if (!Info.CooperativeLaunchSupport)
+    return Device::launchCooperativeKernel(Q, Kernel, Args, Size);
+  if (Error E = makeCurrent())
+    return E;
+  auto &Sym = static_cast<GPUSymbol &>(Kernel);
+  // cuLaunchCooperativeKernel takes a pointer per parameter: into the packed
+  // buffer, by the kernel's layout (the driver copies the values at the
+  // call).
+  std::optional<Symbol::ArgumentLayout> Layout = Sym.getArgumentLayout();
+  if (!Layout)
+    return createError(OFFLOAD_ERRC_UNSUPPORTED,
+                       "cooperative launch of kernel '{0}': {1}",
+                       Sym.getName(), Sym.describeMissingArgumentLayout());
+  SmallVector<void *, 16> Params;
+  for (size_t I = 0; I < Layout->Offsets.size(); ++I) {
+    if (Layout->Offsets[I] + Layout->Sizes[I] > Args.size())
+      return createError(OFFLOAD_ERRC_INVALID_ARGUMENT,
+                         "kernel '{0}': parameter {1} lies past the {2} bytes "
+                         "of ArgumentsData",
+                         Sym.getName(), I, Args.size());
+    Params.push_back(const_cast<uint8_t *>(Args.data()) + Layout->Offsets[I]);
+  }
+  void *Fn = Sym.getFunction();
+  uint64_t Allowed = Sym.MaxDynamicShared.load(std::memory_order_relaxed);
+  if (Size.DynSharedMemory > Allowed) {
+    if (Error E = TheDriver.setMaxDynamicSharedBytes(Fn, Size.DynSharedMemory))
+      return E;
+    Sym.MaxDynamicShared.store(Size.DynSharedMemory, std::memory_order_relaxed);
+  }
+  return submit(Q, [&](void *S) {
+    return TheDriver.launchCooperativeKernel(Fn, Size, S, Params);
+  });
 }
 
 Expected<uint64_t>

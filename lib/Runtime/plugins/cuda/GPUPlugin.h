@@ -208,6 +208,19 @@ public:
                                    const offload_kernel_launch_size_args_t &S,
                                    void *Stream,
                                    llvm::ArrayRef<uint8_t> Args) = 0;
+  /// Cooperative grids (DeviceInfo::CooperativeLaunchSupport, which
+  /// queryDeviceInfo sets): the blocks of \p BlockThreads threads and
+  /// \p DynShared bytes of dynamic shared memory one multiprocessor runs at
+  /// once, and a launch whose blocks all run at once with one pointer per
+  /// parameter (cuLaunchCooperativeKernel has no packed buffer). The
+  /// defaults answer UNSUPPORTED.
+  virtual llvm::Expected<uint32_t>
+  getMaxActiveBlocksPerMultiprocessor(void *Function, uint32_t BlockThreads,
+                                      size_t DynShared);
+  virtual llvm::Error
+  launchCooperativeKernel(void *Function,
+                          const offload_kernel_launch_size_args_t &S,
+                          void *Stream, llvm::ArrayRef<void *> Params);
 };
 
 //===----------------------------------------------------------------------===//
@@ -357,6 +370,12 @@ public:
   llvm::Expected<void *> allocate(size_t Size,
                                   offload_alloc_type_t Kind) override;
   llvm::Error free(void *Ptr, offload_alloc_type_t Kind) override;
+  /// The drivers align allocations to kDriverAlignment; larger alignments,
+  /// up to kMaxAlignment, over-allocate by Alignment - kDriverAlignment.
+  llvm::Expected<void *> allocateAligned(size_t Size, offload_alloc_type_t Kind,
+                                         size_t Alignment) override;
+  static constexpr size_t kDriverAlignment = 256;
+  static constexpr size_t kMaxAlignment = size_t(2) << 20;
   llvm::Error memcpy(Queue *Q, void *Dst, const void *Src,
                      size_t Size) override;
   llvm::Error fill(Queue *Q, void *Ptr, llvm::ArrayRef<uint8_t> Pattern,
@@ -376,6 +395,14 @@ public:
                const offload_kernel_launch_size_args_t &Size) override;
   llvm::Expected<uint64_t>
   getOptimalGroupSize(Symbol &Kernel, size_t SharedMemoryPerThread) override;
+  /// Occupancy per multiprocessor times multiprocessors; launches with
+  /// cuLaunchCooperativeKernel (where the driver supports it).
+  llvm::Expected<uint32_t> getMaxCooperativeGroupCount(
+      Symbol &Kernel, const offload_kernel_launch_size_args_t &Size) override;
+  llvm::Error
+  launchCooperativeKernel(Queue *Q, Symbol &Kernel,
+                          llvm::ArrayRef<uint8_t> Args,
+                          const offload_kernel_launch_size_args_t &Size) override;
 
   Driver &getDriver() const { return TheDriver; }
   GPUPlugin &getGPUPlugin() const { return ThePlugin; }
@@ -412,6 +439,11 @@ private:
 
   std::mutex SyncStreamMutex;
   void *SyncStream = nullptr;
+
+  /// The driver's address of each over-allocated aligned allocation, by the
+  /// address allocateAligned returned (when they differ).
+  std::mutex AlignedMutex;
+  std::unordered_map<void *, void *> AlignedBases;
 };
 
 /// A platform over a Driver.

@@ -327,6 +327,8 @@ static DeviceInfo readSystemInfo() {
   Info.NativeVectorWidthDouble = lanes(Units.DoubleBits, 8);
   Info.NativeVectorWidthHalf = lanes(Units.HalfBits, 2);
   Info.SubgroupSize = OFFLOAD_HOST_SUBGROUP_SIZE;
+  // Each block of a cooperative grid gets a thread of its own (HostLaunch.cpp).
+  Info.CooperativeLaunchSupport = true;
   Info.Architecture = sys::getHostCPUName().str();
   return Info;
 }

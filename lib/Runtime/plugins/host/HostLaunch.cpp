@@ -13,6 +13,13 @@
 // runs on the launching thread alone. Each thread reuses one shared-memory
 // buffer for all the blocks it runs.
 //
+// A cooperative launch (offloadLaunchKernelWithProperties with
+// IS_COOPERATIVE) runs every block at once instead, each on a thread of its
+// own: the launching thread and threads started for the launch, so that
+// blocks may wait for each other (a grid-wide barrier). Its grid has at most
+// HostPlugin::getNumBlockThreads() blocks
+// (offloadGetKernelMaxCooperativeGroupCount).
+//
 // The hot path allocates nothing: a synchronous launch uses the caller's
 // argument buffer, a queued one copies it into its task, which the queue
 // stores in place (QueueTask).
@@ -34,6 +41,10 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <condition_variable>
+#include <mutex>
+#include <pthread.h>
+#include <vector>
 #include <cstring>
 #include <limits>
 
@@ -185,11 +196,86 @@ struct LaunchChunks {
 };
 } // namespace
 
+namespace {
+/// The start of a cooperative grid's threads: they run their block once
+/// every thread was started (Go), or nothing if one could not be.
+class StartGate {
+public:
+  /// Waits for open(); returns whether the blocks run.
+  bool wait() {
+    std::unique_lock<std::mutex> Lock(Mutex);
+    Opened.wait(Lock, [&] { return State != Waiting; });
+    return State == Go;
+  }
+  void open(bool Run) {
+    {
+      std::lock_guard<std::mutex> Lock(Mutex);
+      State = Run ? Go : Abort;
+    }
+    Opened.notify_all();
+  }
+
+private:
+  enum { Waiting, Go, Abort } State = Waiting;
+  std::mutex Mutex;
+  std::condition_variable Opened;
+};
+
+/// One block of a cooperative grid, on a thread of its own.
+struct CooperativeBlock {
+  const BlockLaunch *Launch;
+  const offload_kernel_launch_size_args_t *Size;
+  uint64_t Block;
+  LaunchErrors *Errors;
+  StartGate *Gate;
+  pthread_t Thread;
+
+  static void *run(void *Self) {
+    auto &B = *static_cast<CooperativeBlock *>(Self);
+    if (B.Gate->wait())
+      runBlocks(*B.Launch, *B.Size, B.Block, B.Block + 1, *B.Errors);
+    return nullptr;
+  }
+};
+} // namespace
+
+/// Runs the \p NumBlocks blocks of a cooperative grid at once: block 0 on
+/// the calling thread, every other one on a thread started for it. No block
+/// runs before every thread was started (a block waiting for a block that
+/// has no thread would wait forever).
+static Error runAllBlocksAtOnce(const BlockLaunch &Launch,
+                                const offload_kernel_launch_size_args_t &Size,
+                                uint64_t NumBlocks, LaunchErrors &Errors,
+                                StringRef Name) {
+  std::vector<CooperativeBlock> Blocks(NumBlocks);
+  StartGate Gate;
+  uint64_t Started = 1;
+  int Failure = 0;
+  for (; Started < NumBlocks; ++Started) {
+    CooperativeBlock &B = Blocks[Started];
+    B = {&Launch, &Size, Started, &Errors, &Gate, {}};
+    if ((Failure = pthread_create(&B.Thread, nullptr, &CooperativeBlock::run,
+                                  &B)))
+      break;
+  }
+  Gate.open(/*Run=*/!Failure);
+  if (!Failure)
+    runBlocks(Launch, Size, 0, 1, Errors);
+  for (uint64_t I = 1; I < Started; ++I)
+    pthread_join(Blocks[I].Thread, nullptr);
+  if (Failure)
+    return createError(OFFLOAD_ERRC_OUT_OF_RESOURCES,
+                       "cooperative launch of kernel {0}: cannot start a "
+                       "thread for block {1} of {2}: {3}",
+                       Name, Started, NumBlocks, std::strerror(Failure));
+  return Errors.take(Name);
+}
+
 Error offload::host::launchOnHost(BlockPool &Pool, const HostConfig &Config,
                                   const offload_host_kernel_descriptor_t &Desc,
                                   const void *Args,
                                   const offload_kernel_launch_size_args_t &Size,
-                                  StringRef Name) {
+                                  StringRef Name, bool Cooperative) {
   uint64_t NumBlocks;
   if (__builtin_mul_overflow(uint64_t(Size.NumGroups.x),
                              uint64_t(Size.NumGroups.y), &NumBlocks) ||
@@ -205,6 +291,8 @@ Error offload::host::launchOnHost(BlockPool &Pool, const HostConfig &Config,
 
   BlockLaunch Launch{&Desc, Args, Name, Config.FiberStackSize};
   LaunchErrors Errors;
+  if (Cooperative)
+    return runAllBlocksAtOnce(Launch, Size, NumBlocks, Errors, Name);
   // The grain, in blocks: every chunk but the last of a grid has
   // MinThreadsPerChunk threads or more.
   uint64_t MinChunk = divideCeil(
@@ -234,9 +322,11 @@ public:
   QueuedLaunch(BlockPool &Pool, const HostConfig &Config,
                const offload_host_kernel_descriptor_t &Desc,
                ArrayRef<uint8_t> Args,
-               const offload_kernel_launch_size_args_t &Size, StringRef Name)
+               const offload_kernel_launch_size_args_t &Size, StringRef Name,
+               bool Cooperative)
       : Pool(Pool), Config(Config), Desc(Desc), Size(Size), Name(Name),
-        Bytes(std::max<size_t>(Args.size(), Desc.ArgumentsSize)) {
+        Bytes(std::max<size_t>(Args.size(), Desc.ArgumentsSize)),
+        Cooperative(Cooperative) {
     if (Bytes > InlineBytes) {
       // Kernels load arguments at their natural alignment; give the copy
       // more.
@@ -255,7 +345,7 @@ public:
   QueuedLaunch(QueuedLaunch &&Other)
       : Pool(Other.Pool), Config(Other.Config), Desc(Other.Desc),
         Size(Other.Size), Name(Other.Name), Bytes(Other.Bytes),
-        Heap(Other.Heap) {
+        Heap(Other.Heap), Cooperative(Other.Cooperative) {
     Other.Heap = nullptr;
     if (!Heap)
       std::memcpy(Inline, Other.Inline, Bytes);
@@ -267,7 +357,7 @@ public:
   bool valid() const { return Bytes <= InlineBytes || Heap; }
 
   Error operator()() {
-    return launchOnHost(Pool, Config, Desc, data(), Size, Name);
+    return launchOnHost(Pool, Config, Desc, data(), Size, Name, Cooperative);
   }
 
 private:
@@ -282,6 +372,7 @@ private:
   StringRef Name;
   size_t Bytes;
   uint8_t *Heap = nullptr;
+  bool Cooperative;
 };
 static_assert(sizeof(QueuedLaunch) <= QueueTask::InlineSize,
               "a queued launch is stored in its queue's ring");
@@ -300,6 +391,26 @@ void HostSymbol::traceFibers() {
 
 Error HostDevice::launchKernel(Queue *Q, Symbol &Kernel, ArrayRef<uint8_t> Args,
                                const offload_kernel_launch_size_args_t &Size) {
+  return launch(Q, Kernel, Args, Size, /*Cooperative=*/false);
+}
+
+Error HostDevice::launchCooperativeKernel(
+    Queue *Q, Symbol &Kernel, ArrayRef<uint8_t> Args,
+    const offload_kernel_launch_size_args_t &Size) {
+  return launch(Q, Kernel, Args, Size, /*Cooperative=*/true);
+}
+
+Expected<uint32_t> HostDevice::getMaxCooperativeGroupCount(
+    Symbol &, const offload_kernel_launch_size_args_t &) {
+  // One thread per block; the threads of the block pool are what the
+  // machine is configured to run at once (each block has its own shared
+  // memory buffer, so shared memory does not limit the count).
+  return ThePlugin.getNumBlockThreads();
+}
+
+Error HostDevice::launch(Queue *Q, Symbol &Kernel, ArrayRef<uint8_t> Args,
+                         const offload_kernel_launch_size_args_t &Size,
+                         bool Cooperative) {
   auto &Sym = static_cast<HostSymbol &>(Kernel);
   const offload_host_kernel_descriptor_t *Desc = Sym.getDescriptor();
   StringRef Name = Desc->Name ? StringRef(Desc->Name) : Sym.getName();
@@ -358,11 +469,12 @@ Error HostDevice::launchKernel(Queue *Q, Symbol &Kernel, ArrayRef<uint8_t> Args,
   const HostConfig &Config = ThePlugin.getConfig();
 
   if (!Q && Args.size() >= Desc->ArgumentsSize)
-    return launchOnHost(Pool, Config, *Desc, Args.data(), Size, Name);
+    return launchOnHost(Pool, Config, *Desc, Args.data(), Size, Name,
+                        Cooperative);
 
   // Queued launches (and short buffers) use a copy of the arguments: the
   // caller may reuse its buffer as soon as the launch is enqueued.
-  QueuedLaunch Launch(Pool, Config, *Desc, Args, Size, Name);
+  QueuedLaunch Launch(Pool, Config, *Desc, Args, Size, Name, Cooperative);
   if (!Launch.valid())
     return createError(OFFLOAD_ERRC_OUT_OF_RESOURCES,
                        "cannot copy the arguments of kernel {0}", Name);

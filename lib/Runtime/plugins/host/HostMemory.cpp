@@ -9,6 +9,8 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
+
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -71,13 +73,15 @@ void *HostMemory::allocate(size_t Size, size_t Alignment) {
         Begin = llvm::alignTo(Begin, PageSize);
       Stop = Begin + Size;
     } else {
-      Begin = llvm::alignTo(Next, PageSize);
+      Begin = llvm::alignTo(Next, std::max(PageSize, Alignment));
       Stop = llvm::alignTo(Begin + Size, PageSize);
     }
     return Next && Begin >= Next && Stop > Begin && Stop <= End;
   };
   uintptr_t Begin, Stop;
-  if (!Place(Begin, Stop) && (!reserve(Size) || !Place(Begin, Stop)))
+  // A new region leaves room for the alignment of a large allocation.
+  size_t Room = Small ? Size : llvm::SaturatingAdd(Size, Alignment);
+  if (!Place(Begin, Stop) && (!reserve(Room) || !Place(Begin, Stop)))
     return nullptr;
   Next = Stop;
   if (Small) {

@@ -38,9 +38,10 @@ public:
   /// offloadShutDown either.
   static HostMemory &get();
 
-  /// \p Size bytes (> 0) aligned to \p Alignment (a power of two at most a
-  /// page), from memory whose addresses were never handed out before; null
-  /// if none is left.
+  /// \p Size bytes (> 0) aligned to \p Alignment (a power of two; one
+  /// above half a page needs a Size of at least half a page, so that the
+  /// allocation has pages of its own), from memory whose addresses were
+  /// never handed out before; null if none is left.
   void *allocate(size_t Size, size_t Alignment);
   /// Frees what allocate returned for \p Size bytes.
   void release(void *Ptr, size_t Size);

@@ -39,27 +39,41 @@ HostDevice::~HostDevice() { releaseAllocations(); }
 //===----------------------------------------------------------------------===//
 
 Expected<void *> HostDevice::allocate(size_t Size, offload_alloc_type_t Kind) {
+  return allocateAligned(Size, Kind, HostAlignment);
+}
+
+Expected<void *> HostDevice::allocateAligned(size_t Size,
+                                             offload_alloc_type_t Kind,
+                                             size_t Alignment) {
+  if (Alignment > kMaxAlignment)
+    return createError(OFFLOAD_ERRC_UNSUPPORTED,
+                       "Alignment ({0}) is above the {1} bytes the host "
+                       "device aligns allocations to at most",
+                       Alignment, kMaxAlignment);
+  Alignment = std::max(Alignment, HostAlignment);
   // Host, device and managed memory are all ordinary host memory here. The
   // runtime checked Size against MAX_MEM_ALLOC_SIZE; rounding it up to the
   // alignment must not wrap either.
-  if (Size > std::numeric_limits<size_t>::max() - (HostAlignment - 1))
+  if (Size > std::numeric_limits<size_t>::max() - (Alignment - 1))
     return createError(OFFLOAD_ERRC_OUT_OF_RESOURCES,
                        "cannot allocate {0} bytes of host memory: the size "
                        "rounded up to {1} bytes does not fit in size_t",
-                       Size, HostAlignment);
+                       Size, Alignment);
   // Addresses that were never handed out before (HostMemory.h), so that a
   // freed allocation's address never names a later one; the C heap once the
-  // address space for that is used up.
-  size_t Bytes = alignTo(Size, HostAlignment);
-  void *Ptr = HostMemory::get().allocate(Bytes, HostAlignment);
+  // address space for that is used up. A size rounded up to the alignment
+  // keeps an alignment above half a page off the pages small allocations
+  // share.
+  size_t Bytes = alignTo(Size, Alignment);
+  void *Ptr = HostMemory::get().allocate(Bytes, Alignment);
   bool FromHeap = !Ptr;
   if (FromHeap)
-    Ptr = std::aligned_alloc(HostAlignment, Bytes);
+    Ptr = std::aligned_alloc(Alignment, Bytes);
   if (!Ptr)
     return createError(OFFLOAD_ERRC_OUT_OF_RESOURCES,
                        "cannot allocate {0} bytes of host memory", Size);
   std::lock_guard<std::mutex> Lock(AllocationsMutex);
-  Allocations[Ptr] = {Size, Kind, FromHeap};
+  Allocations[Ptr] = {Size, Kind, FromHeap, Alignment};
   return Ptr;
 }
 
@@ -83,7 +97,7 @@ Error HostDevice::free(void *Ptr, offload_alloc_type_t Kind) {
 void HostDevice::release(void *Ptr, const Allocation &A) {
   if (A.FromHeap)
     return std::free(Ptr);
-  HostMemory::get().release(Ptr, alignTo(A.Size, HostAlignment));
+  HostMemory::get().release(Ptr, alignTo(A.Size, A.Alignment));
 }
 
 void HostDevice::releaseAllocations() {
@@ -194,16 +208,19 @@ Error HostPlugin::deinit() {
   return Error::success();
 }
 
+unsigned HostPlugin::getNumBlockThreads() const {
+  return std::max(
+      1u, llvm::hardware_concurrency(Config.NumThreads).compute_thread_count());
+}
+
 BlockPool &HostPlugin::getBlockPool() {
   if (BlockPool *P = PoolPtr.load(std::memory_order_acquire))
     return *P;
   std::lock_guard<std::mutex> Lock(PoolMutex);
   if (!Pool) {
     // The launching thread runs blocks too.
-    unsigned Threads = std::max(
-        1u,
-        llvm::hardware_concurrency(Config.NumThreads).compute_thread_count());
-    Pool = std::make_unique<BlockPool>(Threads - 1, Config.SpinMicros);
+    Pool = std::make_unique<BlockPool>(getNumBlockThreads() - 1,
+                                       Config.SpinMicros);
     PoolPtr.store(Pool.get(), std::memory_order_release);
   }
   return *Pool;

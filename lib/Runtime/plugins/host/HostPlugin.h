@@ -443,6 +443,10 @@ public:
   llvm::Expected<void *> allocate(size_t Size,
                                   offload_alloc_type_t Kind) override;
   llvm::Error free(void *Ptr, offload_alloc_type_t Kind) override;
+  /// Alignments up to kMaxAlignment (HostMemory places them).
+  llvm::Expected<void *> allocateAligned(size_t Size, offload_alloc_type_t Kind,
+                                         size_t Alignment) override;
+  static constexpr size_t kMaxAlignment = size_t(1) << 30;
   llvm::Error memcpy(Queue *Q, void *Dst, const void *Src,
                      size_t Size) override;
   llvm::Error fill(Queue *Q, void *Ptr, llvm::ArrayRef<uint8_t> Pattern,
@@ -460,6 +464,14 @@ public:
   llvm::Error
   launchKernel(Queue *Q, Symbol &Kernel, llvm::ArrayRef<uint8_t> Args,
                const offload_kernel_launch_size_args_t &Size) override;
+  /// A cooperative grid: one thread per block, all at once
+  /// (HostLaunch.cpp).
+  llvm::Expected<uint32_t> getMaxCooperativeGroupCount(
+      Symbol &Kernel, const offload_kernel_launch_size_args_t &Size) override;
+  llvm::Error
+  launchCooperativeKernel(Queue *Q, Symbol &Kernel,
+                          llvm::ArrayRef<uint8_t> Args,
+                          const offload_kernel_launch_size_args_t &Size) override;
 
   /// Frees every allocation still live (at plugin deinit).
   void releaseAllocations();
@@ -478,7 +490,13 @@ private:
     offload_alloc_type_t Kind;
     /// From the C heap, not HostMemory (whose addresses were used up).
     bool FromHeap;
+    /// The alignment it was placed at (a multiple of 64).
+    size_t Alignment;
   };
+  /// launchKernel and launchCooperativeKernel.
+  llvm::Error launch(Queue *Q, Symbol &Kernel, llvm::ArrayRef<uint8_t> Args,
+                     const offload_kernel_launch_size_args_t &Size,
+                     bool Cooperative);
   /// Frees allocation \p Ptr, already taken out of Allocations.
   void release(void *Ptr, const Allocation &A);
   std::mutex AllocationsMutex;
@@ -505,6 +523,9 @@ public:
 
   const HostConfig &getConfig() const { return Config; }
 
+  /// The threads that run a launch's blocks: OFFLOAD_HOST_THREADS, else the
+  /// hardware threads (at least 1).
+  unsigned getNumBlockThreads() const;
   /// The pool running blocks, created on first use.
   BlockPool &getBlockPool();
 
@@ -537,12 +558,14 @@ private:
 
 /// Runs \p Desc (named \p Name in messages) over the grid \p Size with
 /// arguments \p Args on \p Pool and the calling thread; returns once every
-/// block ran. Defined in HostLaunch.cpp.
+/// block ran. \p Cooperative: every block at once instead, one thread each
+/// (the calling thread and threads started for the launch), so that blocks
+/// may wait for each other. Defined in HostLaunch.cpp.
 llvm::Error launchOnHost(BlockPool &Pool, const HostConfig &Config,
                          const offload_host_kernel_descriptor_t &Desc,
                          const void *Args,
                          const offload_kernel_launch_size_args_t &Size,
-                         llvm::StringRef Name);
+                         llvm::StringRef Name, bool Cooperative = false);
 
 } // namespace host
 } // namespace offload
