@@ -328,7 +328,7 @@ LogicalResult ThreadLoopBuilder::handleFor(ThreadRegion *&region,
       isVarying(op.getStep()))
     return fail(op, "threads synchronize inside an scf.for whose bounds are "
                     "not provably the same for every thread (they depend on "
-                    "the thread id or on memory)");
+                    "the thread id or on memory the kernel writes)");
   FailureOr<Operation *> rebuilt = demoteResults(*region, op, false);
   if (failed(rebuilt))
     return LogicalResult::failure();
@@ -362,7 +362,7 @@ LogicalResult ThreadLoopBuilder::handleWhile(ThreadRegion *&region,
     return fail(op, "threads synchronize inside an scf.while with loop-carried "
                     "values not provably the same for every thread");
   for (Operation &nested : op.getBefore().front().without_terminator())
-    if (!isRecomputable(&nested))
+    if (!isRecomputable(&nested) && !isInvariantLoad(&nested))
       return fail(&nested, "the condition of an scf.while in which threads "
                            "synchronize has side effects");
   bool follows;

@@ -238,7 +238,8 @@ FailureOr<Value> ThreadLoopBuilder::materializeUniform(Value value,
   if (Value mapped = mapping.lookupOrNull(value))
     return mapped;
   Operation *def = value.getDefiningOp();
-  if (!def || !isRecomputable(def) || isVarying(value))
+  if (!def || !(isRecomputable(def) || isInvariantLoad(def)) ||
+      isVarying(value))
     return LogicalResult::failure();
   for (Value operand : def->getOperands())
     if (failed(materializeUniform(operand, before, mapping)))

@@ -229,6 +229,7 @@ private:
   /// op at the same address is not mistaken for it).
   void eraseOp(Operation *op) {
     fissionPoints.erase(op);
+    invariantLoads.erase(op);
     for (Value result : op->getResults())
       varying.erase(result);
     costs.clear();
@@ -239,6 +240,15 @@ private:
   LogicalResult liftControlFlow();
   void wrapBody();
   void computeVaryingValues();
+  /// Fills invariantLoads: the memref.loads from kernel arguments that no op
+  /// of the kernel writes (Uniformity.cpp).
+  void findInvariantLoads();
+  /// Whether \p op reads memory the kernel does not write (a load of a
+  /// uniform address of it is the same for every thread, and may be
+  /// recomputed anywhere the kernel's arguments are visible).
+  bool isInvariantLoad(Operation *op) const {
+    return invariantLoads.contains(op);
+  }
   bool isVarying(Value value) const { return varying.contains(value); }
   bool isFissionPoint(Operation *op) const {
     return fissionPoints.contains(op);
@@ -433,6 +443,8 @@ private:
   std::vector<std::unique_ptr<ThreadRegion>> regions;
   DenseMap<Operation *, ThreadRegion *> regionOfLoop;
   DenseSet<Value> varying;
+  /// See isInvariantLoad.
+  DenseSet<Operation *> invariantLoads;
   DenseSet<Operation *> fissionPoints;
   /// The guards of loops rewritten by normalizeThreadOffsetLoops.
   SmallVector<scf::IfOp> offsetGuards;

@@ -14,7 +14,9 @@
 // classes are what deciding loop interchange, barrier fission under control
 // flow and masks needs: a forward data-flow fixpoint from the thread ids
 // through operands, loop-carried values and the results of control flow whose
-// condition varies, with memory reads varying.
+// condition varies. Memory reads are varying, but for loads of a uniform
+// address from a kernel argument that no op of the kernel writes
+// (findInvariantLoads).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,14 +24,82 @@
 
 #include "OffloadRuntime/HostKernelABI.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::offload;
 using namespace mlir::offload::threadloops;
 
+/// The memref or pointer that \p value is a view of (through subviews,
+/// casts, reinterpret_casts and other view-like ops).
+static Value getViewRoot(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+void ThreadLoopBuilder::findInvariantLoads() {
+  // What the kernel writes, by the object written: a kernel argument or
+  // attribution, a local allocation or a global. A write to anything else
+  // (a pointer computed from an integer, a memref loaded from memory, an
+  // op whose effects are unknown) could be to any argument: then no load is
+  // invariant.
+  Block &entry = kernel.getBody().front();
+  auto isIdentified = [&](Value root) {
+    if (auto arg = dyn_cast<BlockArgument>(root))
+      return arg.getOwner() == &entry;
+    return isa_and_present<memref::AllocaOp, memref::AllocOp,
+                           memref::GetGlobalOp>(root.getDefiningOp());
+  };
+  DenseSet<Value> written;
+  bool unknownWrite = false;
+  kernel.walk([&](Operation *op) {
+    // Barriers and collectives order or exchange values; they write no
+    // memory of the kernel's.
+    if (unknownWrite || op == kernel || isSyncOp(op))
+      return;
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects) {
+      // Ops with regions are looked at through their nested ops.
+      if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
+          !isMemoryEffectFree(op))
+        unknownWrite = true;
+      return;
+    }
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (const MemoryEffects::EffectInstance &effect : instances) {
+      if (!isa<MemoryEffects::Write, MemoryEffects::Free>(effect.getEffect()))
+        continue;
+      Value target = effect.getValue();
+      Value root = target ? getViewRoot(target) : Value();
+      if (!root || !isIdentified(root)) {
+        unknownWrite = true;
+        return;
+      }
+      written.insert(root);
+    }
+  });
+  if (unknownWrite)
+    return;
+  // Loads from function arguments (not attributions) that nothing writes.
+  // Distinct arguments are taken not to overlap where the kernel writes one
+  // and reads the other: a write there and the block's reads of it in the
+  // same barrier interval would be a data race between its threads, and in
+  // different intervals every thread reads the same value anyway.
+  unsigned numArguments = kernel.getNumArguments();
+  kernel.walk([&](memref::LoadOp load) {
+    auto arg = dyn_cast<BlockArgument>(getViewRoot(load.getMemRef()));
+    if (arg && arg.getOwner() == &entry && arg.getArgNumber() < numArguments &&
+        !written.contains(arg))
+      invariantLoads.insert(load);
+  });
+}
+
 void ThreadLoopBuilder::computeVaryingValues() {
   ThreadRegion &root = *regions.front();
+  findInvariantLoads();
   for (Value iv : root.getIVs())
     varying.insert(iv);
   auto anyVarying = [&](ValueRange values) {
@@ -96,8 +166,11 @@ void ThreadLoopBuilder::computeVaryingValues() {
           .Default([&](Operation *op) {
             if (op->getNumResults() == 0)
               return;
+            // A load of memory the kernel does not write is uniform when
+            // its address is.
             if (isa<gpu::ShuffleOp, gpu::SubgroupReduceOp>(op) ||
-                op->getNumRegions() != 0 || !isMemoryEffectFree(op) ||
+                op->getNumRegions() != 0 ||
+                (!isMemoryEffectFree(op) && !isInvariantLoad(op)) ||
                 anyVarying(op->getOperands()))
               markAll(op->getResults(), changed);
           });
