@@ -1,12 +1,14 @@
 // A kernel whose barrier sits in a loop with a trip count read from memory
-// (the same for every thread at run time, but not provably so) runs on
-// fibers: a remark at compile time and a trace line at run time say why, and
-// the result is right.
+// that the kernel also writes (the same for every thread at run time, but
+// not provably so) runs on fibers: a remark at compile time and a trace line
+// at run time say why, and the result is right. (Read from memory the kernel
+// does not write, the same loop gets thread loops:
+// thread-loops-loaded-trip-count.mlir.)
 
 // RUN: env OFFLOAD_TRACE=1 offload-run %s 2>&1 | FileCheck %s
 
-// CHECK: remark: kernel 'main_kernel' runs on fibers: threads synchronize inside an scf.for whose bounds are not provably the same for every thread (they depend on the thread id or on memory)
-// CHECK: offload: kernel main_kernel runs on fibers: threads synchronize inside an scf.for whose bounds are not provably the same for every thread (they depend on the thread id or on memory)
+// CHECK: remark: kernel 'main_kernel' runs on fibers: threads synchronize inside an scf.for whose bounds are not provably the same for every thread (they depend on the thread id or on memory the kernel writes)
+// CHECK: offload: kernel main_kernel runs on fibers: threads synchronize inside an scf.for whose bounds are not provably the same for every thread (they depend on the thread id or on memory the kernel writes)
 // CHECK: [3,  4,  5,  6,  7,  8,  9,  10,  11,  12,  13,  14,  15,  0,  1,  2]
 
 func.func @main() {
@@ -38,6 +40,12 @@ func.func @main() {
     gpu.barrier
     %y = memref.load %sh[%tx] : memref<16xi32, #gpu.address_space<workgroup>>
     memref.store %y, %data[%tx] : memref<16xi32>
+    // Thread 0 writes the trip count back (the same value): the kernel
+    // writes the memory its loop bound is read from.
+    %first = arith.cmpi eq, %tx, %c0 : index
+    scf.if %first {
+      memref.store %count, %trips[%c0] : memref<1xindex>
+    }
     gpu.terminator
   }
   %u = memref.cast %data : memref<16xi32> to memref<*xi32>

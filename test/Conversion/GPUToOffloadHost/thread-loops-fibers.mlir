@@ -24,14 +24,39 @@ gpu.module @kernels {
 
 // -----
 
-// The trip count is loaded from memory: not provably the same for every
-// thread.
+// The trip count is loaded from memory the kernel writes: not provably the
+// same for every thread (thread-loops-invariant-loads.mlir: memory the
+// kernel does not write keeps thread loops).
 
 // CHECK-LABEL: gpu.func @loaded_trip_count
 // CHECK-SAME: offload.fiber_reason
 gpu.module @kernels {
-  // expected-remark @below {{kernel 'loaded_trip_count' runs on fibers: threads synchronize inside an scf.for whose bounds are not provably the same for every thread (they depend on the thread id or on memory)}}
+  // expected-remark @below {{kernel 'loaded_trip_count' runs on fibers: threads synchronize inside an scf.for whose bounds are not provably the same for every thread (they depend on the thread id or on memory the kernel writes)}}
   gpu.func @loaded_trip_count(%a: memref<?xindex>) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %tx = gpu.thread_id x
+    %n = memref.load %a[%c0] : memref<?xindex>
+    // expected-note @below {{here}}
+    scf.for %i = %c0 to %n step %c1 {
+      gpu.barrier
+    }
+    memref.store %tx, %a[%tx] : memref<?xindex>
+    gpu.return
+  }
+}
+
+// -----
+
+// The kernel writes through a pointer made from an integer, which may point
+// into any argument: no load is known to read unwritten memory.
+
+// CHECK-LABEL: gpu.func @loaded_trip_count_unknown_write
+// CHECK-SAME: offload.fiber_reason
+gpu.module @kernels {
+  // expected-remark @below {{kernel 'loaded_trip_count_unknown_write' runs on fibers: threads synchronize inside an scf.for whose bounds are not provably the same for every thread (they depend on the thread id or on memory the kernel writes)}}
+  gpu.func @loaded_trip_count_unknown_write(%a: memref<?xindex>, %address: i64,
+                                            %v: i64) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %n = memref.load %a[%c0] : memref<?xindex>
@@ -39,6 +64,8 @@ gpu.module @kernels {
     scf.for %i = %c0 to %n step %c1 {
       gpu.barrier
     }
+    %p = llvm.inttoptr %address : i64 to !llvm.ptr
+    llvm.store %v, %p : i64, !llvm.ptr
     gpu.return
   }
 }
