@@ -233,6 +233,15 @@ void __offload_host_check_init(const char *Location, const char *Kernel,
                                int64_t ThreadX, int64_t ThreadY,
                                int64_t ThreadZ);
 
+/// initcheck: whether the accesses of a memref whose aligned pointer is
+/// \p Address must call __offload_host_check_init: nonzero while the
+/// tracked allocation containing it has bytes nothing wrote (or tracking has
+/// not started), 0 once every byte was written or when no tracked
+/// allocation contains it. Within a launch the answer only goes from
+/// nonzero to 0, so the instrumentation declares it without effects on
+/// memory and LLVM computes it once per loop nest.
+int32_t __offload_host_check_init_pending(int64_t Address);
+
 /// initcheck: allocations of the host device made from now on are tracked
 /// (what OFFLOAD_CHECK=init does from the start). libOffloadJIT calls it
 /// when it creates a program whose kernels are instrumented for initcheck.

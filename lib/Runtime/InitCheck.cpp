@@ -34,11 +34,14 @@ Registry &getRegistry() {
   return *R;
 }
 
-/// What an OS thread last found: an allocation, or a range of addresses in
-/// none, as of one generation of the registry.
+/// What an OS thread last found, as of one generation of the registry: the
+/// last few allocations (a kernel's accesses alternate between its buffers),
+/// and a range of addresses in none.
 struct LookupCache {
+  static constexpr unsigned Ways = 4;
   uint64_t Generation = 0;
-  std::shared_ptr<Allocation> Hit;
+  std::shared_ptr<Allocation> Hits[Ways];
+  unsigned Next = 0; // the way the next miss replaces
   uintptr_t MissBegin = 0, MissEnd = 0;
 };
 thread_local LookupCache Cache;
@@ -84,38 +87,49 @@ void Allocation::markWritten(size_t Offset, size_t Bytes) {
     Unwritten.fetch_sub(Newly, std::memory_order_relaxed);
 }
 
-int64_t Allocation::findUnwritten(size_t Offset, size_t Bytes) const {
+int64_t Allocation::findUnwritten(size_t Offset, size_t Bytes) {
   if (Unwritten.load(std::memory_order_relaxed) <= 0)
     return -1;
-  int64_t First = -1;
-  for (size_t I = Offset, E = Offset + Bytes; I < E && First < 0; ++I)
-    if (!Shadow[I].load(std::memory_order_relaxed))
-      First = int64_t(I);
-  if (First < 0 || Kind == OFFLOAD_ALLOC_TYPE_DEVICE)
-    return First;
+  size_t I = Offset, E = Offset + Bytes;
+  while (I < E && Shadow[I].load(std::memory_order_relaxed))
+    ++I;
+  if (I == E || Kind == OFFLOAD_ALLOC_TYPE_DEVICE)
+    return I == E ? -1 : int64_t(I);
   // Host code may have written host and managed memory directly: the bytes
   // no copy, fill or kernel wrote in the 64-byte blocks of the access must
   // all still hold the fill (a host write of bytes, 1/256 of them 0xA5,
-  // leaves none of its blocks so).
+  // leaves none of its blocks so). A block where one does not is written
+  // by the host: marked written, so that later reads of it find their
+  // bytes written at the first look.
   const uint8_t *Memory = reinterpret_cast<const uint8_t *>(Base);
-  size_t Begin = Offset / FillBlock * FillBlock;
-  size_t End = std::min(Size, (Offset + Bytes + FillBlock - 1) / FillBlock *
-                                  FillBlock);
   // Other threads of the launch may write these bytes while this one looks
   // (histogram's blocks adding into one array): a byte written meanwhile no
   // longer tells anything, so only a byte still unwritten after the scan is
-  // reported, and only when some unwritten byte of the blocks was seen.
-  bool SawUnwritten = false;
-  for (size_t I = Begin; I < End; ++I) {
-    if (Shadow[I].load(std::memory_order_relaxed))
-      continue;
-    if (Memory[I] != FillByte)
-      return -1;
-    SawUnwritten = true;
+  // reported, only when some unwritten byte of the blocks was seen, and a
+  // byte that differs from the fill makes its block the host's only when its
+  // shadow still says unwritten after (a kernel store marks the shadow
+  // first).
+  bool SawUnwritten = false, HostWritten = false;
+  for (size_t Block = Offset / FillBlock * FillBlock; Block < Offset + Bytes;
+       Block += FillBlock) {
+    size_t BlockEnd = std::min(Size, Block + FillBlock);
+    bool Host = false;
+    for (size_t J = Block; J < BlockEnd && !Host; ++J) {
+      if (Shadow[J].load(std::memory_order_relaxed))
+        continue;
+      if (Memory[J] == FillByte)
+        SawUnwritten = true;
+      else
+        Host = !Shadow[J].load(std::memory_order_acquire);
+    }
+    if (Host) {
+      markWritten(Block, BlockEnd - Block);
+      HostWritten = true;
+    }
   }
-  if (!SawUnwritten)
+  if (HostWritten || !SawUnwritten)
     return -1;
-  for (size_t I = Offset, E = Offset + Bytes; I < E; ++I)
+  for (I = Offset; I < E; ++I)
     if (!Shadow[I].load(std::memory_order_relaxed))
       return int64_t(I);
   return -1;
@@ -187,24 +201,27 @@ Allocation *initcheck::findAllocation(uintptr_t Address) {
   uint64_t Generation = R.Generation.load(std::memory_order_acquire);
   LookupCache &C = Cache;
   if (C.Generation == Generation) {
-    if (C.Hit && Address - C.Hit->Base < C.Hit->Size)
-      return C.Hit.get();
+    for (const std::shared_ptr<Allocation> &Hit : C.Hits)
+      if (Hit && Address - Hit->Base < Hit->Size)
+        return Hit.get();
     if (Address >= C.MissBegin && Address < C.MissEnd)
       return nullptr;
-  }
-  if (C.Generation != Generation) {
-    C.Hit.reset();
+  } else {
+    for (std::shared_ptr<Allocation> &Hit : C.Hits)
+      Hit.reset();
     C.MissBegin = C.MissEnd = 0;
+    C.Generation = Generation;
   }
   std::lock_guard<std::mutex> Lock(R.Mutex);
   uintptr_t Begin, End;
   std::shared_ptr<Allocation> A = lookupLocked(R, Address, Begin, End);
-  C.Generation = Generation;
-  if (A) {
-    C.Hit = std::move(A);
-    return C.Hit.get();
+  if (!A) {
+    C.MissBegin = Begin;
+    C.MissEnd = End;
+    return nullptr;
   }
-  C.MissBegin = Begin;
-  C.MissEnd = End;
-  return nullptr;
+  std::shared_ptr<Allocation> &Way = C.Hits[C.Next];
+  C.Next = (C.Next + 1) % LookupCache::Ways;
+  Way = std::move(A);
+  return Way.get();
 }

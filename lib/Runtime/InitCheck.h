@@ -77,10 +77,16 @@ struct Allocation {
 
   /// Marks [Offset, Offset + Bytes) written.
   void markWritten(size_t Offset, size_t Bytes);
-  /// The first unwritten byte of [Offset, Offset + Bytes), or -1 when all
-  /// are written (or, for host and managed memory, an unwritten byte of its
-  /// FillBlock-aligned blocks holds another value than FillByte).
-  int64_t findUnwritten(size_t Offset, size_t Bytes) const;
+  /// The first unwritten byte of [Offset, Offset + Bytes) that a read of
+  /// them would report, or -1 when all are written (or, for host and managed
+  /// memory, an unwritten byte of its FillBlock-aligned blocks holds another
+  /// value than FillByte: such a block, written by host code, is marked
+  /// written).
+  int64_t findUnwritten(size_t Offset, size_t Bytes);
+  /// Whether some byte was never written (a hint: a stale answer is true).
+  bool hasUnwritten() const {
+    return Unwritten.load(std::memory_order_relaxed) > 0;
+  }
 };
 
 /// Records \p Ptr, \p Size bytes of memory \p Kind of the host device, made
@@ -94,8 +100,9 @@ bool isTracked(const void *Ptr);
 void recordWrite(void *Dst, const void *Src, size_t Size);
 
 /// The tracked allocation containing \p Address; null if none. Cached per
-/// OS thread (kernel threads ask for every access): valid until the next
-/// call on this thread, even if the allocation is freed meanwhile.
+/// OS thread (the last four allocations found: kernel threads ask for every
+/// access, alternating between their buffers): valid until the next call on
+/// this thread, even if the allocation is freed meanwhile.
 Allocation *findAllocation(uintptr_t Address);
 
 } // namespace offload::initcheck

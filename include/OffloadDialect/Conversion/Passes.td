@@ -190,7 +190,11 @@ def OffloadCheckInitialization : Pass<"offload-check-initialization",
     `memref.generic_atomic_rmw` of a kernel on global memory (workgroup and
     private memory, `memref.alloca` and `memref.alloc` are left alone), the
     thread calls `__offload_host_check_init` with the access's location,
-    address, size and whether it reads, writes or both (atomics). The
+    address, size and whether it reads, writes or both (atomics), while
+    `__offload_host_check_init_pending` says that the allocation of the
+    memref still has bytes nothing wrote (a call without effects on memory,
+    which LLVM hoists out of loops: once every byte of a kernel's buffers is
+    written, its accesses cost a branch). The
     runtime (lib/Runtime/InitCheck.cpp) keeps a shadow byte per byte of
     every `offloadMemAlloc` allocation of the host device, set by copies,
     fills and kernel stores, and reports a read of a byte never set, once

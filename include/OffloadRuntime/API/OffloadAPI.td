@@ -1294,6 +1294,7 @@ def : Export<"__offload_host_bounds_fail">;
 def : Export<"__offload_host_check_access">;
 def : Export<"__offload_host_check_barrier">;
 def : Export<"__offload_host_check_init">;
+def : Export<"__offload_host_check_init_pending">;
 def : Export<"__offload_host_check_init_write_all">;
 def : Export<"__offload_host_check_init_start">;
 

@@ -38,6 +38,7 @@ using namespace mlir;
 static constexpr StringLiteral kInitFn = "__offload_host_check_init";
 static constexpr StringLiteral kWriteAllFn =
     "__offload_host_check_init_write_all";
+static constexpr StringLiteral kPendingFn = "__offload_host_check_init_pending";
 
 /// Flags of __offload_host_check_init (HostKernelABI.h).
 enum : int64_t { kRead = 1, kWrite = 2 };
@@ -110,18 +111,6 @@ static bool isGlobal(Value memref) {
 }
 
 
-static func::FuncOp getOrCreateHook(OpBuilder &b, gpu::GPUModuleOp module,
-                                    StringRef name, TypeRange args) {
-  if (func::FuncOp fn = module.lookupSymbol<func::FuncOp>(name))
-    return fn;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToEnd(module.getBody());
-  auto fn = func::FuncOp::create(b, module.getLoc(), name,
-                                 b.getFunctionType(args, {}));
-  fn.setPrivate();
-  return fn;
-}
-
 /// The kernel's name as the user wrote it (a specialization names its
 /// original).
 static std::string getKernelName(gpu::GPUFuncOp kernel) {
@@ -132,8 +121,47 @@ static std::string getKernelName(gpu::GPUFuncOp kernel) {
   return kernel.getName().str();
 }
 
+namespace {
+/// The runtime calls of initcheck, declared once per module.
+struct Hooks {
+  func::FuncOp check, pending, writeAll;
+};
+} // namespace
+
+/// Declares the runtime calls of initcheck in \p symbols' module; failure
+/// (reported) when a symbol of their names is something else.
+static FailureOr<Hooks> declareHooks(offload::HostModuleSymbols &symbols) {
+  OpBuilder b(symbols.getModule().getContext());
+  Type i64 = b.getI64Type(), i32 = b.getI32Type();
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
+  Hooks hooks;
+  hooks.check = symbols.getOrDeclareFunc(
+      b, kInitFn,
+      b.getFunctionType({ptrType, ptrType, i64, i64, i64, i64, i64, i64}, {}));
+  hooks.pending =
+      symbols.getOrDeclareFunc(b, kPendingFn, b.getFunctionType({i64}, {i32}));
+  hooks.writeAll =
+      symbols.getOrDeclareFunc(b, kWriteAllFn, b.getFunctionType({i64}, {}));
+  if (!hooks.check || !hooks.pending || !hooks.writeAll)
+    return failure();
+  // What lets LLVM hoist the pending test out of the thread loops and the
+  // kernel's own loops, and share it between accesses of one memref: no
+  // effect on memory (its answer may change during a launch only from "not
+  // all written" to "all written", as the launch writes: an answer computed
+  // earlier is a conservative one), no unwinding, no undefined behaviour.
+  if (!hooks.pending->hasAttr(LLVM::LLVMDialect::getReadnoneAttrName())) {
+    hooks.pending->setAttr(LLVM::LLVMDialect::getReadnoneAttrName(),
+                           b.getUnitAttr());
+    hooks.pending->setAttr("passthrough",
+                           b.getStrArrayAttr({"nounwind", "willreturn",
+                                              "speculatable"}));
+  }
+  return hooks;
+}
+
 static void instrumentAccess(const Access &access, gpu::GPUFuncOp kernel,
-                             gpu::GPUModuleOp module) {
+                             offload::HostModuleSymbols &symbols,
+                             const Hooks &hooks) {
   auto type = cast<MemRefType>(access.memref.getType());
   int64_t elementBytes = getElementBytes(type.getElementType());
   if (elementBytes == 0)
@@ -141,9 +169,25 @@ static void instrumentAccess(const Access &access, gpu::GPUFuncOp kernel,
   OpBuilder b(access.op);
   Location loc = access.op->getLoc();
   Type i64 = b.getI64Type();
-  auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
-  func::FuncOp hook = getOrCreateHook(
-      b, module, kInitFn, {ptrType, ptrType, i64, i64, i64, i64, i64, i64});
+  // Only while the allocation of the memref has bytes nothing wrote (the
+  // common case, once a kernel has run over its buffers: none) does the
+  // access call the runtime. The allocation is the one of the memref's
+  // aligned pointer, a loop-invariant value: the test is made once per loop
+  // nest, not per access.
+  Value base =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, access.memref);
+  Value pending =
+      func::CallOp::create(b, loc, hooks.pending,
+                           ValueRange{arith::IndexCastOp::create(b, loc, i64,
+                                                                 base)})
+          .getResult(0);
+  auto guard = scf::IfOp::create(
+      b, loc,
+      arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ne, pending,
+          arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0)),
+      /*withElseRegion=*/false);
+  b.setInsertionPoint(guard.thenBlock()->getTerminator());
   // The address of the first element: base + (offset + sum of index *
   // stride) * element size, from the memref's metadata (any strided layout).
   auto metadata =
@@ -152,18 +196,16 @@ static void instrumentAccess(const Access &access, gpu::GPUFuncOp kernel,
   for (auto [index, stride] : llvm::zip(access.indices, metadata.getStrides()))
     linear = arith::AddIOp::create(
         b, loc, linear, arith::MulIOp::create(b, loc, index, stride));
-  Value base =
-      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, access.memref);
   Value address = arith::AddIOp::create(
       b, loc, base,
       arith::MulIOp::create(
           b, loc, linear,
           arith::ConstantIndexOp::create(b, loc, elementBytes)));
   SmallVector<Value> args{
-      offload::createHostStringAddress(
-          b, loc, module, "__offload_check.location", offload::describeSourceLocation(loc)),
-      offload::createHostStringAddress(b, loc, module, "__offload_check.kernel",
-                                       getKernelName(kernel)),
+      symbols.getStringAddress(b, loc, "__offload_check.location",
+                               offload::describeSourceLocation(loc)),
+      symbols.getStringAddress(b, loc, "__offload_check.kernel",
+                               getKernelName(kernel)),
       arith::IndexCastOp::create(b, loc, i64, address),
       arith::ConstantIntOp::create(b, loc, i64, elementBytes * access.count),
       arith::ConstantIntOp::create(b, loc, i64, access.flags)};
@@ -171,15 +213,14 @@ static void instrumentAccess(const Access &access, gpu::GPUFuncOp kernel,
        {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
     args.push_back(arith::IndexCastOp::create(
         b, loc, i64, gpu::ThreadIdOp::create(b, loc, dim)));
-  func::CallOp::create(b, loc, hook, args);
+  func::CallOp::create(b, loc, hooks.check, args);
 }
 
 /// At \p b's insertion point, marks the whole allocation that \p value (a
 /// memref or an !llvm.ptr) points into written.
 static void markAllocationWritten(OpBuilder &b, Location loc, Value value,
-                                  gpu::GPUModuleOp module) {
+                                  const Hooks &hooks) {
   Type i64 = b.getI64Type();
-  func::FuncOp hook = getOrCreateHook(b, module, kWriteAllFn, {i64});
   Value address;
   if (isa<MemRefType>(value.getType()))
     address = arith::IndexCastOp::create(
@@ -187,7 +228,7 @@ static void markAllocationWritten(OpBuilder &b, Location loc, Value value,
         memref::ExtractAlignedPointerAsIndexOp::create(b, loc, value));
   else
     address = LLVM::PtrToIntOp::create(b, loc, i64, value);
-  func::CallOp::create(b, loc, hook, address);
+  func::CallOp::create(b, loc, hooks.writeAll, address);
 }
 
 /// Whether \p op may write memory that the accesses above do not describe;
@@ -252,6 +293,8 @@ struct OffloadCheckInitializationPass
 
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
+    offload::HostModuleSymbols symbols(module);
+    std::optional<Hooks> hooks;
     for (gpu::GPUFuncOp kernel : module.getOps<gpu::GPUFuncOp>()) {
       if (!kernel.isKernel() || kernel.isExternal())
         continue;
@@ -272,12 +315,20 @@ struct OffloadCheckInitializationPass
         if (!memrefs.empty())
           unseen.push_back({op, std::move(memrefs)});
       });
+      if (accesses.empty() && unseen.empty() && !throughPointers)
+        continue;
+      if (!hooks) {
+        FailureOr<Hooks> declared = declareHooks(symbols);
+        if (failed(declared))
+          return signalPassFailure();
+        hooks = *declared;
+      }
       for (const Access &access : accesses)
-        instrumentAccess(access, kernel, module);
+        instrumentAccess(access, kernel, symbols, *hooks);
       for (auto &[op, memrefs] : unseen) {
         OpBuilder b(op);
         for (Value memref : memrefs)
-          markAllocationWritten(b, op->getLoc(), memref, module);
+          markAllocationWritten(b, op->getLoc(), memref, *hooks);
       }
       if (throughPointers) {
         // A write through a pointer: the allocations of every argument.
@@ -286,7 +337,7 @@ struct OffloadCheckInitializationPass
         for (BlockArgument arg : kernel.getArguments())
           if ((isa<MemRefType>(arg.getType()) && isGlobal(arg)) ||
               isa<LLVM::LLVMPointerType>(arg.getType()))
-            markAllocationWritten(b, kernel.getLoc(), arg, module);
+            markAllocationWritten(b, kernel.getLoc(), arg, *hooks);
       }
     }
   }

@@ -106,25 +106,16 @@ static void guardAccess(OpBuilder &b, Operation *op, Value ok) {
   scf::YieldOp::create(b, loc, zeros);
 }
 
+/// The bounds check of \p access in \p kernel; \p fail is the runtime's
+/// __offload_host_bounds_fail.
 static void checkAccess(const Access &access, gpu::GPUFuncOp kernel,
-                        gpu::GPUModuleOp module) {
+                        offload::HostModuleSymbols &symbols,
+                        func::FuncOp fail) {
   Operation *op = access.op;
   OpBuilder b(op);
   Location loc = op->getLoc();
   auto type = cast<MemRefType>(access.memref.getType());
   Type i64 = b.getI64Type();
-  auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
-  func::FuncOp fail = module.lookupSymbol<func::FuncOp>(kBoundsFailFn);
-  if (!fail) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToEnd(module.getBody());
-    fail = func::FuncOp::create(
-        b, loc, kBoundsFailFn,
-        b.getFunctionType({ptrType, ptrType, ptrType, i64, i64, i64, i64, i64,
-                           i64, i64, i64, i64},
-                          {}));
-    fail.setPrivate();
-  }
 
   Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
   std::string kernelName = kernel.getName().str();
@@ -158,13 +149,12 @@ static void checkAccess(const Access &access, gpu::GPUFuncOp kernel,
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(report.thenBlock());
       SmallVector<Value> args{
-          offload::createHostStringAddress(b, loc, module,
-                                           "__offload_check.location",
-                                           offload::describeSourceLocation(loc)),
-          offload::createHostStringAddress(b, loc, module, "__offload_check.op",
-                                           op->getName().getStringRef()),
-          offload::createHostStringAddress(
-              b, loc, module, "__offload_check.kernel", kernelName),
+          symbols.getStringAddress(b, loc, "__offload_check.location",
+                                   offload::describeSourceLocation(loc)),
+          symbols.getStringAddress(b, loc, "__offload_check.op",
+                                   op->getName().getStringRef()),
+          symbols.getStringAddress(b, loc, "__offload_check.kernel",
+                                   kernelName),
           arith::ConstantIntOp::create(b, loc, i64, d),
           arith::IndexCastOp::create(b, loc, i64, last),
           arith::IndexCastOp::create(b, loc, i64, size)};
@@ -189,6 +179,8 @@ struct OffloadCheckMemoryAccessesPass
           OffloadCheckMemoryAccessesPass> {
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
+    offload::HostModuleSymbols symbols(module);
+    func::FuncOp fail;
     for (gpu::GPUFuncOp kernel : module.getOps<gpu::GPUFuncOp>()) {
       if (!kernel.isKernel())
         continue;
@@ -197,8 +189,22 @@ struct OffloadCheckMemoryAccessesPass
         if (std::optional<Access> access = getAccess(op))
           accesses.push_back(*access);
       });
+      if (accesses.empty())
+        continue;
+      if (!fail) {
+        OpBuilder b(module.getContext());
+        Type i64 = b.getI64Type();
+        auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
+        fail = symbols.getOrDeclareFunc(
+            b, kBoundsFailFn,
+            b.getFunctionType({ptrType, ptrType, ptrType, i64, i64, i64, i64,
+                               i64, i64, i64, i64, i64},
+                              {}));
+        if (!fail)
+          return signalPassFailure();
+      }
       for (const Access &access : accesses)
-        checkAccess(access, kernel, module);
+        checkAccess(access, kernel, symbols, fail);
     }
   }
 };

@@ -109,6 +109,14 @@ extern "C" void __offload_host_check_init(const char *Location,
     A->markWritten(Offset, Size);
 }
 
+extern "C" int32_t __offload_host_check_init_pending(int64_t Address) {
+  // Before tracking starts, the accesses' calls start it.
+  if (!initcheck::isTracking())
+    return 1;
+  initcheck::Allocation *A = initcheck::findAllocation(uintptr_t(Address));
+  return A && A->hasUnwritten();
+}
+
 extern "C" __attribute__((visibility("default"))) void
 __offload_host_check_init_start(void) {
   initcheck::startTracking();

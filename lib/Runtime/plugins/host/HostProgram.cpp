@@ -666,6 +666,8 @@ Expected<orc::LLJIT &> HostPlugin::getJIT() {
       orc::ExecutorAddr::fromPtr(&__offload_host_check_barrier), Flags};
   RuntimeSymbols[Mangle("__offload_host_check_init")] = {
       orc::ExecutorAddr::fromPtr(&__offload_host_check_init), Flags};
+  RuntimeSymbols[Mangle("__offload_host_check_init_pending")] = {
+      orc::ExecutorAddr::fromPtr(&__offload_host_check_init_pending), Flags};
   RuntimeSymbols[Mangle("__offload_host_check_init_write_all")] = {
       orc::ExecutorAddr::fromPtr(&__offload_host_check_init_write_all), Flags};
   if (Error E = Runtime.define(orc::absoluteSymbols(std::move(RuntimeSymbols))))
