@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Serializes a gpu.module, whose kernels convert-gpu-to-offload-host lowered
+// Serializes a gpu.module, whose kernels offload-host-kernel-to-llvm lowered
 // to LLVM dialect, for the CPU: LLVM IR is optimized at the target's level and
 // emitted as an ELF relocatable object (position independent, so the
 // runtime's JIT linker can place it anywhere and reach libc through its GOT).
@@ -410,8 +410,8 @@ HostTargetAttrImpl::serializeToObject(Attribute attribute, Operation *module,
       return WalkResult::advance();
     op->emitError("'")
         << op->getName()
-        << "' cannot be serialized by #offload.host: run "
-           "convert-gpu-to-offload-host on the gpu.module first";
+        << "' cannot be serialized by #offload.host: run the host kernel "
+           "pipeline (offload-host-kernel-to-llvm) on the gpu.module first";
     return WalkResult::interrupt();
   });
   if (walk.wasInterrupted())

@@ -1,4 +1,4 @@
-// RUN: offload-opt %s --pass-pipeline='builtin.module(gpu.module(offload-host-thread-loops,offload-host-vectorize-thread-loops,convert-gpu-to-offload-host),gpu-module-to-binary{format=isa})' | sed -e 's/\\0A/\n/g' -e 's/\\09/ /g' | FileCheck %s
+// RUN: offload-opt %s --pass-pipeline='builtin.module(gpu.module(offload-host-thread-loops,offload-host-vectorize-thread-loops,offload-host-kernel-to-llvm),gpu-module-to-binary{format=isa})' | sed -e 's/\\0A/\n/g' -e 's/\\09/ /g' | FileCheck %s
 
 // The thread loop of a 128-thread block, vectorized in MLIR: a vector loop
 // over groups of 8 threads (vmulps), then a scalar loop over the last
