@@ -4,7 +4,7 @@
 // (gpu.memset of i16 and i32: mgpuMemset16, mgpuMemset32), a third waits for
 // both, runs a kernel and copies the result back.
 //
-// RUN: offload-opt %s -pass-pipeline='builtin.module(offload-attach-host-target,gpu.module(convert-gpu-to-offload-host))' \
+// RUN: offload-opt %s -pass-pipeline='builtin.module(offload-attach-host-target,gpu.module(offload-host-kernel-to-llvm))' \
 // RUN: | offload-opt -expand-strided-metadata -lower-affine -gpu-to-llvm -gpu-module-to-binary -convert-scf-to-cf -convert-to-llvm -reconcile-unrealized-casts \
 // RUN: | %mgpu_retarget > %t.mlir
 // RUN: mlir-runner %t.mlir --entry-point-result=void \

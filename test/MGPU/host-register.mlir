@@ -7,7 +7,7 @@
 // (gpu-to-llvm creates, synchronizes and destroys a stream for each).
 //
 // RUN: offload-opt %s -gpu-kernel-outlining \
-// RUN: | offload-opt -pass-pipeline='builtin.module(offload-attach-host-target,gpu.module(convert-gpu-to-offload-host))' \
+// RUN: | offload-opt -pass-pipeline='builtin.module(offload-attach-host-target,gpu.module(offload-host-kernel-to-llvm))' \
 // RUN: | offload-opt -expand-strided-metadata -lower-affine -gpu-to-llvm -gpu-module-to-binary -convert-scf-to-cf -convert-to-llvm -reconcile-unrealized-casts \
 // RUN: | %mgpu_retarget > %t.mlir
 // RUN: mlir-runner %t.mlir --entry-point-result=void \

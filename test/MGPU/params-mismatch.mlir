@@ -4,7 +4,7 @@
 // kernels) while the #offload.host kernel takes memref descriptors: the
 // library reports the mismatch instead of reading past the params array.
 //
-// RUN: offload-opt %s -pass-pipeline='builtin.module(offload-attach-host-target,gpu.module(convert-gpu-to-offload-host))' \
+// RUN: offload-opt %s -pass-pipeline='builtin.module(offload-attach-host-target,gpu.module(offload-host-kernel-to-llvm))' \
 // RUN: | offload-opt -gpu-to-llvm=use-bare-pointers-for-kernels=1 -gpu-module-to-binary -convert-to-llvm -reconcile-unrealized-casts \
 // RUN: | %mgpu_retarget > %t.mlir
 // RUN: not --crash mlir-runner %t.mlir --entry-point-result=void \

@@ -2,7 +2,7 @@
 // gpu.memset, gpu.memcpy and gpu.launch_func with scalar and memref arguments
 // (gpu-to-llvm passes one pointer per lowered argument: memrefs as 5 fields).
 //
-// RUN: offload-opt %s -pass-pipeline='builtin.module(offload-attach-host-target,gpu.module(convert-gpu-to-offload-host))' \
+// RUN: offload-opt %s -pass-pipeline='builtin.module(offload-attach-host-target,gpu.module(offload-host-kernel-to-llvm))' \
 // RUN: | offload-opt -expand-strided-metadata -lower-affine -gpu-to-llvm -gpu-module-to-binary -convert-scf-to-cf -convert-to-llvm -reconcile-unrealized-casts \
 // RUN: | %mgpu_retarget > %t.mlir
 // RUN: mlir-runner %t.mlir --entry-point-result=void \

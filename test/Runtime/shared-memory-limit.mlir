@@ -4,7 +4,7 @@
 // to), so 65,532 bytes of dynamic shared memory fit next to it and 65,533 do
 // not; the message names the same 4 bytes.
 //
-// RUN: offload-opt %s -pass-pipeline='builtin.module(offload-attach-host-target,gpu.module(convert-gpu-to-offload-host))' | FileCheck %s --check-prefix=DESC
+// RUN: offload-opt %s -pass-pipeline='builtin.module(offload-attach-host-target,gpu.module(offload-host-kernel-to-llvm))' | FileCheck %s --check-prefix=DESC
 // RUN: offload-run %s -e fits | FileCheck %s --check-prefix=FITS
 // RUN: not offload-run %s -e over 2>&1 | FileCheck %s --check-prefix=OVER
 

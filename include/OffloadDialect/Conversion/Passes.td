@@ -458,22 +458,30 @@ def OffloadHostVectorizeThreadLoops
 
 def ConvertGPUToOffloadHost : Pass<"convert-gpu-to-offload-host",
                                    "::mlir::gpu::GPUModuleOp"> {
-  let summary = "lower gpu kernels to LLVM dialect for the host CPU";
+  let summary = "lower gpu kernels to functions of the host kernel ABI";
   let description = [{
-    Lowers the kernels of a `gpu.module` to LLVM dialect functions following
-    the host kernel ABI (`include/OffloadRuntime/HostKernelABI.h`): each
-    kernel `K` becomes a per-thread function, a per-block loop over the
-    block's threads and a descriptor global `__offload_kernel.K`. Thread and
-    block ids come from arguments and the block context; workgroup
-    attributions and dynamic shared memory are carved out of the block's
-    shared memory; `gpu.barrier` and `gpu.shuffle` call the runtime (and make
-    the kernel *cooperative*, run on fibers); `gpu.all_reduce` and
-    `gpu.subgroup_reduce` are first rewritten into shuffles and barriers with
-    upstream patterns; `gpu.printf` calls `printf`. The subgroup size is 32.
-    `offload.runtime_constant` ops that were not specialized become their
-    operand.
+    The first step of lowering the kernels of a `gpu.module` to LLVM dialect
+    functions following the host kernel ABI
+    (`include/OffloadRuntime/HostKernelABI.h`): each kernel `K` becomes a
+    per-thread body function (`func.func`, thread ids and the block context
+    as arguments), a per-block loop over the block's threads and the
+    declaration of a thread entry. Thread and block ids come from arguments
+    and the block context; workgroup attributions and dynamic shared memory
+    are carved out of the block's shared memory; `gpu.barrier` and
+    `gpu.shuffle` call the runtime (and make the kernel *cooperative*, run
+    on fibers); `gpu.all_reduce` and `gpu.subgroup_reduce` are first
+    rewritten into shuffles and barriers with upstream patterns;
+    `gpu.printf` calls `printf`; math ops become libm calls. The subgroup
+    size is 32. `offload.runtime_constant` ops that were not specialized
+    become their operand. Each body carries what the later steps need in an
+    `offload.host_kernel` attribute.
 
-    Run `gpu-module-to-binary` afterwards with `#offload.host` on the module.
+    The rest of the lowering are steps of the `offload-host-kernel-to-llvm`
+    pipeline (run it on each `gpu.module`: `gpu.module(offload-host-kernel-to-llvm)`):
+    `convert-linalg-to-loops`, this pass, upstream's vector, affine, SCF and
+    memref lowerings, `offload-host-lower-asserts`, `convert-to-llvm`, and
+    `offload-host-emit-kernel-entries`. Run `gpu-module-to-binary`
+    afterwards with `#offload.host` on the module.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::func::FuncDialect",
@@ -483,6 +491,39 @@ def ConvertGPUToOffloadHost : Pass<"convert-gpu-to-offload-host",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::ub::UBDialect"];
+}
+
+def OffloadHostLowerAsserts : Pass<"offload-host-lower-asserts",
+                                   "::mlir::gpu::GPUModuleOp"> {
+  let summary = "device-side asserts of host kernels to runtime reports";
+  let description = [{
+    A step of the `offload-host-kernel-to-llvm` pipeline, after
+    `convert-scf-to-cf`: each `cf.assert` in a kernel body that
+    `convert-gpu-to-offload-host` made becomes a branch to a call of
+    `__offload_host_assert_fail` (message, file, line, function, block and
+    thread ids) and a return of the thread; an assert that a bounds check
+    made (`offload.check_stop`) only returns. A `cf.assert` left in a device
+    function is an error (inline the function into its kernel).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::cf::ControlFlowDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def OffloadHostEmitKernelEntries : Pass<"offload-host-emit-kernel-entries",
+                                        "::mlir::gpu::GPUModuleOp"> {
+  let summary = "entry points and descriptors of host kernels in LLVM dialect";
+  let description = [{
+    The last step of the `offload-host-kernel-to-llvm` pipeline, once the
+    module is LLVM dialect: for each body that `convert-gpu-to-offload-host`
+    made (its `offload.host_kernel` attribute, removed here), the thread
+    entry's body (unpacking the packed argument buffer), internal linkage of
+    the kernel's functions, and the descriptor global `__offload_kernel.K`
+    the runtime finds. An op that is not LLVM dialect by then is an error
+    that names it (and the offload pipeline for a vendor's op).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // OFFLOAD_CONVERSION_PASSES_TD

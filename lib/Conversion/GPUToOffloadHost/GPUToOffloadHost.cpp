@@ -48,14 +48,11 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -64,6 +61,8 @@
 namespace mlir {
 namespace offload {
 #define GEN_PASS_DEF_CONVERTGPUTOOFFLOADHOST
+#define GEN_PASS_DEF_OFFLOADHOSTLOWERASSERTS
+#define GEN_PASS_DEF_OFFLOADHOSTEMITKERNELENTRIES
 #include "OffloadDialect/Conversion/Passes.h.inc"
 } // namespace offload
 } // namespace mlir
@@ -113,6 +112,64 @@ struct KernelInfo {
   std::array<int32_t, 3> requiredNumGroups{0, 0, 0};
 };
 } // namespace
+
+/// The attribute that carries a kernel's KernelInfo on its body function,
+/// from `convert-gpu-to-offload-host` (phase 2) through upstream's lowering
+/// to LLVM dialect (which keeps discardable attributes of functions) to
+/// `offload-host-emit-kernel-entries` (phase 4), which removes it.
+static constexpr StringLiteral kKernelInfoAttrName = "offload.host_kernel";
+
+static DictionaryAttr encodeKernelInfo(MLIRContext *context,
+                                       const KernelInfo &info) {
+  Builder b(context);
+  SmallVector<NamedAttribute> fields{
+      b.getNamedAttr("display_name", b.getStringAttr(info.displayName)),
+      b.getNamedAttr("static_shared_bytes",
+                     b.getI64IntegerAttr(info.staticSharedBytes)),
+      b.getNamedAttr("num_args", b.getI64IntegerAttr(info.numKernelArgs)),
+      b.getNamedAttr("block_size",
+                     b.getDenseI32ArrayAttr(info.requiredGroupSize)),
+      b.getNamedAttr("grid_size",
+                     b.getDenseI32ArrayAttr(info.requiredNumGroups))};
+  if (info.cooperative)
+    fields.push_back(b.getNamedAttr("cooperative", b.getUnitAttr()));
+  if (info.threadLoops)
+    fields.push_back(b.getNamedAttr("thread_loops", b.getUnitAttr()));
+  if (!info.cooperativeReason.empty())
+    fields.push_back(b.getNamedAttr(
+        "fiber_reason", b.getStringAttr(info.cooperativeReason)));
+  return b.getDictionaryAttr(fields);
+}
+
+/// The KernelInfo of the body function \p fn (a func.func or llvm.func
+/// named like its kernel), or failure with a diagnostic if its
+/// kKernelInfoAttrName attribute is missing or malformed.
+static FailureOr<KernelInfo> decodeKernelInfo(Operation *fn) {
+  auto dict = fn->getAttrOfType<DictionaryAttr>(kKernelInfoAttrName);
+  auto name = fn->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+  auto displayName = dict ? dict.getAs<StringAttr>("display_name") : nullptr;
+  auto shared = dict ? dict.getAs<IntegerAttr>("static_shared_bytes") : nullptr;
+  auto numArgs = dict ? dict.getAs<IntegerAttr>("num_args") : nullptr;
+  auto block = dict ? dict.getAs<DenseI32ArrayAttr>("block_size") : nullptr;
+  auto grid = dict ? dict.getAs<DenseI32ArrayAttr>("grid_size") : nullptr;
+  if (!name || !displayName || !shared || !numArgs || !block ||
+      block.size() != 3 || !grid || grid.size() != 3)
+    return fn->emitOpError("has a malformed '")
+           << kKernelInfoAttrName
+           << "' attribute (convert-gpu-to-offload-host makes it)";
+  KernelInfo info;
+  info.name = name.str();
+  info.displayName = displayName.str();
+  info.staticSharedBytes = shared.getInt();
+  info.numKernelArgs = numArgs.getInt();
+  llvm::copy(block.asArrayRef(), info.requiredGroupSize.begin());
+  llvm::copy(grid.asArrayRef(), info.requiredNumGroups.begin());
+  info.cooperative = dict.contains("cooperative");
+  info.threadLoops = dict.contains("thread_loops");
+  if (auto reason = dict.getAs<StringAttr>("fiber_reason"))
+    info.cooperativeReason = reason.str();
+  return info;
+}
 
 //===----------------------------------------------------------------------===//
 // Phase 2: gpu.func kernels to func.func bodies
@@ -1129,6 +1186,10 @@ static unsigned mergeEquivalentIfBranches(Operation *root) {
 }
 
 namespace {
+/// Phases 1-2: kernels to func.func bodies with the host ABI's arguments,
+/// thread and block entry points (the thread entry declared only), libm
+/// calls. Each body carries its KernelInfo (kKernelInfoAttrName) for
+/// `offload-host-emit-kernel-entries`.
 struct ConvertGPUToOffloadHostPass
     : public offload::impl::ConvertGPUToOffloadHostBase<
           ConvertGPUToOffloadHostPass> {
@@ -1136,25 +1197,35 @@ struct ConvertGPUToOffloadHostPass
 
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
-    // Phases 1-2 and libm.
     if (failed(prepare(module)))
       return signalPassFailure();
-    // Phase 3: upstream lowering to LLVM dialect, on this module only. The
-    // passes are created directly: no pass registration needed (the JIT).
-    // As upstream's CPU pipelines: affine ops after the vector lowering,
-    // which makes them for n-D transfers, and again after
-    // expand-strided-metadata, which makes them for views (subviews with
-    // dynamic offsets).
-    OpPassManager toCFG(gpu::GPUModuleOp::getOperationName());
-    toCFG.addPass(createConvertVectorToSCFPass());
-    toCFG.addPass(createLowerAffinePass());
-    toCFG.addPass(createSCFToControlFlowPass());
-    if (failed(runPipeline(toCFG, module)))
-      return signalPassFailure();
-    // Device-side asserts of the kernels, now that they can branch out.
+    MLIRContext *context = module.getContext();
     for (const KernelInfo &info : kernelInfos)
       if (auto body = module.lookupSymbol<func::FuncOp>(info.name))
-        lowerAsserts(body, module, info.displayName);
+        body->setAttr(kKernelInfoAttrName, encodeKernelInfo(context, info));
+  }
+
+  LogicalResult prepare(gpu::GPUModuleOp module);
+  SmallVector<KernelInfo> kernelInfos;
+};
+
+/// Device-side asserts of the kernels (cf.assert, after convert-scf-to-cf),
+/// in the bodies convert-gpu-to-offload-host made.
+struct OffloadHostLowerAssertsPass
+    : public offload::impl::OffloadHostLowerAssertsBase<
+          OffloadHostLowerAssertsPass> {
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    SmallVector<func::FuncOp> bodies;
+    for (func::FuncOp fn : module.getOps<func::FuncOp>())
+      if (fn->hasAttr(kKernelInfoAttrName))
+        bodies.push_back(fn);
+    for (func::FuncOp body : bodies) {
+      FailureOr<KernelInfo> info = decodeKernelInfo(body);
+      if (failed(info))
+        return signalPassFailure();
+      lowerAsserts(body, module, info->displayName);
+    }
     WalkResult unlowered = module.walk([&](cf::AssertOp op) {
       op.emitOpError("in a device function is not supported by the host "
                      "target: inline the function into its kernel");
@@ -1162,18 +1233,17 @@ struct ConvertGPUToOffloadHostPass
     });
     if (unlowered.wasInterrupted())
       return signalPassFailure();
-    OpPassManager pm(gpu::GPUModuleOp::getOperationName());
-    pm.addPass(memref::createExpandStridedMetadataPass());
-    pm.addPass(createLowerAffinePass());
-    // 64-bit vector indices: masks of transfers at indices of 2^31 and more
-    // must not wrap (upstream's default assumes 32 bits).
-    ConvertVectorToLLVMPassOptions vectorToLLVM;
-    vectorToLLVM.force32BitVectorIndices = false;
-    pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
-    pm.addPass(createConvertToLLVMPass());
-    pm.addPass(createReconcileUnrealizedCastsPass());
-    if (failed(runPipeline(pm, module)))
-      return signalPassFailure();
+  }
+};
+
+/// Phase 4, once upstream's passes lowered everything to LLVM dialect: the
+/// ABI's thread entry bodies, the block entries' linkage and the kernel
+/// descriptors, from each body's KernelInfo.
+struct OffloadHostEmitKernelEntriesPass
+    : public offload::impl::OffloadHostEmitKernelEntriesBase<
+          OffloadHostEmitKernelEntriesPass> {
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
     // Everything must be LLVM dialect now: name the first op that is not
     // (an op of another target, e.g. amdgpu.*), rather than the casts it
     // leaves, or a failure at serialization.
@@ -1200,19 +1270,25 @@ struct ConvertGPUToOffloadHostPass
                                           "offload-lower-to-rocdl compiles it)")
               .Default("");
       op->emitOpError("is not supported by the host target: "
-                      "convert-gpu-to-offload-host cannot lower it to the "
+                      "the host kernel pipeline cannot lower it to the "
                       "LLVM dialect")
           << vendor;
       return signalPassFailure();
     }
-    // Phase 4.
-    for (const KernelInfo &info : kernelInfos)
+    SmallVector<KernelInfo> infos;
+    for (LLVM::LLVMFuncOp fn : module.getOps<LLVM::LLVMFuncOp>()) {
+      if (!fn->hasAttr(kKernelInfoAttrName))
+        continue;
+      FailureOr<KernelInfo> info = decodeKernelInfo(fn);
+      if (failed(info))
+        return signalPassFailure();
+      fn->removeAttr(kKernelInfoAttrName);
+      infos.push_back(std::move(*info));
+    }
+    for (const KernelInfo &info : infos)
       if (failed(emitEntryPoints(module, info)))
         return signalPassFailure();
   }
-
-  LogicalResult prepare(gpu::GPUModuleOp module);
-  SmallVector<KernelInfo> kernelInfos;
 };
 } // namespace
 
@@ -1223,13 +1299,6 @@ LogicalResult ConvertGPUToOffloadHostPass::prepare(gpu::GPUModuleOp module) {
     return failure();
   // Workgroup globals, when offload-host-workgroup-memory did not run before.
   if (failed(privatizeWorkgroupGlobals(module)))
-    return failure();
-  // linalg ops in kernels (e.g. a linalg.matmul on subviews, as upstream's
-  // GPU transforms leave them) become loops, as upstream's CPU pipelines
-  // lower them.
-  OpPassManager linalgToLoops(gpu::GPUModuleOp::getOperationName());
-  linalgToLoops.addPass(createConvertLinalgToLoopsPass());
-  if (failed(runPipeline(linalgToLoops, module)))
     return failure();
   RewritePatternSet patterns(module.getContext());
   populateHostKernelPreparationPatterns(patterns);

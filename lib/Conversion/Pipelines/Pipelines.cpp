@@ -13,6 +13,8 @@
 #include "OffloadSupport/CheckTools.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -114,6 +116,34 @@ static void addCheckPasses(OpPassManager &kernels, uint32_t tools) {
   }
 }
 
+void mlir::offload::buildHostKernelToLLVMPipeline(OpPassManager &kernels) {
+  // linalg ops in kernels (e.g. a linalg.matmul on subviews, as upstream's
+  // GPU transforms leave them) become loops, as upstream's CPU pipelines
+  // lower them.
+  kernels.addPass(createConvertLinalgToLoopsPass());
+  kernels.addPass(createConvertGPUToOffloadHost());
+  // Upstream's lowering to LLVM dialect. As upstream's CPU pipelines: affine
+  // ops after the vector lowering, which makes them for n-D transfers, and
+  // again after expand-strided-metadata, which makes them for views
+  // (subviews with dynamic offsets). The passes are created directly: no
+  // pass registration needed (the JIT).
+  kernels.addPass(createConvertVectorToSCFPass());
+  kernels.addPass(createLowerAffinePass());
+  kernels.addPass(createSCFToControlFlowPass());
+  // Device-side asserts, now that they can branch out.
+  kernels.addPass(createOffloadHostLowerAsserts());
+  kernels.addPass(memref::createExpandStridedMetadataPass());
+  kernels.addPass(createLowerAffinePass());
+  // 64-bit vector indices: masks of transfers at indices of 2^31 and more
+  // must not wrap (upstream's default assumes 32 bits).
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.force32BitVectorIndices = false;
+  kernels.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
+  kernels.addPass(createConvertToLLVMPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+  kernels.addPass(createOffloadHostEmitKernelEntries());
+}
+
 void mlir::offload::buildHostKernelPipeline(
     OpPassManager &pm, const HostKernelPipelineOptions &options) {
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
@@ -131,7 +161,7 @@ void mlir::offload::buildHostKernelPipeline(
     kernels.addPass(createOffloadHostThreadLoops());
     kernels.addPass(createOffloadHostVectorizeThreadLoops());
   }
-  kernels.addPass(createConvertGPUToOffloadHost());
+  buildHostKernelToLLVMPipeline(kernels);
 }
 
 void mlir::offload::buildLowerToHostPipeline(
@@ -330,6 +360,28 @@ void mlir::offload::buildLowerToROCDLPipeline(
 
 void mlir::offload::registerOffloadPipelines() {
   registerOffloadPipelinePasses();
+  PassPipelineRegistration<HostKernelPipelineCLOptions>(
+      "offload-host-kernel-pipeline",
+      "The host kernel pipeline of offload-lower-to-host and libOffloadJIT "
+      "(on builtin.module, nested on every gpu.module with #offload.host): "
+      "subgroup matrix ops, workgroup memory, the checking tools' "
+      "instrumentation, thread loops and their vectorization, then "
+      "offload-host-kernel-to-llvm",
+      [](OpPassManager &pm, const HostKernelPipelineCLOptions &cl) {
+        HostKernelPipelineOptions options;
+        options.checkTools = getCheckTools(cl.check);
+        options.threadLoops = cl.threadLoops;
+        buildHostKernelPipeline(pm, options);
+      });
+  PassPipelineRegistration<>(
+      "offload-host-kernel-to-llvm",
+      "Lower the kernels of a gpu.module to LLVM dialect functions of the "
+      "host kernel ABI (run it on gpu.modules: "
+      "gpu.module(offload-host-kernel-to-llvm)): convert-linalg-to-loops, "
+      "convert-gpu-to-offload-host, upstream's vector, affine, SCF and "
+      "memref lowerings, offload-host-lower-asserts, convert-to-llvm, "
+      "offload-host-emit-kernel-entries",
+      buildHostKernelToLLVMPipeline);
   PassPipelineRegistration<HostPipelineOptions>(
       "offload-lower-to-host",
       "Lower high-level gpu/offload IR (gpu.launch, gpu.launch_func, gpu "

@@ -6,7 +6,7 @@
 //
 // RUN: offload-run %s | FileCheck %s
 // RUN: offload-run --jit %s | FileCheck %s
-// RUN: offload-opt %s --pass-pipeline='builtin.module(gpu.module(convert-gpu-to-offload-host))' \
+// RUN: offload-opt %s --pass-pipeline='builtin.module(gpu.module(offload-host-kernel-to-llvm))' \
 // RUN:   | FileCheck %s --check-prefix=IR
 
 // IR-LABEL: llvm.func internal @window(

@@ -1,4 +1,4 @@
-// RUN: offload-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(offload-host-thread-loops,convert-gpu-to-offload-host))' | FileCheck %s
+// RUN: offload-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(offload-host-thread-loops,offload-host-kernel-to-llvm))' | FileCheck %s
 
 // Thread loops version the thread loop of a bounds-checked kernel on a
 // uniform test; when the check became the loop bound in both versions, the

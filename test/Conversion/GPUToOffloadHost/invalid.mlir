@@ -1,4 +1,4 @@
-// RUN: offload-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(gpu.module(convert-gpu-to-offload-host))'
+// RUN: offload-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(gpu.module(offload-host-kernel-to-llvm))'
 
 gpu.module @m {
   // expected-error @below {{non-kernel gpu.func is not supported by the host target; use func.func for device functions}}
@@ -64,7 +64,7 @@ gpu.module @kernels {
 // without a host meaning names the target that supports it.
 gpu.module @kernels {
   gpu.func @nv(%x: memref<8xf32>) kernel {
-    // expected-error @+1 {{'nvvm.read.ptx.sreg.clock' op is not supported by the host target: convert-gpu-to-offload-host cannot lower it to the LLVM dialect (it is specific to NVIDIA GPUs: offload-lower-to-nvvm compiles it)}}
+    // expected-error @+1 {{'nvvm.read.ptx.sreg.clock' op is not supported by the host target: the host kernel pipeline cannot lower it to the LLVM dialect (it is specific to NVIDIA GPUs: offload-lower-to-nvvm compiles it)}}
     %c = nvvm.read.ptx.sreg.clock : i32
     %f = arith.sitofp %c : i32 to f32
     %i0 = arith.constant 0 : index
@@ -79,7 +79,7 @@ gpu.module @kernels {
 // does not, and is named as NVIDIA-only.
 gpu.module @kernels {
   gpu.func @sparse(%a: vector<4x2xf16>, %b: vector<4x2xf16>, %c: vector<2x2xf16>, %meta: vector<2xi16>, %d: memref<2x2xf16>) kernel {
-    // expected-error @+1 {{'nvgpu.mma.sp.sync' op is not supported by the host target: convert-gpu-to-offload-host cannot lower it to the LLVM dialect (it is specific to NVIDIA GPUs: offload-lower-to-nvvm compiles it)}}
+    // expected-error @+1 {{'nvgpu.mma.sp.sync' op is not supported by the host target: the host kernel pipeline cannot lower it to the LLVM dialect (it is specific to NVIDIA GPUs: offload-lower-to-nvvm compiles it)}}
     %r = nvgpu.mma.sp.sync (%a, %b, %c) metadata (%meta) {mmaShape = [16, 8, 32]} : (vector<4x2xf16>, vector<4x2xf16>, vector<2x2xf16>) -> vector<2x2xf16>
     %c0 = arith.constant 0 : index
     %r0 = vector.extract %r[0] : vector<2xf16> from vector<2x2xf16>

@@ -1,4 +1,4 @@
-// RUN: offload-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(convert-gpu-to-offload-host))' | FileCheck %s
+// RUN: offload-opt %s -split-input-file --pass-pipeline='builtin.module(gpu.module(offload-host-kernel-to-llvm))' | FileCheck %s
 
 // A kernel without synchronization: thread ids are arguments, block values
 // come from the context, the descriptor is not cooperative (flags 0).

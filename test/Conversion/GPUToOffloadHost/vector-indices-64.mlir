@@ -5,7 +5,7 @@
 // 4 GiB past the buffer. The same in a kernel and in host code.
 //
 // RUN: offload-run %s | FileCheck %s
-// RUN: offload-opt %s --pass-pipeline='builtin.module(gpu.module(convert-gpu-to-offload-host))' \
+// RUN: offload-opt %s --pass-pipeline='builtin.module(gpu.module(offload-host-kernel-to-llvm))' \
 // RUN:   | FileCheck %s --check-prefix=IR
 
 // CHECK: ( 7, 7, 7, 7 )

@@ -3,7 +3,7 @@
 module attributes {gpu.container_module} {
   // expected-error @below {{An error happened while serializing the module.}}
   gpu.module @kernels [#offload.host] {
-    // expected-error @below {{'gpu.func' cannot be serialized by #offload.host: run convert-gpu-to-offload-host on the gpu.module first}}
+    // expected-error @below {{'gpu.func' cannot be serialized by #offload.host: run the host kernel pipeline (offload-host-kernel-to-llvm) on the gpu.module first}}
     gpu.func @k() kernel {
       gpu.return
     }

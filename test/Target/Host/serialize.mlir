@@ -1,6 +1,6 @@
-// RUN: offload-opt %s --pass-pipeline='builtin.module(gpu.module(convert-gpu-to-offload-host),gpu-module-to-binary{format=isa})' | FileCheck %s --check-prefix=ISA
-// RUN: offload-opt %s --pass-pipeline='builtin.module(gpu.module(convert-gpu-to-offload-host),gpu-module-to-binary)' | FileCheck %s --check-prefix=BIN
-// RUN: offload-opt %s --pass-pipeline='builtin.module(gpu.module(convert-gpu-to-offload-host),gpu-module-to-binary{format=llvm})' | FileCheck %s --check-prefix=LLVM
+// RUN: offload-opt %s --pass-pipeline='builtin.module(gpu.module(offload-host-kernel-to-llvm),gpu-module-to-binary{format=isa})' | FileCheck %s --check-prefix=ISA
+// RUN: offload-opt %s --pass-pipeline='builtin.module(gpu.module(offload-host-kernel-to-llvm),gpu-module-to-binary)' | FileCheck %s --check-prefix=BIN
+// RUN: offload-opt %s --pass-pipeline='builtin.module(gpu.module(offload-host-kernel-to-llvm),gpu-module-to-binary{format=llvm})' | FileCheck %s --check-prefix=LLVM
 
 // ISA: gpu.binary @kernels [#gpu.object<#offload.host<O = 2>, assembly =
 // ISA-SAME: __offload_block.scale:

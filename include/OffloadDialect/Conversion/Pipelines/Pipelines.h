@@ -184,17 +184,48 @@ struct HostKernelPipelineOptions {
   bool threadLoops = true;
 };
 
+/// Options of the registered `offload-host-kernel-pipeline` (offload-opt):
+/// HostKernelPipelineOptions as pass options.
+struct HostKernelPipelineCLOptions
+    : public PassPipelineOptions<HostKernelPipelineCLOptions> {
+  PassOptions::Option<std::string, CheckToolsParser> check{
+      *this, "check",
+      llvm::cl::desc("checking tools for the kernels (as offload-lower-to-"
+                     "host's check option)"),
+      llvm::cl::init("")};
+  PassOptions::Option<bool> threadLoops{
+      *this, "thread-loops",
+      llvm::cl::desc("run the threads of a block as loops split at barriers "
+                     "(false: fibers for kernels that synchronize)"),
+      llvm::cl::init(true)};
+};
+
 /// Adds the host kernel pipeline to \p pm (on builtin.module), nested on
 /// every gpu.module: `offload-host-lower-mma`, `offload-host-workgroup-memory`,
-/// [`offload-check-memory-accesses`], [`offload-check-races`],
-/// [`offload-check-initialization`],
-/// [`offload-host-thread-loops`],
-/// `convert-gpu-to-offload-host`. Afterwards each gpu.module holds the LLVM
+/// [`offload-check-memory-accesses`], [`offload-check-initialization`],
+/// [`offload-check-races`], [`fold-memref-alias-ops`,
+/// `offload-host-thread-loops`, `offload-host-vectorize-thread-loops`], then
+/// buildHostKernelToLLVMPipeline. Afterwards each gpu.module holds the LLVM
 /// dialect of the host kernel ABI, ready for its `#offload.host` target's
-/// serializeToObject (gpu-module-to-binary). `offload-lower-to-host` and
-/// libOffloadJIT both use it, as buildGPUKernelPipeline for the GPU targets.
+/// serializeToObject (gpu-module-to-binary). `offload-lower-to-host`,
+/// offload-run and libOffloadJIT all use it, as buildGPUKernelPipeline for
+/// the GPU targets; offload-opt has it as `offload-host-kernel-pipeline`.
+/// One pass manager runs every step (no pass runs a pipeline of its own), so
+/// a caller that keeps the pass manager initializes its passes once.
 void buildHostKernelPipeline(OpPassManager &pm,
                              const HostKernelPipelineOptions &options);
+
+/// Adds the lowering of host kernels to LLVM dialect to \p kernels (a pass
+/// manager on gpu.module), after the kernel transformations of
+/// buildHostKernelPipeline: `convert-linalg-to-loops`,
+/// `convert-gpu-to-offload-host` (kernels to body, thread and block
+/// functions), `convert-vector-to-scf`, `lower-affine`, `convert-scf-to-cf`,
+/// `offload-host-lower-asserts`, `expand-strided-metadata`, `lower-affine`,
+/// `convert-vector-to-llvm{force-32bit-vector-indices=false}`,
+/// `convert-to-llvm`, `reconcile-unrealized-casts`,
+/// `offload-host-emit-kernel-entries` (entry points and descriptors).
+/// Registered as `offload-host-kernel-to-llvm`.
+void buildHostKernelToLLVMPipeline(OpPassManager &kernels);
 
 /// The GPU targets whose kernel steps buildGPUKernelPipeline adds.
 enum class GPUKernelTarget { NVVM, ROCDL };
