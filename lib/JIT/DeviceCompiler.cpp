@@ -19,6 +19,8 @@
 
 #include "DeviceCompiler.h"
 
+#include "OffloadSupport/Environment.h"
+
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -163,8 +165,8 @@ static NVJitLink resolveNVJitLink(void *Handle, StringRef Path) {
 static const NVJitLink &getNVJitLink() {
   static std::mutex Mutex;
   static llvm::StringMap<std::unique_ptr<NVJitLink>> Loaded;
-  const char *Setting = std::getenv("OFFLOAD_JIT_NVJITLINK");
-  StringRef Choice = Setting ? StringRef(Setting) : StringRef();
+  std::string Setting = ::offload::env::JITNVJitLink.getText();
+  StringRef Choice = Setting;
   std::lock_guard<std::mutex> Lock(Mutex);
   std::unique_ptr<NVJitLink> &Slot = Loaded[Choice];
   if (Slot)

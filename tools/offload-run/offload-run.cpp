@@ -25,6 +25,7 @@
 #include "OffloadJIT/OffloadJIT.h"
 #include "OffloadRuntime/OffloadAPI.h"
 #include "OffloadSupport/CheckTools.h"
+#include "OffloadSupport/Environment.h"
 
 #include "OffloadVersion.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
@@ -282,10 +283,10 @@ static FailureOr<uint32_t> getCheckTools() {
     }
     tools |= *parsed;
   }
-  if (const char *value = std::getenv("OFFLOAD_CHECK")) {
-    std::optional<uint32_t> parsed = ::offload::parseCheckTools(value, &bad);
+  if (std::optional<std::string> value = ::offload::env::Check.raw()) {
+    std::optional<uint32_t> parsed = ::offload::parseCheckTools(*value, &bad);
     if (!parsed) {
-      llvm::errs() << "offload-run: OFFLOAD_CHECK=" << value << ": '" << bad
+      llvm::errs() << "offload-run: OFFLOAD_CHECK=" << *value << ": '" << bad
                    << "' is not a checking tool: expected "
                    << ::offload::CheckToolsSyntax << "\n";
       return failure();
