@@ -72,8 +72,9 @@ uint32_t ceilDiv(uint64_t A, uint64_t B) {
   return static_cast<uint32_t>((A + B - 1) / B);
 }
 
-template <typename T> Output output(const char *Name, const std::vector<T> &V,
-                                    double Rel, double Abs) {
+template <typename T>
+Output output(const char *Name, const std::vector<T> &V, double Rel,
+              double Abs) {
   Output O;
   O.Name = Name;
   O.Data = V.data();
@@ -138,8 +139,8 @@ public:
         float TF = static_cast<float>(T);
         float MCorrected = MNew / (1.0f - powf(B1, TF));
         float VCorrected = VNew / (1.0f - powf(B2, TF));
-        float Denom = Mode == 0 ? sqrtf(VCorrected + Eps)
-                                : sqrtf(VCorrected) + Eps;
+        float Denom =
+            Mode == 0 ? sqrtf(VCorrected + Eps) : sqrtf(VCorrected) + Eps;
         float Update = MCorrected / Denom + Decay * P[J];
         P[J] = P[J] - StepSize * Update;
       }
@@ -257,13 +258,13 @@ public:
         size_t W = (Nuc * NWindows + Window) * 3;
         double SigT = E * Windows[W], SigA = E * Windows[W + 1],
                SigF = E * Windows[W + 2];
-        size_t First = Nuc * NWindows * PolesPerWindow +
-                       size_t(Window) * PolesPerWindow;
+        size_t First =
+            Nuc * NWindows * PolesPerWindow + size_t(Window) * PolesPerWindow;
         for (int32_t K = 0; K < PolesPerWindow; ++K) {
           const double *P = &PoleData[(First + K) * 8];
           int32_t LV = LValues[First + K];
-          double PsiRe, PsiIm, CdRe, CdIm, CfRe, CfIm, TRe, TIm, ARe, AIm,
-              FRe, FIm;
+          double PsiRe, PsiIm, CdRe, CdIm, CfRe, CfIm, TRe, TIm, ARe, AIm, FRe,
+              FIm;
           cDiv(0.0, 1.0, P[0] - SqrtE, P[1], PsiRe, PsiIm);
           cDiv(PsiRe, PsiIm, E, 0.0, CdRe, CdIm);
           cMul(CdRe, CdIm, SigRe[LV], SigIm[LV], CfRe, CfIm);
@@ -316,12 +317,12 @@ public:
         T[Idx] = static_cast<float>(295.0 - 6.5e-3 * Z + R.uniform(-2, 2));
         P[Idx] = static_cast<float>(1.0e5 * std::exp(-Z / 8000.0));
         Den[Idx] = static_cast<float>(P[Idx] / (287.0 * T[Idx]));
-        Q[Idx] = static_cast<float>(R.uniform(0.002, 0.016) *
-                                    std::exp(-Z / 3000.0));
-        QC[Idx] = R.uniform() < 0.3 ? 0.0f
-                                    : static_cast<float>(R.uniform(0, 1.5e-3));
-        QR[Idx] = R.uniform() < 0.3 ? 0.0f
-                                    : static_cast<float>(R.uniform(0, 2e-3));
+        Q[Idx] =
+            static_cast<float>(R.uniform(0.002, 0.016) * std::exp(-Z / 3000.0));
+        QC[Idx] =
+            R.uniform() < 0.3 ? 0.0f : static_cast<float>(R.uniform(0, 1.5e-3));
+        QR[Idx] =
+            R.uniform() < 0.3 ? 0.0f : static_cast<float>(R.uniform(0, 2e-3));
         DelZ[Idx] = 500.0f;
       }
     }
@@ -343,10 +344,11 @@ public:
         .memref(Rain.data(), {int64_t(NCol)})
         .index(int64_t(NCol))
         .scalar(NZ);
-    for (float Constant : {DtCld, QMin, QCRMin, TTP, PSat, XA, XB, EP2, Den0,
-                           DenR, PiDN0R, BVTR, PVTR, QC0, QCK1, PacRR, PreCR1,
-                           PreCR2, XLV, CPD, RV, RSlopeRMax, RSlopeBMax,
-                           RSlope2Max, RSlope3Max})
+    for (float Constant :
+         {DtCld,      QMin,       QCRMin,     TTP,       PSat, XA,   XB,
+          EP2,        Den0,       DenR,       PiDN0R,    BVTR, PVTR, QC0,
+          QCK1,       PacRR,      PreCR1,     PreCR2,    XLV,  CPD,  RV,
+          RSlopeRMax, RSlopeBMax, RSlope2Max, RSlope3Max})
       Args.scalar(Constant);
     setSizes(ceilDiv(NCol, 64), 1, 64, 1);
   }
@@ -435,9 +437,9 @@ public:
     }
   }
   std::vector<Output> outputs() const override {
-    return {output("t", TOut, 1e-6, 1e-4),   output("q", QOut, 1e-5, 1e-10),
+    return {output("t", TOut, 1e-6, 1e-4),    output("q", QOut, 1e-5, 1e-10),
             output("qc", QCOut, 1e-5, 1e-10), output("qr", QROut, 1e-5, 1e-10),
-            output("vt", VT, 1e-5, 1e-8),    output("rain", Rain, 1e-5, 1e-8)};
+            output("vt", VT, 1e-5, 1e-8),     output("rain", Rain, 1e-5, 1e-8)};
   }
 
 private:
@@ -445,12 +447,12 @@ private:
   int32_t NZ = 35; // the WRF CONUS 12 km benchmark's 35 levels
   // WSM5's constants (module_mp_wsm5 / wsm5init), derived values rounded.
   float DtCld = 60.0f, QMin = 1.0e-15f, QCRMin = 1.0e-9f, TTP = 273.16f,
-        PSat = 610.78f, XA = 5.0771f, XB = 24.904f, EP2 = 0.6217f,
-        Den0 = 1.28f, DenR = 1000.0f, PiDN0R = 2.5133e10f, BVTR = 0.8f,
-        PVTR = 2502.8f, QC0 = 5.03e-4f, QCK1 = 6.774f, PacRR = 2.483e10f,
-        PreCR1 = 3.921e7f, PreCR2 = 8.265e8f, XLV = 2.5e6f, CPD = 1004.5f,
-        RV = 461.6f, RSlopeRMax = 1.25e-5f, RSlopeBMax = 1.194e-4f,
-        RSlope2Max = 1.5625e-10f, RSlope3Max = 1.953e-15f;
+        PSat = 610.78f, XA = 5.0771f, XB = 24.904f, EP2 = 0.6217f, Den0 = 1.28f,
+        DenR = 1000.0f, PiDN0R = 2.5133e10f, BVTR = 0.8f, PVTR = 2502.8f,
+        QC0 = 5.03e-4f, QCK1 = 6.774f, PacRR = 2.483e10f, PreCR1 = 3.921e7f,
+        PreCR2 = 8.265e8f, XLV = 2.5e6f, CPD = 1004.5f, RV = 461.6f,
+        RSlopeRMax = 1.25e-5f, RSlopeBMax = 1.194e-4f, RSlope2Max = 1.5625e-10f,
+        RSlope3Max = 1.953e-15f;
   std::vector<float> T, Q, QC, QR, P, Den, DelZ, TOut, QOut, QCOut, QROut, VT,
       Rain;
 };
@@ -488,10 +490,10 @@ public:
   static double uniform01(int32_t &Seed) {
     int32_t K = Seed / 127773;
     // Wrapping arithmetic, as the kernel's i32 operations.
-    int32_t S = static_cast<int32_t>(
-        static_cast<uint32_t>(16807) *
-            static_cast<uint32_t>(Seed - K * 127773) -
-        static_cast<uint32_t>(K) * 2836u);
+    int32_t S =
+        static_cast<int32_t>(static_cast<uint32_t>(16807) *
+                                 static_cast<uint32_t>(Seed - K * 127773) -
+                             static_cast<uint32_t>(K) * 2836u);
     if (S < 0)
       S = static_cast<int32_t>(static_cast<uint32_t>(S) + 2147483647u);
     Seed = S;
@@ -590,7 +592,8 @@ public:
         Fill(DvDz, 8 * NumElem, -0.5, 0.5);
     Fill(Determ, NumElem, 0.5, 1.5), Fill(SS, NumElem, 0.5, 1.0),
         Fill(Mass, NumElem, 0.5, 1.5);
-    Fill(XD, NumNode, -1, 1), Fill(YD, NumNode, -1, 1), Fill(ZD, NumNode, -1, 1);
+    Fill(XD, NumNode, -1, 1), Fill(YD, NumNode, -1, 1),
+        Fill(ZD, NumNode, -1, 1);
     // LULESH's structured mesh: element (i, j, k) has the nodes of its cube
     // in LULESH's order.
     NodeList.resize(8 * NumElem);
@@ -699,8 +702,8 @@ private:
                         {1, -1, -1, 1, -1, 1, 1, -1},
                         {1, -1, 1, -1, 1, -1, 1, -1},
                         {-1, 1, -1, 1, 1, -1, 1, -1}};
-  std::vector<double> X8n, Y8n, Z8n, DvDx, DvDy, DvDz, Determ, SS, Mass, XD,
-      YD, ZD, FX, FY, FZ;
+  std::vector<double> X8n, Y8n, Z8n, DvDx, DvDy, DvDz, Determ, SS, Mass, XD, YD,
+      ZD, FX, FY, FZ;
   std::vector<int32_t> NodeList;
 };
 
@@ -710,7 +713,8 @@ private:
 
 class SW4ck : public KernelCase {
 public:
-  explicit SW4ck(Scale S) : NI(S == Scale::Test ? 21 : 100), NJ(S == Scale::Test ? 19 : 100) {
+  explicit SW4ck(Scale S)
+      : NI(S == Scale::Test ? 21 : 100), NJ(S == Scale::Test ? 19 : 100) {
     Random R(6);
     size_t Plane = NI * NJ, Cells = Plane * NK;
     U.resize(Cells), Mu.resize(Cells), La.resize(Cells), UGhost.resize(Plane);
@@ -768,17 +772,18 @@ public:
   double interior4(size_t Pm2, size_t Pm1, size_t P, size_t Pp1, size_t Pp2,
                    bool WithLambda) const {
     const double Tf = 0.75, I6 = 0.16666666666666666;
-    double Cm2 = coefficient(Pm2, WithLambda), Cm1 = coefficient(Pm1, WithLambda),
-           C0 = coefficient(P, WithLambda), Cp1 = coefficient(Pp1, WithLambda),
+    double Cm2 = coefficient(Pm2, WithLambda),
+           Cm1 = coefficient(Pm1, WithLambda), C0 = coefficient(P, WithLambda),
+           Cp1 = coefficient(Pp1, WithLambda),
            Cp2 = coefficient(Pp2, WithLambda);
     double Mux1 = Cm1 - Tf * (C0 + Cm2);
     double Mux2 = (Cm2 + Cp1) + 3.0 * (C0 + Cm1);
     double Mux3 = (Cm1 + Cp2) + 3.0 * (Cp1 + C0);
     double Mux4 = Cp1 - Tf * (C0 + Cp2);
     double U0 = U[P];
-    double F = ((Mux1 * (U[Pm2] - U0) + Mux2 * (U[Pm1] - U0)) +
-                Mux3 * (U[Pp1] - U0)) +
-               Mux4 * (U[Pp2] - U0);
+    double F =
+        ((Mux1 * (U[Pm2] - U0) + Mux2 * (U[Pm1] - U0)) + Mux3 * (U[Pp1] - U0)) +
+        Mux4 * (U[Pp2] - U0);
     return I6 * F;
   }
   void reference() override {
@@ -789,8 +794,8 @@ public:
         for (size_t K = 0; K < 6; ++K) {
           size_t P = K * Plane + Col;
           double Rx = interior4(P - 2, P - 1, P, P + 1, P + 2, true);
-          double Ry = interior4(P - 2 * NI, P - NI, P, P + NI, P + 2 * NI,
-                                false);
+          double Ry =
+              interior4(P - 2 * NI, P - NI, P, P + NI, P + 2 * NI, false);
           double Rxy = Rx + Ry;
           double Rz = 0.0;
           for (size_t Q = 0; Q < 8; ++Q) {
@@ -801,7 +806,8 @@ public:
             }
             Rz = Rz + MuCof * U[Q * Plane + Col];
           }
-          double Rzg = Rz + (GhCof[K] * (2.0 * Mu[Col] + La[Col])) * UGhost[Col];
+          double Rzg =
+              Rz + (GhCof[K] * (2.0 * Mu[Col] + La[Col])) * UGhost[Col];
           LU[P] = A1 * LU[P] + Cof * (Rxy + Rzg);
         }
       }
@@ -861,8 +867,8 @@ public:
         size_t P = Y * NX + X;
         float Acc = Weights[0] * In[P];
         for (size_t Rr = 1; Rr <= size_t(Radius); ++Rr) {
-          float S = ((In[P - Rr] + In[P + Rr]) + In[P - Rr * NX]) +
-                    In[P + Rr * NX];
+          float S =
+              ((In[P - Rr] + In[P + Rr]) + In[P - Rr * NX]) + In[P + Rr * NX];
           Acc = Acc + Weights[Rr] * S;
         }
         Out[P] = Acc;

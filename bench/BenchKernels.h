@@ -1,4 +1,5 @@
-//===- BenchKernels.h - Inputs and references of the benchmark kernels -*- C++ -*-===//
+//===- BenchKernels.h - Inputs and references of the benchmark kernels -*- C++
+//-*-===//
 //
 // Part of the offload project, under the Apache License v2.0 with LLVM
 // Exceptions.
@@ -68,9 +69,7 @@ public:
   virtual std::vector<Output> outputs() const = 0;
 
   const ArgPack &args() const { return Args; }
-  const offload_kernel_launch_size_args_t &launchSizes() const {
-    return Sizes;
-  }
+  const offload_kernel_launch_size_args_t &launchSizes() const { return Sizes; }
 
 protected:
   ArgPack Args;

@@ -128,8 +128,7 @@ struct KernelResult {
   unsigned Batch = 0;
   Comparison Generic, Specialized;
   bool ok() const {
-    return Error.empty() &&
-           (!Check || (Generic.Passed && Specialized.Passed));
+    return Error.empty() && (!Check || (Generic.Passed && Specialized.Passed));
   }
 };
 
@@ -211,16 +210,14 @@ public:
   void upload() {
     for (const Copy &C : Copies)
       if (C.Bytes)
-        check(offloadMemcpy(nullptr, C.Device, Device, C.Host, Host,
-                            C.Bytes),
+        check(offloadMemcpy(nullptr, C.Device, Device, C.Host, Host, C.Bytes),
               "copy to the device");
   }
   /// Every device buffer back into the host buffers.
   void download() {
     for (const Copy &C : Copies)
       if (C.Bytes)
-        check(offloadMemcpy(nullptr, C.Host, Host, C.Device, Device,
-                            C.Bytes),
+        check(offloadMemcpy(nullptr, C.Host, Host, C.Device, Device, C.Bytes),
               "copy from the device");
   }
   const std::vector<char> &args() const { return Args; }
@@ -308,14 +305,13 @@ KernelResult runCase(offload_device_handle_t Host, offload_device_handle_t Gpu,
         resolve(Gpu, Kernel, Args.data(), Args.size(), Case.launchSizes(),
                 false, R.GenericCompileMs);
     offload_symbol_handle_t Specialized =
-        resolve(Gpu, Kernel, Args.data(), Args.size(), Case.launchSizes(),
-                true, R.SpecializedCompileMs);
+        resolve(Gpu, Kernel, Args.data(), Args.size(), Case.launchSizes(), true,
+                R.SpecializedCompileMs);
     for (bool Spec : {false, true}) {
       Case.reset();
       B.upload();
       check(offloadLaunchKernel(nullptr, Gpu, Spec ? Specialized : Generic,
-                                Args.data(), Args.size(),
-                                &Case.launchSizes()),
+                                Args.data(), Args.size(), &Case.launchSizes()),
             std::string("launch of the ") +
                 (Spec ? "specialization" : "generic kernel"));
       B.download();
@@ -340,8 +336,8 @@ KernelResult runCase(offload_device_handle_t Host, offload_device_handle_t Gpu,
       bool GenericFirst = Rep % 2 == 0;
       for (int K = 0; K < 2; ++K) {
         bool Spec = (K == 0) != GenericFirst;
-        double Us = timeBatch(Queue, Gpu, Spec ? Specialized : Generic, B,
-                              Case, R.Batch);
+        double Us = timeBatch(Queue, Gpu, Spec ? Specialized : Generic, B, Case,
+                              R.Batch);
         (Spec ? S : G).push_back(Us);
       }
     }
@@ -430,8 +426,7 @@ int main(int argc, char **argv) {
     Results.push_back(runCase(Host, Gpu, Queue, *Case));
     const KernelResult &R = Results.back();
     if (!R.Error.empty()) {
-      std::fprintf(stderr, "%-12s ERROR %s\n", R.Name.c_str(),
-                   R.Error.c_str());
+      std::fprintf(stderr, "%-12s ERROR %s\n", R.Name.c_str(), R.Error.c_str());
       continue;
     }
     auto Verdict = [](const Comparison &C) -> std::string {
@@ -493,8 +488,9 @@ int main(int argc, char **argv) {
   }
   std::printf("  ],\n  \"geomean_speedup\": %.4f,\n  \"failed\": %d\n}\n",
               Geomean, Failed);
-  std::fprintf(stderr, "geomean speedup (specialized over generic, %d "
-                       "kernels): %.2fx; %d kernel(s) failed\n",
+  std::fprintf(stderr,
+               "geomean speedup (specialized over generic, %d "
+               "kernels): %.2fx; %d kernel(s) failed\n",
                Timed, Geomean, Failed);
   offloadDestroyQueue(Queue);
   offloadShutDown();

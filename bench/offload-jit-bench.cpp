@@ -264,8 +264,10 @@ struct Axpy {
   offload_kernel_launch_size_args_t Sizes{};
   offload_jit_kernel_handle_t Kernel = nullptr;
   Axpy() : X(256, 1.0f), Y(256, 2.0f) {
-    Args.memref(X.data(), {256}).memref(Y.data(), {256}).index(256).scalar(
-        3.0f);
+    Args.memref(X.data(), {256})
+        .memref(Y.data(), {256})
+        .index(256)
+        .scalar(3.0f);
     Sizes.Dimensions = 1;
     Sizes.NumGroups = {2, 1, 1};
     Sizes.GroupSize = {128, 1, 1};
@@ -355,8 +357,8 @@ struct Touch {
           "JIT launch of touch");
   }
   void aot() {
-    check(offloadLaunchKernel(nullptr, Device, Symbol, Args.data(),
-                              Args.size(), &Sizes),
+    check(offloadLaunchKernel(nullptr, Device, Symbol, Args.data(), Args.size(),
+                              &Sizes),
           "launch of touch");
   }
 };
@@ -533,7 +535,8 @@ public:
                    D->counter("overhead_ns"), D->counter("jit_ns"),
                    D->counter("aot_ns"));
     if (const Entry *R = find("BM_LaunchOverhead/resolve_only"))
-      std::fprintf(stderr, "JIT lookup alone (cache hit, thread CPU): %.0f ns\n",
+      std::fprintf(stderr,
+                   "JIT lookup alone (cache hit, thread CPU): %.0f ns\n",
                    R->cpuNs());
   }
 
@@ -702,8 +705,7 @@ int main(int argc, char **argv) {
   benchmark::RegisterBenchmark("BM_LaunchOverhead/jit_hit", launchJITHit);
   benchmark::RegisterBenchmark("BM_LaunchOverhead/aot", launchAOT);
   benchmark::RegisterBenchmark("BM_LaunchOverhead/resolve_only", resolveOnly);
-  benchmark::RegisterBenchmark("BM_LaunchOverhead/difference",
-                               launchDifference)
+  benchmark::RegisterBenchmark("BM_LaunchOverhead/difference", launchDifference)
       ->UseManualTime();
 
   benchmark::Initialize(&RestCount, Rest.data());

@@ -82,9 +82,9 @@ std::string KernelForm::specialize(const std::string &Source) const {
     size_t Pos = 0;
     for (size_t Hit; (Hit = Text.find(From, Pos)) != std::string::npos;) {
       size_t End = Hit + From.size();
-      bool Whole = (Hit == 0 || (!IsDigit(Text[Hit - 1]) &&
-                                 !InName(Text[Hit - 1]))) &&
-                   (End == Text.size() || !IsDigit(Text[End]));
+      bool Whole =
+          (Hit == 0 || (!IsDigit(Text[Hit - 1]) && !InName(Text[Hit - 1]))) &&
+          (End == Text.size() || !IsDigit(Text[End]));
       Out.append(Text, Pos, Hit - Pos);
       Out += Whole ? To : From;
       Pos = End;
@@ -228,8 +228,11 @@ public:
     float *OutP = const_cast<float *>(Out.Ours.data());
     std::vector<KernelForm> F{baseForm()};
     ArgPack Static;
-    Static.scalar(W0).scalar(W1).scalar(W2).memref(InP, {idx(N)}).memref(
-        OutP, {idx(N)});
+    Static.scalar(W0)
+        .scalar(W1)
+        .scalar(W2)
+        .memref(InP, {idx(N)})
+        .memref(OutP, {idx(N)});
     F.push_back(form("static", Static));
     F.back().Substitutions = {{"16777216", std::to_string(N)}};
     ArgPack I32;

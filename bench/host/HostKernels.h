@@ -192,9 +192,10 @@ protected:
                 uint32_t ThreadsY) {
     Sizes = makeSizes(BlocksX, BlocksY, ThreadsX, ThreadsY);
   }
-  static offload_kernel_launch_size_args_t
-  makeSizes(uint32_t BlocksX, uint32_t BlocksY, uint32_t ThreadsX,
-            uint32_t ThreadsY) {
+  static offload_kernel_launch_size_args_t makeSizes(uint32_t BlocksX,
+                                                     uint32_t BlocksY,
+                                                     uint32_t ThreadsX,
+                                                     uint32_t ThreadsY) {
     offload_kernel_launch_size_args_t S{};
     S.Dimensions = ThreadsY > 1 || BlocksY > 1 ? 2 : 1;
     S.NumGroups = {BlocksX, BlocksY, 1};
@@ -202,6 +203,7 @@ protected:
     S.DynSharedMemory = 0;
     return S;
   }
+
 public:
   /// The form "base": the case's own kernel.
   KernelForm baseForm() const {
@@ -213,6 +215,7 @@ public:
     F.Sizes = Sizes;
     return F;
   }
+
 protected:
   /// The form \p Name of forms/<name()>/<Name>.mlir, kernel symbol \p Kernel
   /// (default: the case's), with the case's launch sizes.

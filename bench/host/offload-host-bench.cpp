@@ -354,8 +354,7 @@ int main(int argc, char **argv) {
                                         "/" + P.Form.Name,
                                     P.Form.File);
         benchmark::RegisterBenchmark(
-            (Base + "/" + P.Form.Name + "/ours" + Suffix).c_str(), oursTime,
-            &P)
+            (Base + "/" + P.Form.Name + "/ours" + Suffix).c_str(), oursTime, &P)
             ->UseRealTime()
             ->Unit(benchmark::kMillisecond);
         continue;

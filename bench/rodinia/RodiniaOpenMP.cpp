@@ -40,7 +40,8 @@ void offload_bench::rodinia::hotspotOpenMP(float *Temp, float *Scratch,
   for (int It = 0; It < Iterations; ++It) {
 #pragma omp parallel for schedule(static)
     for (int Chunk = 0; Chunk < Chunks; ++Chunk) {
-      int R0 = Block * (Chunk / ChunksInRow), C0 = Block * (Chunk % ChunksInRow);
+      int R0 = Block * (Chunk / ChunksInRow),
+          C0 = Block * (Chunk % ChunksInRow);
       if (R0 == 0 || C0 == 0 || R0 + Block == Rows || C0 + Block == Cols) {
         // Chunks on the grid's edge: neighbours outside are the cell itself.
         for (int Y = R0; Y < R0 + Block; ++Y)
@@ -62,14 +63,14 @@ void offload_bench::rodinia::hotspotOpenMP(float *Temp, float *Scratch,
         for (int X = C0; X < C0 + Block; ++X) {
           float C = T[Y * Cols + X];
           R[Y * Cols + X] =
-              C + StepDivCap *
-                      (Power[Y * Cols + X] +
-                       (T[(Y + 1) * Cols + X] + T[(Y - 1) * Cols + X] -
-                        2.0f * C) *
-                           Ry1 +
-                       (T[Y * Cols + X + 1] + T[Y * Cols + X - 1] - 2.0f * C) *
-                           Rx1 +
-                       (AmbientTemp - C) * Rz1);
+              C +
+              StepDivCap *
+                  (Power[Y * Cols + X] +
+                   (T[(Y + 1) * Cols + X] + T[(Y - 1) * Cols + X] - 2.0f * C) *
+                       Ry1 +
+                   (T[Y * Cols + X + 1] + T[Y * Cols + X - 1] - 2.0f * C) *
+                       Rx1 +
+                   (AmbientTemp - C) * Rz1);
         }
       }
     }
@@ -113,17 +114,19 @@ inline void nwBlock(int32_t *Items, const int32_t *Ref, int N, int Penalty,
   for (int I = 0; I < Block; ++I)
 #pragma omp simd
     for (int J = 0; J < Block; ++J)
-      RL[I * Block + J] = Ref[size_t(N) * (BY * Block + I + 1) + BX * Block + J + 1];
+      RL[I * Block + J] =
+          Ref[size_t(N) * (BY * Block + I + 1) + BX * Block + J + 1];
   for (int I = 0; I < Block + 1; ++I)
 #pragma omp simd
     for (int J = 0; J < Block + 1; ++J)
-      L[I * (Block + 1) + J] = Items[size_t(N) * (BY * Block + I) + BX * Block + J];
+      L[I * (Block + 1) + J] =
+          Items[size_t(N) * (BY * Block + I) + BX * Block + J];
   for (int I = 1; I < Block + 1; ++I)
     for (int J = 1; J < Block + 1; ++J)
-      L[I * (Block + 1) + J] =
-          maximum3(L[(I - 1) * (Block + 1) + J - 1] + RL[(I - 1) * Block + J - 1],
-                   L[I * (Block + 1) + J - 1] - Penalty,
-                   L[(I - 1) * (Block + 1) + J] - Penalty);
+      L[I * (Block + 1) + J] = maximum3(L[(I - 1) * (Block + 1) + J - 1] +
+                                            RL[(I - 1) * Block + J - 1],
+                                        L[I * (Block + 1) + J - 1] - Penalty,
+                                        L[(I - 1) * (Block + 1) + J] - Penalty);
   for (int I = 0; I < Block; ++I)
 #pragma omp simd
     for (int J = 0; J < Block; ++J)
@@ -132,8 +135,8 @@ inline void nwBlock(int32_t *Items, const int32_t *Ref, int N, int Penalty,
 }
 } // namespace
 
-void offload_bench::rodinia::nwOpenMP(int32_t *Items, const int32_t *Ref,
-                                      int N, int Penalty) {
+void offload_bench::rodinia::nwOpenMP(int32_t *Items, const int32_t *Ref, int N,
+                                      int Penalty) {
   int Blocks = (N - 1) / Block;
   for (int Blk = 1; Blk <= Blocks; ++Blk) {
 #pragma omp parallel for schedule(static)
@@ -154,14 +157,16 @@ void offload_bench::rodinia::ludOpenMP(float *A, int N) {
       for (int J = I; J < Block; ++J) {
         float Sum = A[size_t(Off + I) * N + Off + J];
         for (int K = 0; K < I; ++K)
-          Sum -= A[size_t(Off + I) * N + Off + K] * A[size_t(Off + K) * N + Off + J];
+          Sum -= A[size_t(Off + I) * N + Off + K] *
+                 A[size_t(Off + K) * N + Off + J];
         A[size_t(Off + I) * N + Off + J] = Sum;
       }
       float Pivot = A[size_t(Off + I) * N + Off + I];
       for (int J = I + 1; J < Block; ++J) {
         float Sum = A[size_t(Off + J) * N + Off + I];
         for (int K = 0; K < I; ++K)
-          Sum -= A[size_t(Off + J) * N + Off + K] * A[size_t(Off + K) * N + Off + I];
+          Sum -= A[size_t(Off + J) * N + Off + K] *
+                 A[size_t(Off + K) * N + Off + I];
         A[size_t(Off + J) * N + Off + I] = Sum / Pivot;
       }
     }
@@ -176,21 +181,25 @@ void offload_bench::rodinia::ludOpenMP(float *A, int N) {
         for (int I = 1; I < Block; ++I) {
           float Sum = A[size_t(Off + I) * N + C0 + J];
           for (int K = 0; K < I; ++K)
-            Sum -= A[size_t(Off + I) * N + Off + K] * A[size_t(Off + K) * N + C0 + J];
+            Sum -= A[size_t(Off + I) * N + Off + K] *
+                   A[size_t(Off + K) * N + C0 + J];
           A[size_t(Off + I) * N + C0 + J] = Sum;
         }
       for (int I = 0; I < Block; ++I)
         for (int J = 0; J < Block; ++J) {
           float Sum = A[size_t(C0 + I) * N + Off + J];
           for (int K = 0; K < J; ++K)
-            Sum -= A[size_t(C0 + I) * N + Off + K] * A[size_t(Off + K) * N + Off + J];
-          A[size_t(C0 + I) * N + Off + J] = Sum / A[size_t(Off + J) * N + Off + J];
+            Sum -= A[size_t(C0 + I) * N + Off + K] *
+                   A[size_t(Off + K) * N + Off + J];
+          A[size_t(C0 + I) * N + Off + J] =
+              Sum / A[size_t(Off + J) * N + Off + J];
         }
     }
     // The trailing matrix, block by block.
 #pragma omp parallel for schedule(static)
     for (int Chunk = 0; Chunk < Rest * Rest; ++Chunk) {
-      int R0 = Off + (Chunk / Rest + 1) * Block, C0 = Off + (Chunk % Rest + 1) * Block;
+      int R0 = Off + (Chunk / Rest + 1) * Block,
+          C0 = Off + (Chunk % Rest + 1) * Block;
       alignas(64) float Row[Block * Block], Col[Block * Block];
       for (int I = 0; I < Block; ++I)
         for (int J = 0; J < Block; ++J) {
@@ -222,7 +231,8 @@ void offload_bench::rodinia::bfsOpenMP(const int32_t *Nodes,
       if (!Mask[Tid])
         continue;
       Mask[Tid] = 0;
-      for (int I = Nodes[2 * Tid]; I < Nodes[2 * Tid] + Nodes[2 * Tid + 1]; ++I) {
+      for (int I = Nodes[2 * Tid]; I < Nodes[2 * Tid] + Nodes[2 * Tid + 1];
+           ++I) {
         int Id = Edges[I];
         if (!Visited[Id]) {
           Cost[Id] = Cost[Tid] + 1;
@@ -329,8 +339,7 @@ inline int nearestCenter(const float *Point, int NFeatures, int NClusters,
 
 int offload_bench::rodinia::kmeansOpenMP(const float *Features, int NPoints,
                                          int NFeatures, int NClusters,
-                                         int MaxIterations,
-                                         int32_t *Membership,
+                                         int MaxIterations, int32_t *Membership,
                                          float *Clusters) {
   int Threads = 1;
 #ifdef _OPENMP
@@ -464,8 +473,7 @@ void offload_bench::rodinia::backpropHiddenUnits(const float *Partial,
 
 void offload_bench::rodinia::backpropHiddenStep(float *Hidden, int Hid,
                                                 float *HiddenWeights,
-                                                float *HiddenPrev,
-                                                float Target,
+                                                float *HiddenPrev, float Target,
                                                 float *HiddenDelta) {
   // The output layer (one unit, column 1 of the (Hid + 1) x 2 weights).
   Hidden[0] = 1.0f;
@@ -487,8 +495,7 @@ void offload_bench::rodinia::backpropHiddenStep(float *Hidden, int Hid,
 
 void offload_bench::rodinia::backpropOpenMP(float *Input, int In, int Hid,
                                             float *Weights, float *Prev,
-                                            float *Hidden,
-                                            float *HiddenWeights,
+                                            float *Hidden, float *HiddenWeights,
                                             float *HiddenPrev, float Target,
                                             float *HiddenDelta) {
   size_t Stride = size_t(Hid) + 1;

@@ -1,4 +1,5 @@
-//===- RodiniaOpenMP.h - OpenMP versions of the Rodinia programs -*- C++ -*-===//
+//===- RodiniaOpenMP.h - OpenMP versions of the Rodinia programs -*- C++
+//-*-===//
 //
 // Part of the offload project, under the Apache License v2.0 with LLVM
 // Exceptions.
@@ -32,8 +33,8 @@ void hotspotOpenMP(float *Temp, float *Scratch, const float *Power, int Rows,
 
 /// pathfinder: the cheapest path costs to each column of the last row of the
 /// Rows x Cols Wall, in Result (Cols ints; Scratch: Cols ints).
-void pathfinderOpenMP(const int32_t *Wall, int Rows, int Cols,
-                      int32_t *Result, int32_t *Scratch);
+void pathfinderOpenMP(const int32_t *Wall, int Rows, int Cols, int32_t *Result,
+                      int32_t *Scratch);
 
 /// nw: fills the N x N score matrix Items (first row and column set) from the
 /// reference scores Ref, 16 x 16 blocks along anti-diagonals ((N - 1) a
@@ -46,9 +47,8 @@ void ludOpenMP(float *A, int N);
 
 /// bfs: levels from the nodes whose Mask is set (Cost 0 there, -1 elsewhere,
 /// Visited set at the sources); Nodes holds (first edge, count) pairs.
-void bfsOpenMP(const int32_t *Nodes, const int32_t *Edges, int N,
-               uint8_t *Mask, uint8_t *Updating, uint8_t *Visited,
-               int32_t *Cost);
+void bfsOpenMP(const int32_t *Nodes, const int32_t *Edges, int N, uint8_t *Mask,
+               uint8_t *Updating, uint8_t *Visited, int32_t *Cost);
 
 /// nn: the distance of each of the N (lat, lng) records to (Lat, Lng).
 void nnDistancesOpenMP(const float *Locations, float *Distances, int N,
@@ -63,8 +63,8 @@ void nnSelect(const float *Distances, int N, int K, int32_t *Nearest);
 /// NPoints x NFeatures, point-major; a cluster without points keeps its
 /// center). Returns the count.
 int kmeansCenters(const float *Features, int NPoints, int NFeatures,
-                  int NClusters, const int32_t *Membership,
-                  int32_t *Previous, float *Clusters);
+                  int NClusters, const int32_t *Membership, int32_t *Previous,
+                  float *Clusters);
 /// kmeans: Rodinia's OpenMP loop: at most MaxIterations assignment steps
 /// (Membership: NPoints, initially -1) and center updates with per-thread
 /// partial sums, until no point changes cluster. Returns the iterations.
@@ -96,9 +96,9 @@ void backpropHiddenStep(float *Hidden, int Hid, float *HiddenWeights,
 /// Input[0] the bias unit), Hid hidden units and one output: the input
 /// layer's forward pass and weight adjustment (Weights, Prev: (In + 1) x
 /// (Hid + 1)) in parallel over the hidden units, the rest serial.
-void backpropOpenMP(float *Input, int In, int Hid, float *Weights,
-                    float *Prev, float *Hidden, float *HiddenWeights,
-                    float *HiddenPrev, float Target, float *HiddenDelta);
+void backpropOpenMP(float *Input, int In, int Hid, float *Weights, float *Prev,
+                    float *Hidden, float *HiddenWeights, float *HiddenPrev,
+                    float Target, float *HiddenDelta);
 
 } // namespace rodinia
 } // namespace offload_bench

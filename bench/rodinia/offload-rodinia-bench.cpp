@@ -132,9 +132,8 @@ public:
       check(offloadJITGetSpecializedKernel(Device, JITKernel, Args.data(),
                                            Args.size(), &Sizes, &Symbol),
             std::string("compile of ") + Name);
-    if (offload_result_t R = offloadLaunchKernel(Queue, Device, Symbol,
-                                                 Args.data(), Args.size(),
-                                                 &Sizes))
+    if (offload_result_t R = offloadLaunchKernel(
+            Queue, Device, Symbol, Args.data(), Args.size(), &Sizes))
       fail(std::string("launch of ") + Name, R);
   }
 
@@ -196,8 +195,8 @@ std::string compareClose(const char *What, const float *Ours,
   if (!Bad)
     return "";
   return std::to_string(Bad) + " of " + std::to_string(N) + " elements of " +
-         What + " differ by more than " + std::to_string(Tol) +
-         " relative" + Out.str();
+         What + " differ by more than " + std::to_string(Tol) + " relative" +
+         Out.str();
 }
 
 /// "" if the changes from Initial agree: |ours - openmp| <= Tol * the
@@ -227,8 +226,7 @@ std::string compareChange(const char *What, const float *Ours,
     return "";
   return std::to_string(Bad) + " of " + std::to_string(N) + " elements of " +
          What + " differ by more than " + std::to_string(Tol) +
-         " of the largest change (" + std::to_string(Largest) + ")" +
-         Out.str();
+         " of the largest change (" + std::to_string(Largest) + ")" + Out.str();
 }
 
 class Program {
@@ -308,12 +306,12 @@ public:
   }
   void runOpenMP() override {
     std::copy(Initial.begin(), Initial.end(), OpenMP.begin());
-    hotspotOpenMP(OpenMP.data(), Scratch.data(), Power.data(), N, N,
-                  Iterations, Step / Cap, 1 / Rx, 1 / Ry, 1 / Rz);
+    hotspotOpenMP(OpenMP.data(), Scratch.data(), Power.data(), N, N, Iterations,
+                  Step / Cap, 1 / Rx, 1 / Ry, 1 / Rz);
   }
   std::string compare() override {
-    return compareChange("temperature", Ours[OursResult].data(),
-                         OpenMP.data(), Initial.data(), OpenMP.size(), 1e-4);
+    return compareChange("temperature", Ours[OursResult].data(), OpenMP.data(),
+                         Initial.data(), OpenMP.size(), 1e-4);
   }
 };
 
@@ -650,8 +648,8 @@ public:
   KMeans(bool Quick) : NPoints(Quick ? 8192 : 200000) {
     Problem = std::to_string(NPoints) + " points, " +
               std::to_string(NFeatures) + " features, " +
-              std::to_string(NClusters) + " clusters, <= " +
-              std::to_string(MaxIterations) + " iterations";
+              std::to_string(NClusters) +
+              " clusters, <= " + std::to_string(MaxIterations) + " iterations";
     // Integer-valued features (0-15, as kdd_cup's are small integers): sums
     // of any order are exact, so both versions find the same centers.
     Random R(5);
@@ -694,10 +692,9 @@ public:
   void runOpenMP() override {
     initClusters(OpenMPClusters);
     std::fill(OpenMPMembership.begin(), OpenMPMembership.end(), -1);
-    OpenMPIterations =
-        kmeansOpenMP(Features.data(), NPoints, NFeatures, NClusters,
-                     MaxIterations, OpenMPMembership.data(),
-                     OpenMPClusters.data());
+    OpenMPIterations = kmeansOpenMP(
+        Features.data(), NPoints, NFeatures, NClusters, MaxIterations,
+        OpenMPMembership.data(), OpenMPClusters.data());
   }
   std::string compare() override {
     if (OursIterations != OpenMPIterations)
@@ -833,8 +830,7 @@ public:
     backpropHiddenUnits(Partial.data(), int(Blocks), Hid, Ours.Weights.data(),
                         Ours.Hidden.data());
     backpropHiddenStep(Ours.Hidden.data(), Hid, Ours.HiddenWeights.data(),
-                       Ours.HiddenPrev.data(), Target,
-                       Ours.HiddenDelta.data());
+                       Ours.HiddenPrev.data(), Target, Ours.HiddenDelta.data());
     ArgPack A;
     vec(A, Ours.HiddenDelta);
     A.index(Hid);
@@ -852,9 +848,9 @@ public:
                    Target, OpenMP.HiddenDelta.data());
   }
   std::string compare() override {
-    std::string D = compareClose("hidden unit", Ours.Hidden.data(),
-                                 OpenMP.Hidden.data(), Ours.Hidden.size(),
-                                 1e-4);
+    std::string D =
+        compareClose("hidden unit", Ours.Hidden.data(), OpenMP.Hidden.data(),
+                     Ours.Hidden.size(), 1e-4);
     if (D.empty())
       D = compareChange("hidden weight", Ours.HiddenWeights.data(),
                         OpenMP.HiddenWeights.data(),
@@ -870,35 +866,44 @@ public:
 
 //===----------------------------------------------------------------------===//
 
-std::vector<std::unique_ptr<Program>> createPrograms(
-    bool Quick, const std::set<std::string> &Only) {
+std::vector<std::unique_ptr<Program>>
+createPrograms(bool Quick, const std::set<std::string> &Only) {
   using Factory = std::unique_ptr<Program> (*)(bool);
   static const std::pair<const char *, Factory> All[] = {
-      {"hotspot", [](bool Q) -> std::unique_ptr<Program> {
+      {"hotspot",
+       [](bool Q) -> std::unique_ptr<Program> {
          return std::make_unique<Hotspot>(Q);
        }},
-      {"pathfinder", [](bool Q) -> std::unique_ptr<Program> {
+      {"pathfinder",
+       [](bool Q) -> std::unique_ptr<Program> {
          return std::make_unique<Pathfinder>(Q);
        }},
-      {"srad", [](bool Q) -> std::unique_ptr<Program> {
+      {"srad",
+       [](bool Q) -> std::unique_ptr<Program> {
          return std::make_unique<SRAD>(Q);
        }},
-      {"nw", [](bool Q) -> std::unique_ptr<Program> {
+      {"nw",
+       [](bool Q) -> std::unique_ptr<Program> {
          return std::make_unique<NeedlemanWunsch>(Q);
        }},
-      {"lud", [](bool Q) -> std::unique_ptr<Program> {
+      {"lud",
+       [](bool Q) -> std::unique_ptr<Program> {
          return std::make_unique<LUD>(Q);
        }},
-      {"bfs", [](bool Q) -> std::unique_ptr<Program> {
+      {"bfs",
+       [](bool Q) -> std::unique_ptr<Program> {
          return std::make_unique<BFS>(Q);
        }},
-      {"kmeans", [](bool Q) -> std::unique_ptr<Program> {
+      {"kmeans",
+       [](bool Q) -> std::unique_ptr<Program> {
          return std::make_unique<KMeans>(Q);
        }},
-      {"nn", [](bool Q) -> std::unique_ptr<Program> {
+      {"nn",
+       [](bool Q) -> std::unique_ptr<Program> {
          return std::make_unique<NearestNeighbor>(Q);
        }},
-      {"backprop", [](bool Q) -> std::unique_ptr<Program> {
+      {"backprop",
+       [](bool Q) -> std::unique_ptr<Program> {
          return std::make_unique<Backprop>(Q);
        }},
   };
@@ -992,9 +997,9 @@ int main(int argc, char **argv) {
   if (const char *Dir = std::getenv("OFFLOAD_CACHE_DIR"); Dir && *Dir) {
     CacheDir = Dir;
   } else {
-    std::string Template =
-        (std::filesystem::temp_directory_path() / "offload-rodinia-bench-XXXXXX")
-            .string();
+    std::string Template = (std::filesystem::temp_directory_path() /
+                            "offload-rodinia-bench-XXXXXX")
+                               .string();
     if (!mkdtemp(Template.data()))
       fail("cannot create a temporary cache directory");
     CacheDir = Template;

@@ -95,10 +95,9 @@ struct ProgramOptions {
 /// (the context's "offload" dialect is not the one libOffloadJIT.so uses:
 /// see registerDialects), INVALID_VALUE (\p Options.checkTools names no tool),
 /// UNSUPPORTED (a device whose platform the JIT cannot target).
-OFFLOAD_API offload_result_t createProgram(offload_device_handle_t Device,
-                                           ModuleOp Module,
-                                           offload_jit_program_handle_t *Program,
-                                           const ProgramOptions &Options = {});
+OFFLOAD_API offload_result_t createProgram(
+    offload_device_handle_t Device, ModuleOp Module,
+    offload_jit_program_handle_t *Program, const ProgramOptions &Options = {});
 
 } // namespace jit
 } // namespace offload

@@ -25,14 +25,12 @@
  *   OFFLOAD_CACHE_DIR=dir         persistent cache (default
  *                                 $XDG_CACHE_HOME/offload-jit, else
  *                                 ~/.cache/offload-jit); "" disables it
- *   OFFLOAD_CACHE_MAX_BYTES=N     bound of the persistent cache (default 1 GiB),
- *                                 least recently used entries evicted
- *   OFFLOAD_JIT_DUMP=dir          write each specialized kernel's IR there
- *   OFFLOAD_JIT_FOLD_GRID=1       also specialize on the grid size
- *   OFFLOAD_JIT_CACHE_MPI=1       MPI ranks sharing the cache directory
- *                                 compile each key once: its owner rank
- *                                 compiles, the others wait for its entry
- *                                 (docs/JIT.md, "Many processes")
+ *   OFFLOAD_CACHE_MAX_BYTES=N     bound of the persistent cache (default 1
+ * GiB), least recently used entries evicted OFFLOAD_JIT_DUMP=dir          write
+ * each specialized kernel's IR there OFFLOAD_JIT_FOLD_GRID=1       also
+ * specialize on the grid size OFFLOAD_JIT_CACHE_MPI=1       MPI ranks sharing
+ * the cache directory compile each key once: its owner rank compiles, the
+ * others wait for its entry (docs/JIT.md, "Many processes")
  *   OFFLOAD_JIT_CACHE_MPI_TIMEOUT=S  at most S seconds of waiting (120)
  *   OFFLOAD_JIT_STATS=1           print the counters on stderr at exit
  *   OFFLOAD_TRACE=1               one line per JIT event on stderr
@@ -73,9 +71,9 @@ typedef struct offload_jit_kernel_impl_t *offload_jit_kernel_handle_t;
 /// diagnostic, or names the crash of an input that crashes upstream MLIR's
 /// parser or verifier, which the caller's process survives: docs/JIT.md),
 /// UNSUPPORTED (a device whose platform the JIT cannot target).
-OFFLOAD_API offload_result_t
-offloadCreateProgramFromMLIR(offload_device_handle_t Device, const void *Module,
-                             size_t Size, offload_jit_program_handle_t *Program);
+OFFLOAD_API offload_result_t offloadCreateProgramFromMLIR(
+    offload_device_handle_t Device, const void *Module, size_t Size,
+    offload_jit_program_handle_t *Program);
 
 /// Options of a JIT program (offloadCreateProgramFromMLIRWithOptions).
 typedef struct offload_jit_program_options_t {
@@ -166,15 +164,15 @@ offloadJITGetKernelSignature(offload_jit_kernel_handle_t Kernel, size_t Size,
 
 /// Counters of this process's JIT activity.
 typedef struct offload_jit_stats_t {
-  uint64_t Launches;        ///< offloadJITLaunchKernel calls
-  uint64_t Compiles;        ///< specializations compiled
-  uint64_t MemoryHits;      ///< launches served by the in-memory cache
-  uint64_t DiskHits;        ///< compilations avoided by the disk cache
-  uint64_t DiskWrites;      ///< entries written to the disk cache
-  uint64_t CorruptEntries;  ///< disk entries found corrupt and rebuilt
-  uint64_t GenericLaunches; ///< launches of the generic kernel (JIT off or
-                            ///< an asynchronous compile still running)
-  uint64_t AsyncCompiles;   ///< compiles started in the background
+  uint64_t Launches;          ///< offloadJITLaunchKernel calls
+  uint64_t Compiles;          ///< specializations compiled
+  uint64_t MemoryHits;        ///< launches served by the in-memory cache
+  uint64_t DiskHits;          ///< compilations avoided by the disk cache
+  uint64_t DiskWrites;        ///< entries written to the disk cache
+  uint64_t CorruptEntries;    ///< disk entries found corrupt and rebuilt
+  uint64_t GenericLaunches;   ///< launches of the generic kernel (JIT off or
+                              ///< an asynchronous compile still running)
+  uint64_t AsyncCompiles;     ///< compiles started in the background
   double CompileMilliseconds; ///< wall time spent compiling, all threads
   /// Automatic specialization (offloadJITSetAutoEnabled):
   uint64_t AutoVariants;     ///< variants decided (arguments found stable)

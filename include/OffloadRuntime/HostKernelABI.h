@@ -1,4 +1,5 @@
-//===- HostKernelABI.h - Contract between host kernels and runtime -*- C -*-===//
+//===- HostKernelABI.h - Contract between host kernels and runtime -*- C
+//-*-===//
 //
 // Part of the offload project, under the Apache License v2.0 with LLVM
 // Exceptions.
@@ -86,8 +87,8 @@ typedef void (*offload_host_thread_fn_t)(const void *Args,
 /// OFFLOAD_HOST_KERNEL_SYMBOL_PREFIX + kernel name). `Args` is the packed
 /// argument buffer of offloadLaunchKernel.
 typedef struct offload_host_kernel_descriptor_t {
-  uint32_t Version;           ///< OFFLOAD_HOST_KERNEL_ABI_VERSION
-  uint32_t Flags;             ///< OFFLOAD_HOST_KERNEL_* bits
+  uint32_t Version; ///< OFFLOAD_HOST_KERNEL_ABI_VERSION
+  uint32_t Flags;   ///< OFFLOAD_HOST_KERNEL_* bits
   /// Workgroup memory per block in bytes, exactly what the kernel uses (the
   /// device's shared memory limit counts it, unrounded).
   uint64_t StaticSharedBytes;
@@ -168,9 +169,9 @@ void __offload_host_assert_fail(const char *Message, const char *File,
                                 int64_t ThreadZ);
 
 /// An out-of-bounds access found by offload-check-memory-accesses: prints
-/// "========= <Location>: out-of-bounds <Op> in kernel '<Kernel>', block: [x,y,z],
-/// thread: [x,y,z]: index <Index> of dimension <Dim> is not below its size
-/// <Size>" on stdout and marks the launch failed, like
+/// "========= <Location>: out-of-bounds <Op> in kernel '<Kernel>', block:
+/// [x,y,z], thread: [x,y,z]: index <Index> of dimension <Dim> is not below its
+/// size <Size>" on stdout and marks the launch failed, like
 /// __offload_host_assert_fail; the kernel then skips the access (a load
 /// yields zero) and the thread goes on. Only a thread's first bad access of
 /// a launch is printed and counted.
@@ -182,9 +183,9 @@ void __offload_host_bounds_fail(const char *Location, const char *Op,
 
 /// Flags of __offload_host_check_access and __offload_host_check_barrier.
 enum {
-  OFFLOAD_HOST_CHECK_WRITE = 1,     ///< the access writes
-  OFFLOAD_HOST_CHECK_WORKGROUP = 2, ///< the access is to workgroup memory
-  OFFLOAD_HOST_CHECK_VALUE = 4,     ///< Value holds what a scalar write writes
+  OFFLOAD_HOST_CHECK_WRITE = 1,      ///< the access writes
+  OFFLOAD_HOST_CHECK_WORKGROUP = 2,  ///< the access is to workgroup memory
+  OFFLOAD_HOST_CHECK_VALUE = 4,      ///< Value holds what a scalar write writes
   OFFLOAD_HOST_CHECK_COLLECTIVE = 1, ///< a gpu.all_reduce, not a gpu.barrier
   OFFLOAD_HOST_CHECK_SYNC = 2,       ///< the kernel is checked by synccheck
 };
@@ -201,18 +202,17 @@ enum {
 /// stdout in compute-sanitizer's shape and fails the launch; the access
 /// itself happens after the call.
 void __offload_host_check_access(const char *Location, const char *Kernel,
-                                 int64_t Address,
-                                 int64_t Bytes, int64_t Count, int64_t Flags,
-                                 int64_t Index, int64_t Value, int64_t ThreadX,
-                                 int64_t ThreadY, int64_t ThreadZ);
+                                 int64_t Address, int64_t Bytes, int64_t Count,
+                                 int64_t Flags, int64_t Index, int64_t Value,
+                                 int64_t ThreadX, int64_t ThreadY,
+                                 int64_t ThreadZ);
 
 /// racecheck and synccheck: the thread is about to synchronize with its
 /// block at \p Location (a gpu.barrier, or a gpu.all_reduce with
 /// OFFLOAD_HOST_CHECK_COLLECTIVE), which ends its barrier interval.
 void __offload_host_check_barrier(const char *Location, const char *Kernel,
-                                  int64_t Flags,
-                                  int64_t ThreadX, int64_t ThreadY,
-                                  int64_t ThreadZ);
+                                  int64_t Flags, int64_t ThreadX,
+                                  int64_t ThreadY, int64_t ThreadZ);
 
 /// Flags of __offload_host_check_init.
 enum {

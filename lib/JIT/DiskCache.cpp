@@ -297,15 +297,15 @@ Error DiskCache::write(const EntryIdentity &Id, ArrayRef<char> Payload) {
   static std::atomic<uint64_t> Counter{0};
   std::string Temp =
       pathFor(Key) + ".tmp." + std::to_string(sys::Process::getProcessId()) +
-      "." + std::to_string(std::hash<std::thread::id>()(
-                std::this_thread::get_id())) +
+      "." +
+      std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id())) +
       "." + std::to_string(Counter++);
   {
     std::error_code EC;
     raw_fd_ostream OS(Temp, EC, sys::fs::OF_None);
     if (EC)
-      return createStringError(EC, "cannot write " + Temp + ": " +
-                                       EC.message());
+      return createStringError(EC,
+                               "cannot write " + Temp + ": " + EC.message());
     std::vector<char> Bytes = encode(Id, Payload);
     OS.write(Bytes.data(), Bytes.size());
     OS.close();
@@ -316,8 +316,7 @@ Error DiskCache::write(const EntryIdentity &Id, ArrayRef<char> Payload) {
   }
   if (std::error_code EC = sys::fs::rename(Temp, pathFor(Key))) {
     sys::fs::remove(Temp);
-    return createStringError(EC, "cannot rename " + Temp + ": " +
-                                     EC.message());
+    return createStringError(EC, "cannot rename " + Temp + ": " + EC.message());
   }
   resetStatistics(Key);
   evict();

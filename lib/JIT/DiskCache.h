@@ -57,7 +57,6 @@
 
 namespace offloadjit {
 
-
 /// File name suffix of cache entries.
 inline constexpr llvm::StringLiteral kCacheEntrySuffix = ".ofj";
 /// File name suffix of an entry's statistics (write time, hit count).
@@ -157,7 +156,6 @@ private:
   std::string Directory;
   uint64_t MaxBytes;
 };
-
 
 } // namespace offloadjit
 

@@ -39,12 +39,17 @@ struct OpenMPI {
     if (!Handle)
       return std::nullopt;
     OpenMPI M;
-    M.Initialized = reinterpret_cast<int (*)(int *)>(dlsym(Handle, "MPI_Initialized"));
-    M.Finalized = reinterpret_cast<int (*)(int *)>(dlsym(Handle, "MPI_Finalized"));
-    M.CommRank = reinterpret_cast<int (*)(Comm, int *)>(dlsym(Handle, "MPI_Comm_rank"));
-    M.CommSize = reinterpret_cast<int (*)(Comm, int *)>(dlsym(Handle, "MPI_Comm_size"));
+    M.Initialized =
+        reinterpret_cast<int (*)(int *)>(dlsym(Handle, "MPI_Initialized"));
+    M.Finalized =
+        reinterpret_cast<int (*)(int *)>(dlsym(Handle, "MPI_Finalized"));
+    M.CommRank =
+        reinterpret_cast<int (*)(Comm, int *)>(dlsym(Handle, "MPI_Comm_rank"));
+    M.CommSize =
+        reinterpret_cast<int (*)(Comm, int *)>(dlsym(Handle, "MPI_Comm_size"));
     M.World = dlsym(Handle, "ompi_mpi_comm_world");
-    if (!M.Initialized || !M.Finalized || !M.CommRank || !M.CommSize || !M.World)
+    if (!M.Initialized || !M.Finalized || !M.CommRank || !M.CommSize ||
+        !M.World)
       return std::nullopt;
     return M;
   }
@@ -102,13 +107,14 @@ bool MPICache::waitsFor(llvm::StringRef Key) {
   return !Owner;
 }
 
-std::optional<std::vector<char>> MPICache::wait(
-    llvm::StringRef Key,
-    llvm::function_ref<std::optional<std::vector<char>>()> Lookup) {
+std::optional<std::vector<char>>
+MPICache::wait(llvm::StringRef Key,
+               llvm::function_ref<std::optional<std::vector<char>>()> Lookup) {
   ++Waits;
   using Clock = std::chrono::steady_clock;
-  auto Deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                     std::chrono::duration<double>(TimeoutSeconds));
+  auto Deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                         std::chrono::duration<double>(TimeoutSeconds));
   // Polls from 1 ms up to 50 ms apart: a compile takes tens of ms or more.
   auto Pause = std::chrono::milliseconds(1);
   while (true) {
@@ -132,6 +138,7 @@ void MPICache::printStats(llvm::raw_ostream &OS) const {
   if (!Enabled)
     return;
   OS << "offload-jit mpi: rank " << Rank << " of " << Size << " (from "
-     << Source << "): owned-misses=" << OwnedMisses.load() << " waits=" << Waits.load()
-     << " wait-hits=" << WaitHits.load() << " timeouts=" << Timeouts.load() << "\n";
+     << Source << "): owned-misses=" << OwnedMisses.load()
+     << " waits=" << Waits.load() << " wait-hits=" << WaitHits.load()
+     << " timeouts=" << Timeouts.load() << "\n";
 }

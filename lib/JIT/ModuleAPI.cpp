@@ -85,11 +85,9 @@ static bool hasForeignOffloadDialect(MLIRContext *Context) {
   return Loaded->getTypeID() != TypeID::get<mlir::offload::OffloadDialect>();
 }
 
-offload_result_t
-mlir::offload::jit::createProgram(offload_device_handle_t Device,
-                                  ModuleOp Module,
-                                  offload_jit_program_handle_t *Program,
-                                  const ProgramOptions &Options) {
+offload_result_t mlir::offload::jit::createProgram(
+    offload_device_handle_t Device, ModuleOp Module,
+    offload_jit_program_handle_t *Program, const ProgramOptions &Options) {
   using offloadjit::makeJITError;
   if (!Device)
     return makeJITError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Device is null");
@@ -159,7 +157,6 @@ mlir::offload::jit::createProgram(offload_device_handle_t Device,
                            llvm::utohexstr(Hash.low64, true, 16);
   // The engine takes the lock itself when it releases a clone.
   Lock.unlock();
-  return offloadjit::createProgramFromModule(Device, std::move(Clone),
-                                             std::move(ModuleHash), Tools,
-                                             Program);
+  return offloadjit::createProgramFromModule(
+      Device, std::move(Clone), std::move(ModuleHash), Tools, Program);
 }

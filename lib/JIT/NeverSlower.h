@@ -1,5 +1,5 @@
 //===- NeverSlower.h - Specializations measured against the generic kernel -*-
-//C++ -*-===//
+// C++ -*-===//
 //
 // Part of the offload project, under the Apache License v2.0 with LLVM
 // Exceptions.

@@ -23,8 +23,8 @@ using llvm::Error;
 using llvm::StringRef;
 
 std::atomic<uint32_t> check::detail::EnabledTools{0};
-thread_local const offload_code_location_t
-    *check::detail::CurrentCodeLocation = nullptr;
+thread_local const offload_code_location_t *check::detail::CurrentCodeLocation =
+    nullptr;
 
 namespace {
 struct Record {
@@ -162,10 +162,9 @@ uint64_t check::reportLeaks(bool AtExit) {
     return A.second.Order < B.second.Order;
   });
   for (auto &[Object, R] : Leaks) {
-    std::string Lines =
-        llvm::formatv("Leaked {0} {1} at {2}", describeKind(R.Kind), R.What,
-                      Object)
-            .str();
+    std::string Lines = llvm::formatv("Leaked {0} {1} at {2}",
+                                      describeKind(R.Kind), R.What, Object)
+                            .str();
     Lines += "\n    created " +
              (R.Where.empty() ? std::string("by a call without a code "
                                             "location (use the WithCodeLoc "

@@ -139,6 +139,6 @@ void offloadTraceRecord(const char *Name, const char *Category,
   if (!Trace || !Name)
     return;
   uint64_t Id = Track ? Trace->getNamedTrack(Track) : 0;
-  Trace->record(Name, Category ? Category : "", Id, StartMicros,
-                DurationMicros, Details ? Details : "");
+  Trace->record(Name, Category ? Category : "", Id, StartMicros, DurationMicros,
+                Details ? Details : "");
 }

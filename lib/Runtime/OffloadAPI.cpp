@@ -114,9 +114,8 @@ Error answerInfo(const InfoOut &Out, ComputeFn &&Compute) {
   return Out.write(*Bytes);
 }
 
-Expected<InfoBytes>
-getDeviceInfoBytes(offload_device_handle_t Device,
-                   offload_device_info_t PropName) {
+Expected<InfoBytes> getDeviceInfoBytes(offload_device_handle_t Device,
+                                       offload_device_info_t PropName) {
   const DeviceInfo &Info = unwrap(Device).Impl->getInfo();
   switch (PropName) {
   case OFFLOAD_DEVICE_INFO_TYPE:
@@ -194,8 +193,8 @@ Error getDeviceInfo(offload_device_handle_t Device,
 }
 
 Error offloadGetDeviceInfo_impl(Runtime &, offload_device_handle_t Device,
-                                offload_device_info_t PropName,
-                                size_t PropSize, void *PropValue) {
+                                offload_device_info_t PropName, size_t PropSize,
+                                void *PropValue) {
   return getDeviceInfo(Device, PropName, InfoOut::value(PropSize, PropValue));
 }
 
@@ -205,9 +204,8 @@ Error offloadGetDeviceInfoSize_impl(Runtime &, offload_device_handle_t Device,
   return getDeviceInfo(Device, PropName, InfoOut::size(PropSizeRet));
 }
 
-Expected<InfoBytes>
-getPlatformInfoBytes(offload_platform_handle_t Platform,
-                     offload_platform_info_t PropName) {
+Expected<InfoBytes> getPlatformInfoBytes(offload_platform_handle_t Platform,
+                                         offload_platform_info_t PropName) {
   const Plugin &P = *unwrap(Platform).ThePlugin;
   switch (PropName) {
   case OFFLOAD_PLATFORM_INFO_NAME:
@@ -350,9 +348,8 @@ StringRef getKindName(offload_symbol_kind_t Kind) {
   return Kind == OFFLOAD_SYMBOL_KIND_KERNEL ? "a kernel" : "a global variable";
 }
 
-Expected<InfoBytes>
-getSymbolInfoBytes(offload_symbol_handle_t Symbol,
-                   offload_symbol_info_t PropName) {
+Expected<InfoBytes> getSymbolInfoBytes(offload_symbol_handle_t Symbol,
+                                       offload_symbol_info_t PropName) {
   const offload::Symbol &Sym = *unwrap(Symbol).Impl;
   auto Require = [&](offload_symbol_kind_t Kind, StringRef Prop) -> Error {
     if (Sym.getKind() == Kind)
@@ -424,8 +421,8 @@ Error getSymbolInfo(offload_symbol_handle_t Symbol,
 }
 
 Error offloadGetSymbolInfo_impl(Runtime &, offload_symbol_handle_t Symbol,
-                                offload_symbol_info_t PropName,
-                                size_t PropSize, void *PropValue) {
+                                offload_symbol_info_t PropName, size_t PropSize,
+                                void *PropValue) {
   return getSymbolInfo(Symbol, PropName, InfoOut::value(PropSize, PropValue));
 }
 
@@ -519,13 +516,13 @@ Error allocateMemory(Runtime &RT, offload_device_handle_t Device,
   if (!Ptr)
     return Ptr.takeError();
   RT.addAllocation(*Ptr, {Device, Size, Type});
-  check::recordCreation(
-      *Ptr, check::ObjectKind::Allocation,
-      llvm::formatv("of {0} bytes of {1} memory", Size,
-                    Type == OFFLOAD_ALLOC_TYPE_HOST     ? "host"
-                    : Type == OFFLOAD_ALLOC_TYPE_MANAGED ? "managed"
-                                                         : "device")
-          .str());
+  check::recordCreation(*Ptr, check::ObjectKind::Allocation,
+                        llvm::formatv("of {0} bytes of {1} memory", Size,
+                                      Type == OFFLOAD_ALLOC_TYPE_HOST ? "host"
+                                      : Type == OFFLOAD_ALLOC_TYPE_MANAGED
+                                          ? "managed"
+                                          : "device")
+                            .str());
   if (initcheck::isTracking() && Device == RT.getHostDevice())
     initcheck::recordAllocation(*Ptr, Size, Type);
   *AllocationOut = *Ptr;
@@ -756,7 +753,8 @@ Error offloadMemcpy_impl(Runtime &RT, offload_queue_handle_t Queue,
   if (Error E = traced(
           getCopyName(RT, DstDevice, SrcDevice), "copy", Queue,
           [&] { return std::to_string(Size) + " bytes"; },
-          Profile::Kind::Memory, Size, [&] {
+          Profile::Kind::Memory, Size,
+          [&] {
             return unwrap(unwrap(Queue).Device)
                 .Impl->memcpy(getImpl(Queue), DstPtr, SrcPtr, Size);
           }))
@@ -764,9 +762,9 @@ Error offloadMemcpy_impl(Runtime &RT, offload_queue_handle_t Queue,
   return recordInitWrite(getImpl(Queue), DstPtr, SrcPtr, Size);
 }
 
-Error offloadMemFill_impl(Runtime &RT, offload_queue_handle_t Queue,
-                          void *Ptr, size_t PatternSize,
-                          const void *PatternPtr, size_t FillSize) {
+Error offloadMemFill_impl(Runtime &RT, offload_queue_handle_t Queue, void *Ptr,
+                          size_t PatternSize, const void *PatternPtr,
+                          size_t FillSize) {
   if (isValidationEnabled() && FillSize % PatternSize != 0)
     return createError(OFFLOAD_ERRC_INVALID_SIZE,
                        "FillSize ({0}) is not a multiple of PatternSize ({1})",
@@ -788,7 +786,8 @@ Error offloadMemFill_impl(Runtime &RT, offload_queue_handle_t Queue,
   if (Error E = traced(
           "[memset]", "copy", Queue,
           [&] { return std::to_string(FillSize) + " bytes"; },
-          Profile::Kind::Memory, FillSize, [&] {
+          Profile::Kind::Memory, FillSize,
+          [&] {
             return unwrap(Device).Impl->fill(getImpl(Queue), Ptr, Pattern,
                                              FillSize);
           }))
@@ -846,8 +845,7 @@ Error offloadQueryQueue_impl(Runtime &, offload_queue_handle_t Queue,
 }
 
 Error offloadWaitEvents_impl(Runtime &RT, offload_queue_handle_t Queue,
-                             offload_event_handle_t *Events,
-                             size_t NumEvents) {
+                             offload_event_handle_t *Events, size_t NumEvents) {
   if (NumEvents == 0)
     return Error::success();
   if (Error E = checkNotNull(Events, "Events"))
@@ -1112,8 +1110,7 @@ Error requireKernel(offload_symbol_handle_t Kernel) {
 /// offloadLaunchKernel, offloadLaunchKernelWithProperties and
 /// offloadLaunchKernelWithArguments (which packed the buffer and checked its
 /// size: \p CheckSize false).
-Error launchKernel(offload_queue_handle_t Queue,
-                   offload_device_handle_t Device,
+Error launchKernel(offload_queue_handle_t Queue, offload_device_handle_t Device,
                    offload_symbol_handle_t Kernel, const void *ArgumentsData,
                    size_t ArgumentsSize,
                    const offload_kernel_launch_size_args_t *LaunchSizeArgs,
@@ -1335,8 +1332,8 @@ Error offloadInitWithArgs_impl(const offload_init_args_t *InitArgs) {
     for (uint32_t I = 0; I < InitArgs->NumPlatforms; ++I) {
       RawEnum<offload_platform_backend_t> Backend =
           rawEnum(InitArgs->Platforms[I]);
-      if (Error E = checkEnum(
-              Backend, ("InitArgs->Platforms[" + Twine(I) + "]").str()))
+      if (Error E = checkEnum(Backend,
+                              ("InitArgs->Platforms[" + Twine(I) + "]").str()))
         return E;
       Backends.push_back(Backend.get());
     }
@@ -1378,7 +1375,8 @@ offloadMemcpy_fastpath(offload_queue_handle_t Queue, void *DstPtr,
 
 // offloadErrcName's names are generated from OffloadAPI.td (EnumInfo).
 const char *offloadErrcName(offload_errc_t Code) {
-  if (const char *Name = EnumInfo<offload_errc_t>::getFullName(rawEnum(Code).Value))
+  if (const char *Name =
+          EnumInfo<offload_errc_t>::getFullName(rawEnum(Code).Value))
     return Name;
   return "OFFLOAD_ERRC_<invalid>";
 }

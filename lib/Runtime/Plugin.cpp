@@ -52,12 +52,12 @@ Expected<void *> Device::allocateAligned(size_t Size, offload_alloc_type_t Kind,
   return createError(OFFLOAD_ERRC_UNSUPPORTED,
                      "Alignment ({0}) is above the {1} bytes the {2} device "
                      "aligns allocations to",
-                     Alignment, kMinAllocationAlignment,
-                     getPlugin().getName());
+                     Alignment, kMinAllocationAlignment, getPlugin().getName());
 }
 
-Expected<uint32_t> Device::getMaxCooperativeGroupCount(
-    Symbol &, const offload_kernel_launch_size_args_t &) {
+Expected<uint32_t>
+Device::getMaxCooperativeGroupCount(Symbol &,
+                                    const offload_kernel_launch_size_args_t &) {
   return createError(OFFLOAD_ERRC_UNSUPPORTED,
                      "the {0} device has no cooperative launches "
                      "(OFFLOAD_DEVICE_INFO_COOPERATIVE_LAUNCH_SUPPORT)",
@@ -67,8 +67,9 @@ Expected<uint32_t> Device::getMaxCooperativeGroupCount(
 Error Device::launchCooperativeKernel(
     Queue *, Symbol &Kernel, ArrayRef<uint8_t>,
     const offload_kernel_launch_size_args_t &) {
-  return createError(OFFLOAD_ERRC_UNSUPPORTED,
-                     "kernel '{0}': the {1} device has no cooperative "
-                     "launches (OFFLOAD_DEVICE_INFO_COOPERATIVE_LAUNCH_SUPPORT)",
-                     Kernel.getName(), getPlugin().getName());
+  return createError(
+      OFFLOAD_ERRC_UNSUPPORTED,
+      "kernel '{0}': the {1} device has no cooperative "
+      "launches (OFFLOAD_DEVICE_INFO_COOPERATIVE_LAUNCH_SUPPORT)",
+      Kernel.getName(), getPlugin().getName());
 }

@@ -133,8 +133,7 @@ Error Runtime::initialize(ArrayRef<offload_platform_backend_t> Backends) {
                                        createHIPPlugin()};
   for (std::unique_ptr<Plugin> &P : Plugins) {
     // offloadInitWithArgs' selection: the host platform and those listed.
-    if (!Backends.empty() &&
-        P->getBackend() != OFFLOAD_PLATFORM_BACKEND_HOST &&
+    if (!Backends.empty() && P->getBackend() != OFFLOAD_PLATFORM_BACKEND_HOST &&
         !llvm::is_contained(Backends, P->getBackend()))
       continue;
     if (Error E = P->init())

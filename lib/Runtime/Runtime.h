@@ -194,7 +194,8 @@ public:
   /// Reference-counted initialization and shutdown. \p Backends (empty:
   /// all) selects the platforms created by the initialization that takes the
   /// count from 0 to 1; the host platform always is.
-  static llvm::Error init(llvm::ArrayRef<offload_platform_backend_t> Backends = {});
+  static llvm::Error
+  init(llvm::ArrayRef<offload_platform_backend_t> Backends = {});
   static llvm::Error shutDown();
 
   ~Runtime();

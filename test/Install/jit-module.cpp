@@ -87,7 +87,8 @@ int main() {
     return 1;
   Module = nullptr; // the program holds its own clone
   offload_jit_kernel_handle_t Kernel = nullptr;
-  if (!check(offloadJITGetKernel(Program, "axpy", &Kernel), "offloadJITGetKernel"))
+  if (!check(offloadJITGetKernel(Program, "axpy", &Kernel),
+             "offloadJITGetKernel"))
     return 1;
 
   constexpr int64_t N = 512, Threads = 128;
@@ -98,7 +99,8 @@ int main() {
       X[I] = static_cast<float>(I % 17);
       Y[I] = 0.5f * I;
     }
-    AxpyArgs Args{A, {X.data(), X.data(), 0, N, 1}, {Y.data(), Y.data(), 0, N, 1}};
+    AxpyArgs Args{
+        A, {X.data(), X.data(), 0, N, 1}, {Y.data(), Y.data(), 0, N, 1}};
     offload_kernel_launch_size_args_t Sizes{};
     Sizes.Dimensions = 1;
     Sizes.NumGroups = {N / Threads, 1, 1};

@@ -142,8 +142,8 @@ int main(int argc, char **argv) {
            << "bound: " << DiskCache::getDefaultMaxBytes()
            << " bytes (OFFLOAD_CACHE_MAX_BYTES)\n";
     if (!entries.empty())
-      outs() << "most recent use: " << formatTime(entries.front().LastUseSeconds)
-             << "\n"
+      outs() << "most recent use: "
+             << formatTime(entries.front().LastUseSeconds) << "\n"
              << "least recent use: "
              << formatTime(entries.back().LastUseSeconds) << "\n";
     return 0;

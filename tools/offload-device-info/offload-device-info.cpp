@@ -464,8 +464,8 @@ int main(int Argc, char **Argv) {
   std::vector<offload_platform_handle_t> AllPlatforms;
   offloadIteratePlatforms(
       [](offload_platform_handle_t P, void *Data) {
-        static_cast<std::vector<offload_platform_handle_t> *>(Data)
-            ->push_back(P);
+        static_cast<std::vector<offload_platform_handle_t> *>(Data)->push_back(
+            P);
         return true;
       },
       &AllPlatforms);

@@ -51,8 +51,8 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -84,9 +84,10 @@ static llvm::cl::opt<std::string> featuresOption(
                    "for cuda a PTX ISA version derived from the chip)"),
     llvm::cl::init(""), llvm::cl::cat(offloadCategory));
 
-static llvm::cl::opt<unsigned> deviceIndexOption(
-    "device-index", llvm::cl::desc("Index of the device within its platform"),
-    llvm::cl::init(0), llvm::cl::cat(offloadCategory));
+static llvm::cl::opt<unsigned>
+    deviceIndexOption("device-index",
+                      llvm::cl::desc("Index of the device within its platform"),
+                      llvm::cl::init(0), llvm::cl::cat(offloadCategory));
 
 static llvm::cl::opt<bool> jitOption(
     "jit",
@@ -532,10 +533,11 @@ static std::string readInputForMessage(int argc, char **argv) {
 /// value and mlir-runner's (registered only inside JitRunnerMain).
 static std::vector<llvm::StringRef> findInputArguments(int argc, char **argv) {
   static const char *const runnerValueOptions[] = {
-      "e", "entry-point-result", "shared-libs", "object-filename",
-      "march", "mcpu", "mattr", "mtriple"};
-  auto &registered =
-      llvm::cl::getRegisteredOptions();
+      "e",           "entry-point-result",
+      "shared-libs", "object-filename",
+      "march",       "mcpu",
+      "mattr",       "mtriple"};
+  auto &registered = llvm::cl::getRegisteredOptions();
   auto takesSeparateValue = [&](llvm::StringRef arg) {
     if (!arg.consume_front("-"))
       return false;
@@ -634,8 +636,8 @@ int main(int argc, char **argv) {
   std::vector<llvm::StringRef> inputs = findInputArguments(argc, argv);
   if (inputs.size() == 1 && inputs[0] != "-" &&
       !llvm::sys::fs::exists(inputs[0])) {
-    llvm::errs() << "offload-run: error: cannot open input file '"
-                 << inputs[0] << "': No such file or directory\n";
+    llvm::errs() << "offload-run: error: cannot open input file '" << inputs[0]
+                 << "': No such file or directory\n";
     return 1;
   }
   if (inputs.empty() && llvm::sys::Process::StandardInIsUserInput())
@@ -661,8 +663,9 @@ int main(int argc, char **argv) {
     arguments.insert(arguments.begin() + 1, "-O3");
   if (!hasResultType)
     arguments.insert(arguments.begin() + 1, "--entry-point-result=void");
-  for (const char *lib : {"libmlir_runner_utils.so", "libmlir_c_runner_utils.so",
-                          "libmlir_async_runtime.so"}) {
+  for (const char *lib :
+       {"libmlir_runner_utils.so", "libmlir_c_runner_utils.so",
+        "libmlir_async_runtime.so"}) {
     std::string path = std::string(OFFLOAD_MLIR_LIB_DIR) + "/" + lib;
     if (llvm::sys::fs::exists(path))
       arguments.insert(arguments.begin() + 1, "--shared-libs=" + path);

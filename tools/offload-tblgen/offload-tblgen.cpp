@@ -268,9 +268,9 @@ void emitStruct(raw_ostream &OS, const Record *R) {
   StringRef Name = R->getName();
   OS << "typedef struct " << Name << " {\n";
   for (const Record *M : R->getValueAsListOfDefs("Members")) {
-    std::string Line = "  " + declare(M->getValueAsString("Type"),
-                                      M->getValueAsString("Name")) +
-                       ";";
+    std::string Line =
+        "  " +
+        declare(M->getValueAsString("Type"), M->getValueAsString("Name")) + ";";
     StringRef Desc = M->getValueAsString("Desc");
     if (Desc.empty()) {
       OS << Line << "\n";
@@ -290,14 +290,14 @@ void emitFunctionDecl(raw_ostream &OS, const Record *F) {
   if (!Errors.empty())
     Doc += " Errors: " + Errors.str();
   emitDoc(OS, Doc);
-  std::string Head = ("OFFLOAD_API " + F->getValueAsString("ReturnType") +
-                      (F->getValueAsString("ReturnType").ends_with("*") ? ""
-                                                                         : " ") +
-                      F->getName())
-                         .str();
+  std::string Head =
+      ("OFFLOAD_API " + F->getValueAsString("ReturnType") +
+       (F->getValueAsString("ReturnType").ends_with("*") ? "" : " ") +
+       F->getName())
+          .str();
   std::vector<std::string> Params = paramDecls(F);
-  OS << wrapCall(Head, Params.empty() ? std::vector<std::string>{"void"}
-                                      : Params,
+  OS << wrapCall(Head,
+                 Params.empty() ? std::vector<std::string>{"void"} : Params,
                  ";")
      << "\n";
   if (F->getValueAsBit("CodeLoc")) {
@@ -398,10 +398,9 @@ std::vector<std::string> validationCodes(const API &A, const Record *P) {
   case ParamKind::Handle:
     if (!(Flags & ParamOptional))
       Codes.push_back("INVALID_NULL_HANDLE");
-    Codes.push_back(
-        "INVALID_" + A.Handles.lookup(P->getValueAsString("Type"))
-                         ->getValueAsString("Kind")
-                         .upper());
+    Codes.push_back("INVALID_" + A.Handles.lookup(P->getValueAsString("Type"))
+                                     ->getValueAsString("Kind")
+                                     .upper());
     break;
   case ParamKind::Enum:
     Codes.push_back("INVALID_ENUMERATION");
@@ -443,10 +442,10 @@ void verifyFunction(const API &A, const Record *F) {
       continue;
     for (const std::string &Code : validationCodes(A, P))
       if (!Errors.contains(Code))
-        PrintFatalError(F->getLoc(),
-                        "the validation of parameter '" +
-                            P->getValueAsString("Name") + "' returns " + Code +
-                            ", which Errors does not name");
+        PrintFatalError(F->getLoc(), "the validation of parameter '" +
+                                         P->getValueAsString("Name") +
+                                         "' returns " + Code +
+                                         ", which Errors does not name");
   }
 }
 
@@ -544,7 +543,8 @@ void emitEntryPoint(raw_ostream &OS, const API &A, const Record *F) {
       break;
     }
     if (!Check.empty())
-      OS << "        if (llvm::Error E = " << Check << ")\n          return E;\n";
+      OS << "        if (llvm::Error E = " << Check
+         << ")\n          return E;\n";
     if (Flags & ParamNonZero)
       OS << formatv("        if (llvm::Error E = {0}({1}, \"{1}\"))\n"
                     "          return E;\n",
@@ -653,7 +653,8 @@ bool emitEnumInfo(raw_ostream &OS, const RecordKeeper &Records) {
     for (const Record *E : Etors)
       OS << LS << E->getValueAsInt("Value");
     OS << "};\n";
-    OS << "  /// The enumerator's name without prefix; null if \\p V is none.\n";
+    OS << "  /// The enumerator's name without prefix; null if \\p V is "
+          "none.\n";
     OS << "  static const char *getName(int V) {\n    switch (V) {\n";
     for (const Record *E : Etors)
       OS << "    case " << E->getValueAsInt("Value") << ":\n      return \""
@@ -820,11 +821,10 @@ bool emitRuntimeFunctions(raw_ostream &OS, const RecordKeeper &Records) {
   for (const Record *F : Uses) {
     std::vector<std::string> Types;
     for (const Record *P : F->getValueAsListOfDefs("Params"))
-      Types.push_back("CType::" +
-                      lowerType(A, F, P->getValueAsString("Type")));
-    OS << "{\"" << F->getName() << "\", CType::"
-       << lowerType(A, F, F->getValueAsString("ReturnType")) << ", "
-       << Types.size() << ", {" << join(Types, ", ") << "}},\n";
+      Types.push_back("CType::" + lowerType(A, F, P->getValueAsString("Type")));
+    OS << "{\"" << F->getName()
+       << "\", CType::" << lowerType(A, F, F->getValueAsString("ReturnType"))
+       << ", " << Types.size() << ", {" << join(Types, ", ") << "}},\n";
   }
   OS << "#undef OFFLOAD_RUNTIME_FUNCTION_DECLS\n#endif\n\n";
   OS << "#ifdef OFFLOAD_RUNTIME_STRUCTS\n";

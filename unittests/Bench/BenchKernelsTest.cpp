@@ -44,8 +44,8 @@ std::string describe(offload_result_t R) {
 #define ASSERT_OK(Call)                                                        \
   do {                                                                         \
     offload_result_t Result_ = (Call);                                         \
-    ASSERT_EQ(Result_, OFFLOAD_SUCCESS) << #Call << " -> "                     \
-                                        << describe(Result_);                  \
+    ASSERT_EQ(Result_, OFFLOAD_SUCCESS)                                        \
+        << #Call << " -> " << describe(Result_);                               \
   } while (0)
 
 using Values = std::vector<std::vector<double>>;
@@ -88,8 +88,8 @@ protected:
     std::string Source =
         readKernelFile(OFFLOAD_BENCH_KERNEL_DIR, Case->file(), Error);
     ASSERT_FALSE(Source.empty()) << Error;
-    ASSERT_OK(offloadCreateProgramFromMLIR(Device, Source.data(),
-                                           Source.size(), &Program));
+    ASSERT_OK(offloadCreateProgramFromMLIR(Device, Source.data(), Source.size(),
+                                           &Program));
     ASSERT_OK(offloadJITGetKernel(Program, Case->kernel(), &Kernel));
   }
   void TearDown() override {
@@ -100,8 +100,7 @@ protected:
   }
 
   /// Launches through the JIT from the initial state; returns the outputs.
-  Values run(bool Specialize,
-             const offload_kernel_launch_size_args_t &Sizes) {
+  Values run(bool Specialize, const offload_kernel_launch_size_args_t &Sizes) {
     EXPECT_EQ(offloadJITSetEnabled(Specialize), OFFLOAD_SUCCESS);
     Case->reset();
     offload_result_t R =
@@ -146,9 +145,9 @@ protected:
           First << "\n  " << Out.Name << "[" << I << "]: expected " << E
                 << ", got " << A;
       }
-      EXPECT_EQ(Bad, 0u) << What << ": " << Bad << " of "
-                         << Expected[O].size() << " elements of "
-                         << Out.Name << " differ" << First.str();
+      EXPECT_EQ(Bad, 0u) << What << ": " << Bad << " of " << Expected[O].size()
+                         << " elements of " << Out.Name << " differ"
+                         << First.str();
     }
   }
 

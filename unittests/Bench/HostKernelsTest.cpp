@@ -206,16 +206,14 @@ std::vector<FormsParam> formsParams() {
       {"block_sum_100_96", [] { return createBlockSum(100, 96); }, 5},
       {"transpose_64x64", [] { return createTranspose(64, 64); }, 7},
       {"transpose_45x70", [] { return createTranspose(45, 70); }, 5},
-      {"histogram_10007_256x8",
-       [] { return createHistogram(10007, 256, 8); }, 6},
-      {"histogram_4096_128x4", [] { return createHistogram(4096, 128, 4); },
+      {"histogram_10007_256x8", [] { return createHistogram(10007, 256, 8); },
        6},
+      {"histogram_4096_128x4", [] { return createHistogram(4096, 128, 4); }, 6},
   };
 }
 
 class HostKernelFormsTest : public HostKernelsFixture,
-                            public ::testing::WithParamInterface<FormsParam> {
-};
+                            public ::testing::WithParamInterface<FormsParam> {};
 
 /// Every form of the kernel computes what the reference computes (and the
 /// kernel has its forms: a form missing from forms() is a failure too).

@@ -75,8 +75,8 @@ protected:
     PassManager PM(Context.get(), ModuleOp::getOperationName());
     std::string Error;
     llvm::raw_string_ostream OS(Error);
-    LogicalResult Parsed = parsePassPipeline(
-        "offload-lower-to-host{" + Options + "}", PM, OS);
+    LogicalResult Parsed =
+        parsePassPipeline("offload-lower-to-host{" + Options + "}", PM, OS);
     EXPECT_TRUE(succeeded(Parsed)) << Error;
     EXPECT_TRUE(succeeded(PM.run(*Module)));
     return Module;
@@ -188,8 +188,7 @@ class ExecutionEngineModes : public ExecutionEngineTest,
 
 TEST_P(ExecutionEngineModes, SaxpyThroughTheCInterface) {
   bool JIT = GetParam();
-  OwningOpRef<ModuleOp> Module =
-      lower(SaxpySource, JIT ? "jit=true" : "");
+  OwningOpRef<ModuleOp> Module = lower(SaxpySource, JIT ? "jit=true" : "");
   ASSERT_TRUE(Module);
   std::unique_ptr<ExecutionEngine> Engine = engine(*Module, JIT);
   ASSERT_TRUE(Engine);

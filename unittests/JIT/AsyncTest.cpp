@@ -33,8 +33,8 @@ TEST(AsyncJITTest, MissRunsGenericThenSpecialized) {
   offload_device_handle_t Device = nullptr;
   ASSERT_OK(offloadGetHostDevice(&Device));
   offload_jit_program_handle_t Program = nullptr;
-  ASSERT_OK(offloadCreateProgramFromMLIR(
-      Device, KernelsSource, std::strlen(KernelsSource), &Program));
+  ASSERT_OK(offloadCreateProgramFromMLIR(Device, KernelsSource,
+                                         std::strlen(KernelsSource), &Program));
   offload_jit_kernel_handle_t Kernel = nullptr;
   ASSERT_OK(offloadJITGetKernel(Program, "scale", &Kernel));
   ASSERT_OK(offloadJITResetStats());

@@ -25,8 +25,8 @@ class DiskCacheTest : public ::testing::Test {
 protected:
   void SetUp() override {
     llvm::SmallString<128> Path;
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("offload-cache-test",
-                                                      Path));
+    ASSERT_FALSE(
+        llvm::sys::fs::createUniqueDirectory("offload-cache-test", Path));
     Dir = std::string(Path);
   }
   void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
@@ -115,9 +115,8 @@ TEST_F(DiskCacheTest, LeastRecentlyUsedEntriesAreEvicted) {
                           ? Cache.list().back().Path
                           : Cache.list().front().Path;
   int FD;
-  ASSERT_FALSE(llvm::sys::fs::openFileForWrite(First, FD,
-                                               llvm::sys::fs::CD_OpenExisting,
-                                               llvm::sys::fs::OF_Append));
+  ASSERT_FALSE(llvm::sys::fs::openFileForWrite(
+      First, FD, llvm::sys::fs::CD_OpenExisting, llvm::sys::fs::OF_Append));
   ASSERT_FALSE(llvm::sys::fs::setLastAccessAndModificationTime(
       FD, llvm::sys::toTimePoint(1000)));
   llvm::sys::Process::SafelyCloseFileDescriptor(FD);

@@ -21,8 +21,8 @@
 #include "gtest/gtest.h"
 
 #include <chrono>
-#include <cstdlib>
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <numeric>
 #include <thread>
@@ -42,11 +42,10 @@ protected:
     // environment (on first use) and kept for the rest of the process.
     static const std::string ProcessDir = [] {
       const char *Base = std::getenv("OFFLOAD_CACHE_DIR");
-      std::string Dir = std::string(Base && *Base ? Base : "/tmp") + "/" +
-                        ::testing::UnitTest::GetInstance()
-                            ->current_test_info()
-                            ->name() +
-                        "." + std::to_string(getpid());
+      std::string Dir =
+          std::string(Base && *Base ? Base : "/tmp") + "/" +
+          ::testing::UnitTest::GetInstance()->current_test_info()->name() +
+          "." + std::to_string(getpid());
       setenv("OFFLOAD_CACHE_DIR", Dir.c_str(), 1);
       return Dir;
     }();
@@ -115,8 +114,8 @@ TEST_F(JITTest, ArrayContentsSpecializationComputesTheSameAsGeneric) {
     std::iota(X.begin(), X.end(), -16.0f);
     PolyArgs Args{view(X.data(), X.size()), view(Coefficients, 4)};
     auto Sizes = sizes(1, 32);
-    offload_result_t R = offloadJITLaunchKernel(
-        nullptr, Device, kernel("poly"), &Args, sizeof(Args), &Sizes);
+    offload_result_t R = offloadJITLaunchKernel(nullptr, Device, kernel("poly"),
+                                                &Args, sizeof(Args), &Sizes);
     EXPECT_EQ(R, OFFLOAD_SUCCESS) << describe(R);
     return X;
   };
@@ -214,8 +213,8 @@ TEST_F(JITTest, KeyModuleContent) {
   std::vector<float> X(256, 1.0f);
   ScaleArgs Args{view(X.data(), 256), 2.0f};
   auto Sizes = sizes(4, 64);
-  ASSERT_OK(offloadJITLaunchKernel(nullptr, Device, K, &Args, sizeof(Args),
-                                   &Sizes));
+  ASSERT_OK(
+      offloadJITLaunchKernel(nullptr, Device, K, &Args, sizeof(Args), &Sizes));
   EXPECT_EQ(X[0], 2.0f);
   EXPECT_EQ(stats().Compiles, 2u);
   ASSERT_OK(offloadJITDestroyProgram(Second));

@@ -72,7 +72,7 @@ inline std::string describe(offload_result_t R) {
   do {                                                                         \
     offload_result_t Result_ = (Call);                                         \
     ASSERT_EQ(Result_, OFFLOAD_SUCCESS)                                        \
-        << #Call << " -> " << offload_jit_test::describe(Result_);            \
+        << #Call << " -> " << offload_jit_test::describe(Result_);             \
   } while (0)
 
 #endif // OFFLOAD_UNITTESTS_JIT_JITTESTUTILS_H

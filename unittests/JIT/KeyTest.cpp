@@ -52,8 +52,8 @@ KEY_COMPONENT_TEST(ScalarValue, In.Values[0].second[3] = 0x41)
 KEY_COMPONENT_TEST(ValueArgumentIndex, In.Values[0].first = 2)
 KEY_COMPONENT_TEST(ArrayContents, In.Values[0].second.push_back(0))
 KEY_COMPONENT_TEST(BlockSize, In.Block[1] = 2)
-KEY_COMPONENT_TEST(GridSizeWhenFolded, (In.Grid = std::array<int32_t, 3>{
-                                            8, 1, 1}))
+KEY_COMPONENT_TEST(GridSizeWhenFolded,
+                   (In.Grid = std::array<int32_t, 3>{8, 1, 1}))
 KEY_COMPONENT_TEST(GenericVersusSpecialized, In.Specialized = false)
 
 TEST(KeyTest, GenericKeyIgnoresLaunchValues) {

@@ -42,7 +42,8 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "offload-jit-mpi-rank: %s\n", dlerror());
       return 1;
     }
-    auto Init = reinterpret_cast<int (*)(int *, char ***)>(dlsym(MPI, "MPI_Init"));
+    auto Init =
+        reinterpret_cast<int (*)(int *, char ***)>(dlsym(MPI, "MPI_Init"));
     Finalize = reinterpret_cast<int (*)()>(dlsym(MPI, "MPI_Finalize"));
     if (!Init || !Finalize || Init(&argc, &argv) != 0) {
       std::fprintf(stderr, "offload-jit-mpi-rank: MPI_Init failed\n");

@@ -56,8 +56,8 @@ protected:
     ASSERT_OK(offloadJITResetStats());
     mlir::offload::jit::registerDialects(Registry);
     Context = std::make_unique<mlir::MLIRContext>(Registry);
-    Module = mlir::parseSourceString<mlir::ModuleOp>(KernelsSource,
-                                                     Context.get());
+    Module =
+        mlir::parseSourceString<mlir::ModuleOp>(KernelsSource, Context.get());
     ASSERT_TRUE(Module);
   }
   void TearDown() override {
@@ -110,9 +110,9 @@ TEST_F(ModuleTest, TheModuleIsCloned) {
   // multiplying), then erases it: the program keeps what it was given.
   Module->walk([](mlir::arith::MulFOp Mul) {
     mlir::OpBuilder B(Mul);
-    Mul.replaceAllUsesWith(mlir::arith::AddFOp::create(
-                               B, Mul.getLoc(), Mul.getLhs(), Mul.getRhs())
-                               .getResult());
+    Mul.replaceAllUsesWith(
+        mlir::arith::AddFOp::create(B, Mul.getLoc(), Mul.getLhs(), Mul.getRhs())
+            .getResult());
     Mul.erase();
   });
   offload_jit_program_handle_t Changed = nullptr;
@@ -194,8 +194,8 @@ TEST_F(ModuleTest, Errors) {
             OFFLOAD_ERRC_INVALID_NULL_POINTER);
 
   // No gpu.module.
-  auto Empty = mlir::parseSourceString<mlir::ModuleOp>("module {}",
-                                                       Context.get());
+  auto Empty =
+      mlir::parseSourceString<mlir::ModuleOp>("module {}", Context.get());
   offload_result_t R =
       mlir::offload::jit::createProgram(Device, *Empty, &Program);
   EXPECT_EQ(Code(R), OFFLOAD_ERRC_INVALID_BINARY);

@@ -112,8 +112,9 @@ int main(int argc, char **argv) {
 
   Search S = {OL_PLATFORM_BACKEND_HOST, NULL, 0};
   CHECK_OK(olIterateDevices(findDevice, &S));
-  EXPECT(S.Device != NULL, "no device of backend OL_PLATFORM_BACKEND_HOST "
-                           "among %d devices",
+  EXPECT(S.Device != NULL,
+         "no device of backend OL_PLATFORM_BACKEND_HOST "
+         "among %d devices",
          S.Seen);
   if (!S.Device)
     return 1;
@@ -134,10 +135,10 @@ int main(int argc, char **argv) {
     Host[I] = (float)I;
 
   float *X, *Y;
-  CHECK_OK(olMemAlloc(Device, OL_ALLOC_TYPE_DEVICE, N * sizeof(float),
-                      (void **)&X));
-  CHECK_OK(olMemAlloc(Device, OL_ALLOC_TYPE_DEVICE, N * sizeof(float),
-                      (void **)&Y));
+  CHECK_OK(
+      olMemAlloc(Device, OL_ALLOC_TYPE_DEVICE, N * sizeof(float), (void **)&X));
+  CHECK_OK(
+      olMemAlloc(Device, OL_ALLOC_TYPE_DEVICE, N * sizeof(float), (void **)&Y));
   size_t Reported = 0;
   CHECK_OK(olGetMemInfo(X, OL_MEM_INFO_SIZE, sizeof(Reported), &Reported));
   EXPECT(Reported == N * sizeof(float), "olGetMemInfo SIZE %zu, expected %zu",

@@ -108,17 +108,16 @@ protected:
                   Trace.find(Printed + ")") != std::string::npos)
           << Printed << " not in: " << Trace;
     }
-    int PastLast =
-        *std::max_element(std::begin(Info<E>::Values), std::end(Info<E>::Values)) +
-        1;
+    int PastLast = *std::max_element(std::begin(Info<E>::Values),
+                                     std::end(Info<E>::Values)) +
+                   1;
     CaptureStderr();
     offload_result_t Result = Call(static_cast<E>(PastLast));
     std::string Trace = GetCapturedStderr();
     ASSERT_NE(Result, OFFLOAD_SUCCESS);
     EXPECT_EQ(Result->Code, OFFLOAD_ERRC_INVALID_ENUMERATION)
         << describe(Result);
-    std::string Printed =
-        Param + "=<invalid " + std::to_string(PastLast) + ">";
+    std::string Printed = Param + "=<invalid " + std::to_string(PastLast) + ">";
     EXPECT_NE(Trace.find(Printed), std::string::npos)
         << Printed << " not in: " << Trace;
   }
@@ -140,10 +139,10 @@ TEST_F(EnumTraceTest, EveryEnumParameter) {
   });
 
   offload_device_handle_t Device = nullptr;
-  walk<offload_platform_backend_t>(
-      "Backend", [&](offload_platform_backend_t V) {
-        return offloadGetDevice(V, 0, &Device);
-      });
+  walk<offload_platform_backend_t>("Backend",
+                                   [&](offload_platform_backend_t V) {
+                                     return offloadGetDevice(V, 0, &Device);
+                                   });
 
   walk<offload_alloc_type_t>("Type", [&](offload_alloc_type_t V) {
     void *Ptr = nullptr;
@@ -181,8 +180,8 @@ TEST_F(EnumTraceTest, EveryEnumParameter) {
   walk<offload_symbol_kind_t>("Kind", [&](offload_symbol_kind_t V) {
     return offloadGetSymbol(Program, "saxpy", V, &Kernel);
   });
-  ASSERT_SUCCESS(offloadGetSymbol(Program, "saxpy", OFFLOAD_SYMBOL_KIND_KERNEL,
-                                  &Kernel));
+  ASSERT_SUCCESS(
+      offloadGetSymbol(Program, "saxpy", OFFLOAD_SYMBOL_KIND_KERNEL, &Kernel));
   walk<offload_symbol_info_t>("PropName", [&](offload_symbol_info_t V) {
     return offloadGetSymbolInfoSize(Kernel, V, &Size);
   });
@@ -197,8 +196,8 @@ TEST_F(EnumTraceTest, PlatformStatusIsNamed) {
                                       sizeof(Platform), &Platform));
   size_t Size = 0;
   CaptureStderr();
-  ASSERT_SUCCESS(
-      offloadGetPlatformInfoSize(Platform, OFFLOAD_PLATFORM_INFO_STATUS, &Size));
+  ASSERT_SUCCESS(offloadGetPlatformInfoSize(
+      Platform, OFFLOAD_PLATFORM_INFO_STATUS, &Size));
   std::string Trace = GetCapturedStderr();
   EXPECT_NE(Trace.find("PropName=STATUS,"), std::string::npos) << Trace;
   EXPECT_EQ(Trace.find("<invalid"), std::string::npos) << Trace;

@@ -199,9 +199,8 @@ void HostModuleBuilder::addKernel(StringRef Name, uint64_t ArgumentsSize,
     Value *Bz = loadField(B, I64, Ctx, BlockDimOffset + 16);
     emitLoop(B, Block, Bz, [&](Value *Z) {
       emitLoop(B, Block, By, [&](Value *Y) {
-        emitLoop(B, Block, Bx, [&](Value *X) {
-          B.CreateCall(Thread, {Args, Ctx, X, Y, Z});
-        });
+        emitLoop(B, Block, Bx,
+                 [&](Value *X) { B.CreateCall(Thread, {Args, Ctx, X, Y, Z}); });
       });
     });
     B.CreateRetVoid();

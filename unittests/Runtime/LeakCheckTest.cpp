@@ -37,8 +37,8 @@ int main(int argc, char **argv) {
   if (offload_result_t R = offloadGetHostDevice(&Device))
     return fail("offloadGetHostDevice", R);
   offload_queue_handle_t Queue, Freed;
-  if (offload_result_t R = offloadCreateQueueWithCodeLoc(Device, &Queue,
-                                                          &QueueLoc))
+  if (offload_result_t R =
+          offloadCreateQueueWithCodeLoc(Device, &Queue, &QueueLoc))
     return fail("offloadCreateQueue", R);
   if (offload_result_t R = offloadCreateQueue(Device, &Freed))
     return fail("offloadCreateQueue", R);

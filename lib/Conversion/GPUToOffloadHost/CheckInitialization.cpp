@@ -110,7 +110,6 @@ static bool isGlobal(Value memref) {
   return true;
 }
 
-
 /// The kernel's name as the user wrote it (a specialization names its
 /// original).
 static std::string getKernelName(gpu::GPUFuncOp kernel) {
@@ -152,9 +151,9 @@ static FailureOr<Hooks> declareHooks(offload::HostModuleSymbols &symbols) {
   if (!hooks.pending->hasAttr(LLVM::LLVMDialect::getReadnoneAttrName())) {
     hooks.pending->setAttr(LLVM::LLVMDialect::getReadnoneAttrName(),
                            b.getUnitAttr());
-    hooks.pending->setAttr("passthrough",
-                           b.getStrArrayAttr({"nounwind", "willreturn",
-                                              "speculatable"}));
+    hooks.pending->setAttr(
+        "passthrough",
+        b.getStrArrayAttr({"nounwind", "willreturn", "speculatable"}));
   }
   return hooks;
 }
@@ -176,11 +175,10 @@ static void instrumentAccess(const Access &access, gpu::GPUFuncOp kernel,
   // nest, not per access.
   Value base =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, access.memref);
-  Value pending =
-      func::CallOp::create(b, loc, hooks.pending,
-                           ValueRange{arith::IndexCastOp::create(b, loc, i64,
-                                                                 base)})
-          .getResult(0);
+  Value pending = func::CallOp::create(
+                      b, loc, hooks.pending,
+                      ValueRange{arith::IndexCastOp::create(b, loc, i64, base)})
+                      .getResult(0);
   auto guard = scf::IfOp::create(
       b, loc,
       arith::CmpIOp::create(

@@ -25,8 +25,8 @@
 #include "OffloadDialect/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir {
@@ -69,7 +69,6 @@ static std::optional<Access> getAccess(Operation *op) {
   return std::nullopt;
 }
 
-
 /// The zero of \p type (an integer, index, float or vector of them).
 static Value createZero(OpBuilder &b, Location loc, Type type) {
   if (auto vector = dyn_cast<VectorType>(type)) {
@@ -77,7 +76,8 @@ static Value createZero(OpBuilder &b, Location loc, Type type) {
     TypedAttr zero = isa<FloatType>(element)
                          ? TypedAttr(b.getFloatAttr(element, 0.0))
                          : TypedAttr(b.getIntegerAttr(element, 0));
-    return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(vector, zero));
+    return arith::ConstantOp::create(b, loc,
+                                     DenseElementsAttr::get(vector, zero));
   }
   if (isa<FloatType>(type))
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, 0.0));

@@ -132,8 +132,8 @@ static int64_t getElementBytes(Type type) {
 static bool isShared(Value memref, bool &workgroup) {
   auto type = cast<MemRefType>(memref.getType());
   workgroup = false;
-  if (auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
-          type.getMemorySpace())) {
+  if (auto space =
+          dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace())) {
     if (space.getValue() == gpu::AddressSpace::Private)
       return false;
     workgroup = space.getValue() == gpu::AddressSpace::Workgroup;
@@ -151,7 +151,6 @@ static bool isShared(Value memref, bool &workgroup) {
   }
   return true;
 }
-
 
 static func::FuncOp getOrCreateHook(OpBuilder &b, gpu::GPUModuleOp module,
                                     StringRef name, TypeRange args) {
@@ -186,8 +185,8 @@ static std::string getKernelName(gpu::GPUFuncOp kernel) {
 
 static Value createKernelName(OpBuilder &b, Location loc,
                               gpu::GPUModuleOp module, gpu::GPUFuncOp kernel) {
-  return offload::createHostStringAddress(b, loc, module, "__offload_check.kernel",
-                                          getKernelName(kernel));
+  return offload::createHostStringAddress(
+      b, loc, module, "__offload_check.kernel", getKernelName(kernel));
 }
 
 //===----------------------------------------------------------------------===//
@@ -351,8 +350,8 @@ static bool isLaunchInvariant(Value value, unsigned depth = 0) {
     return false;
   if (isa<gpu::BlockDimOp, gpu::GridDimOp>(def))
     return true;
-  if (isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::LaneIdOp,
-          gpu::SubgroupIdOp, gpu::GlobalIdOp>(def) ||
+  if (isa<gpu::ThreadIdOp, gpu::BlockIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp,
+          gpu::GlobalIdOp>(def) ||
       def->getNumRegions() != 0 || !isPure(def))
     return false;
   return llvm::all_of(def->getOperands(), [&](Value operand) {
@@ -370,7 +369,8 @@ static bool isSameValue(Value a, Value b, unsigned depth = 0) {
       x->getAttrDictionary() != y->getAttrDictionary() ||
       x->getNumOperands() != y->getNumOperands() || x->getNumRegions() ||
       !isPure(x) ||
-      cast<OpResult>(a).getResultNumber() != cast<OpResult>(b).getResultNumber())
+      cast<OpResult>(a).getResultNumber() !=
+          cast<OpResult>(b).getResultNumber())
     return false;
   for (auto [p, q] : llvm::zip(x->getOperands(), y->getOperands()))
     if (!isSameValue(p, q, depth + 1))
@@ -585,8 +585,7 @@ static Value getRoot(Value memref) {
 }
 
 /// The form of \p access on \p root; none for a view or a vector access.
-static std::optional<AccessForm> getAccessForm(const Access &access,
-                                               Value root,
+static std::optional<AccessForm> getAccessForm(const Access &access, Value root,
                                                const LaunchShape &shape) {
   if (access.memref != root || access.count != 1)
     return std::nullopt;
@@ -665,8 +664,7 @@ static std::optional<int64_t> getOffset(const std::optional<LinearIndex> &a,
   for (auto [value, sign] : a->invariants) {
     bool found = false;
     for (auto [k, other] : llvm::enumerate(b->invariants))
-      if (!used[k] && other.second == sign &&
-          isSameValue(other.first, value)) {
+      if (!used[k] && other.second == sign && isSameValue(other.first, value)) {
         used[k] = found = true;
         break;
       }
@@ -820,8 +818,8 @@ static bool areBlockDistinct(ArrayRef<AccessForm> forms,
       }
     int64_t ivSpan = 0;
     for (Value iv : first.ivs) {
-      auto loop = cast<scf::ForOp>(
-          cast<BlockArgument>(iv).getOwner()->getParentOp());
+      auto loop =
+          cast<scf::ForOp>(cast<BlockArgument>(iv).getOwner()->getParentOp());
       std::optional<int64_t> lb = getConstant(loop.getLowerBound()),
                              ub = getConstant(loop.getUpperBound()),
                              step = getConstant(loop.getStep());
@@ -841,9 +839,9 @@ static bool areBlockDistinct(ArrayRef<AccessForm> forms,
         first.threadDiv[thread] == 1 && high == low && !ivSpan)
       continue;
     std::optional<int64_t> factor = getConstant(scale);
-    std::optional<int64_t> extent =
-        thread == -1 ? std::optional<int64_t>(1)
-                     : getExtent(first, thread, shape);
+    std::optional<int64_t> extent = thread == -1
+                                        ? std::optional<int64_t>(1)
+                                        : getExtent(first, thread, shape);
     if (!factor || !extent || *factor < *extent + (high - low) + ivSpan)
       return false;
   }
@@ -886,9 +884,10 @@ static unsigned getGridAssumption(ArrayRef<const Access *> list, Value root,
   unsigned assumed = 0;
   for (int d = 0; d < 3; ++d) {
     bool named = llvm::any_of(forms, [&](const AccessForm &form) {
-      return llvm::any_of(form.dims, [&](const std::optional<LinearIndex> &dim) {
-        return dim && dim->namesBlock(d);
-      });
+      return llvm::any_of(form.dims,
+                          [&](const std::optional<LinearIndex> &dim) {
+                            return dim && dim->namesBlock(d);
+                          });
     });
     if (!named && shape.grid[d] == 0) {
       shape.grid[d] = 1;
@@ -930,7 +929,8 @@ static RaceFreeAccesses findRaceFreeAccesses(gpu::GPUFuncOp kernel,
   RaceFreeAccesses result;
   for (auto &[key, list] : groups) {
     Value root = key.first;
-    bool anyWrite = llvm::any_of(list, [](const Access *a) { return a->write; });
+    bool anyWrite =
+        llvm::any_of(list, [](const Access *a) { return a->write; });
     if (anyWrite) {
       SmallVector<AccessForm, 1> forms;
       if (!getForms(list, root, shape, forms) ||
@@ -1034,9 +1034,9 @@ static bool instrumentAccess(const Access &access, gpu::GPUFuncOp kernel,
          {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z}) {
       if (!(unlessGrid & (1u << dimOf(dim))))
         continue;
-      Value more = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::ne,
-          gpu::GridDimOp::create(b, loc, dim), one);
+      Value more =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                gpu::GridDimOp::create(b, loc, dim), one);
       if (needed)
         more = arith::OrIOp::create(b, loc, needed, more).getResult();
       needed = more;
@@ -1049,25 +1049,24 @@ static bool instrumentAccess(const Access &access, gpu::GPUFuncOp kernel,
     scf::YieldOp::create(b, loc);
     b.setInsertionPointToStart(then);
   }
-  func::FuncOp hook =
-      getOrCreateHook(b, module, kAccessFn,
-                      {ptrType, ptrType, i64, i64, i64, i64, i64, i64, i64,
-                       i64, i64});
+  func::FuncOp hook = getOrCreateHook(
+      b, module, kAccessFn,
+      {ptrType, ptrType, i64, i64, i64, i64, i64, i64, i64, i64, i64});
   // The linear index: offset + sum of index * stride, from the memref's
   // metadata (any layout), and the address of that element.
   auto metadata =
       memref::ExtractStridedMetadataOp::create(b, loc, access.memref);
   Value linear = metadata.getOffset();
-  for (auto [index, stride] :
-       llvm::zip(access.indices, metadata.getStrides()))
+  for (auto [index, stride] : llvm::zip(access.indices, metadata.getStrides()))
     linear = arith::AddIOp::create(
         b, loc, linear, arith::MulIOp::create(b, loc, index, stride));
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(
-      b, loc, access.memref);
+  Value base =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, access.memref);
   Value address = arith::AddIOp::create(
       b, loc, base,
       arith::MulIOp::create(
-          b, loc, linear, arith::ConstantIndexOp::create(b, loc, elementBytes)));
+          b, loc, linear,
+          arith::ConstantIndexOp::create(b, loc, elementBytes)));
   // The value a scalar store writes, as i64 bits: a write of the value the
   // memory already holds is no hazard (compute-sanitizer's racecheck calls
   // such a write-write benign).
@@ -1090,14 +1089,16 @@ static bool instrumentAccess(const Access &access, gpu::GPUFuncOp kernel,
   if (!stored)
     stored = arith::ConstantIntOp::create(b, loc, i64, 0);
   SmallVector<Value> args{
-      offload::createHostStringAddress(b, loc, module, "__offload_check.location",
+      offload::createHostStringAddress(b, loc, module,
+                                       "__offload_check.location",
                                        offload::describeSourceLocation(loc)),
       createKernelName(b, loc, module, kernel),
       arith::IndexCastOp::create(b, loc, i64, address),
       arith::ConstantIntOp::create(b, loc, i64, elementBytes),
       arith::ConstantIntOp::create(b, loc, i64, access.count),
       arith::ConstantIntOp::create(b, loc, i64, flags),
-      arith::IndexCastOp::create(b, loc, i64, linear), stored};
+      arith::IndexCastOp::create(b, loc, i64, linear),
+      stored};
   appendThreadIds(b, loc, args);
   func::CallOp::create(b, loc, hook, args);
   return true;
@@ -1111,14 +1112,13 @@ static void instrumentBarrier(Operation *op, int64_t flags,
   Location loc = op->getLoc();
   Type i64 = b.getI64Type();
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
-  func::FuncOp hook =
-      getOrCreateHook(b, module, kBarrierFn,
-                      {ptrType, ptrType, i64, i64, i64, i64});
-  SmallVector<Value> args{
-      offload::createHostStringAddress(b, loc, module, "__offload_check.location",
-                                       offload::describeSourceLocation(loc)),
-      createKernelName(b, loc, module, kernel),
-      arith::ConstantIntOp::create(b, loc, i64, flags)};
+  func::FuncOp hook = getOrCreateHook(b, module, kBarrierFn,
+                                      {ptrType, ptrType, i64, i64, i64, i64});
+  SmallVector<Value> args{offload::createHostStringAddress(
+                              b, loc, module, "__offload_check.location",
+                              offload::describeSourceLocation(loc)),
+                          createKernelName(b, loc, module, kernel),
+                          arith::ConstantIntOp::create(b, loc, i64, flags)};
   appendThreadIds(b, loc, args);
   func::CallOp::create(b, loc, hook, args);
 }
@@ -1163,11 +1163,11 @@ struct OffloadCheckRacesPass
       // Barrier intervals matter to racecheck only when an access is
       // checked; synccheck only where threads can diverge.
       // (A kernel with one divergent barrier has all its barriers named.)
-      bool syncChecked = sync && (mayExitEarly(kernel) ||
-                                  llvm::any_of(barriers, [](auto barrier) {
-                                    return !barrier.second &&
-                                           !isConvergent(barrier.first);
-                                  }));
+      bool syncChecked =
+          sync &&
+          (mayExitEarly(kernel) || llvm::any_of(barriers, [](auto barrier) {
+             return !barrier.second && !isConvergent(barrier.first);
+           }));
       for (auto [op, collective] : barriers) {
         if (!(race && anyChecked) && !(syncChecked && !collective))
           continue;

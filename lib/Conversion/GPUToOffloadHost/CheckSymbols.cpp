@@ -39,7 +39,8 @@ HostModuleSymbols::HostModuleSymbols(gpu::GPUModuleOp module)
         !value.getValue().ends_with(StringRef("\0", 1)))
       continue;
     auto [prefix, index] = global.getSymName().rsplit('.');
-    if (index.empty() || !llvm::all_of(index, [](char c) { return llvm::isDigit(c); }))
+    if (index.empty() ||
+        !llvm::all_of(index, [](char c) { return llvm::isDigit(c); }))
       continue;
     strings.try_emplace(getStringKey(prefix, value.getValue().drop_back()),
                         global.getSymNameAttr());

@@ -10,8 +10,8 @@
 //
 // Mechanism. A GPU block runs on one OS thread. Every kernel K becomes
 //   - `K(args..., ctx, tx, ty, tz, smem, dsmem)` (internal, `gpu.kernel`): the
-//     kernel body for one thread, thread ids as arguments, block ids and dims loaded
-//     once from the block context;
+//     kernel body for one thread, thread ids as arguments, block ids and dims
+//     loaded once from the block context;
 //   - `__offload_thread.K(packedArgs, ctx, tx, ty, tz)`: unpacks the packed
 //     argument buffer and calls the body (the fiber entry of cooperative
 //     kernels);
@@ -136,8 +136,8 @@ static DictionaryAttr encodeKernelInfo(MLIRContext *context,
   if (info.threadLoops)
     fields.push_back(b.getNamedAttr("thread_loops", b.getUnitAttr()));
   if (!info.cooperativeReason.empty())
-    fields.push_back(b.getNamedAttr(
-        "fiber_reason", b.getStringAttr(info.cooperativeReason)));
+    fields.push_back(b.getNamedAttr("fiber_reason",
+                                    b.getStringAttr(info.cooperativeReason)));
   return b.getDictionaryAttr(fields);
 }
 
@@ -298,8 +298,7 @@ Value KernelBodyLowering::blockDim(unsigned d) {
 Value KernelBodyLowering::gridDim(unsigned d) {
   return entryValue(gridDims[d], [&](OpBuilder &b) -> Value {
     if (knownGridSize)
-      return arith::ConstantIndexOp::create(b, body.getLoc(),
-                                            knownGridSize[d]);
+      return arith::ConstantIndexOp::create(b, body.getLoc(), knownGridSize[d]);
     return loadContextIndex(b, body.getLoc(), ctx, kGridDimField + d);
   });
 }
@@ -322,9 +321,9 @@ Value KernelBodyLowering::validSlot() {
   return entryValue(valid, [&](OpBuilder &b) -> Value {
     Value one = LLVM::ConstantOp::create(b, body.getLoc(), b.getI64Type(),
                                          b.getI64IntegerAttr(1));
-    return LLVM::AllocaOp::create(
-        b, body.getLoc(), LLVM::LLVMPointerType::get(b.getContext()),
-        b.getI8Type(), one);
+    return LLVM::AllocaOp::create(b, body.getLoc(),
+                                  LLVM::LLVMPointerType::get(b.getContext()),
+                                  b.getI8Type(), one);
   });
 }
 
@@ -343,26 +342,24 @@ LogicalResult KernelBodyLowering::lowerShuffle(gpu::ShuffleOp op) {
     bits = arith::BitcastOp::create(b, loc, intType, bits);
   if (width == 32)
     bits = arith::ExtUIOp::create(b, loc, i64, bits);
-  Value mode = arith::ConstantIntOp::create(b, loc, i32,
-                                            shuffleModeToABI(op.getMode()));
+  Value mode =
+      arith::ConstantIntOp::create(b, loc, i32, shuffleModeToABI(op.getMode()));
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
-  func::FuncOp fn = getOrDeclareFunc(b, module, kShuffleFn,
-                                     {ptrType, i64, i32, i32, i32, ptrType},
-                                     {i64});
+  func::FuncOp fn = getOrDeclareFunc(
+      b, module, kShuffleFn, {ptrType, i64, i32, i32, i32, ptrType}, {i64});
   Value slot = validSlot();
-  Value result =
-      func::CallOp::create(b, loc, fn,
-                           ValueRange{ctx, bits, op.getOffset(), op.getWidth(),
-                                      mode, slot})
-          .getResult(0);
+  Value result = func::CallOp::create(b, loc, fn,
+                                      ValueRange{ctx, bits, op.getOffset(),
+                                                 op.getWidth(), mode, slot})
+                     .getResult(0);
   if (width == 32)
     result = arith::TruncIOp::create(b, loc, intType, result);
   if (isa<FloatType>(type))
     result = arith::BitcastOp::create(b, loc, type, result);
   Value validByte = LLVM::LoadOp::create(b, loc, b.getI8Type(), slot);
   Value zero = arith::ConstantIntOp::create(b, loc, b.getI8Type(), 0);
-  Value isValid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                        validByte, zero);
+  Value isValid =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, validByte, zero);
   op.replaceAllUsesWith(ValueRange{result, isValid});
   op.erase();
   return success();
@@ -379,8 +376,8 @@ LogicalResult KernelBodyLowering::lowerPrintf(gpu::PrintfOp op) {
   format.push_back('\0');
   std::string globalName;
   do {
-    globalName = (body.getName() + ".printf_format." + Twine(printfCount++))
-                     .str();
+    globalName =
+        (body.getName() + ".printf_format." + Twine(printfCount++)).str();
   } while (SymbolTable::lookupSymbolIn(module, globalName));
   auto arrayType = LLVM::LLVMArrayType::get(b.getI8Type(), format.size());
   {
@@ -473,20 +470,21 @@ LogicalResult KernelBodyLowering::run() {
             })
             .Case([&](gpu::NumSubgroupsOp op) {
               Value threads = arith::MulIOp::create(
-                  b, loc, arith::MulIOp::create(b, loc, blockDim(0), blockDim(1)),
+                  b, loc,
+                  arith::MulIOp::create(b, loc, blockDim(0), blockDim(1)),
                   blockDim(2));
               Value size = arith::ConstantIndexOp::create(
                   b, loc, OFFLOAD_HOST_SUBGROUP_SIZE);
               op.replaceAllUsesWith(
-                  arith::CeilDivUIOp::create(b, loc, threads, size).getResult());
+                  arith::CeilDivUIOp::create(b, loc, threads, size)
+                      .getResult());
               op.erase();
               return success();
             })
             .Case([&](gpu::SubgroupSizeOp op) {
-              op.replaceAllUsesWith(
-                  arith::ConstantIndexOp::create(b, loc,
-                                                 OFFLOAD_HOST_SUBGROUP_SIZE)
-                      .getResult());
+              op.replaceAllUsesWith(arith::ConstantIndexOp::create(
+                                        b, loc, OFFLOAD_HOST_SUBGROUP_SIZE)
+                                        .getResult());
               op.erase();
               return success();
             })
@@ -590,8 +588,8 @@ static FailureOr<KernelInfo> lowerKernel(gpu::GPUFuncOp kernel,
                       MemRefLayoutAttrInterface(), workgroupSpace);
 
   SmallVector<Type> inputs(kernel.getArgumentTypes());
-  inputs.append({ptrType, indexType, indexType, indexType, sharedType,
-                 sharedType});
+  inputs.append(
+      {ptrType, indexType, indexType, indexType, sharedType, sharedType});
   // The body keeps the kernel's name and is marked `gpu.kernel`, so that
   // gpu.launch_func and offload.launch still verify against the module.
   auto body = func::FuncOp::create(builder, loc, info.name,
@@ -644,7 +642,6 @@ static FailureOr<KernelInfo> lowerKernel(gpu::GPUFuncOp kernel,
   if (failed(lowering.run()))
     return failure();
 
-
   // The thread entry: declared here with the ABI's signature; its body, which
   // unpacks the argument buffer, is added after lowering to LLVM (phase 4).
   builder.setInsertionPoint(kernel);
@@ -655,9 +652,9 @@ static FailureOr<KernelInfo> lowerKernel(gpu::GPUFuncOp kernel,
   threadFn.setPrivate();
 
   // The block entry: loops over the block's threads, x fastest.
-  auto blockFn = func::FuncOp::create(
-      builder, loc, (kBlockPrefix + info.name).str(),
-      builder.getFunctionType({ptrType, ptrType}, {}));
+  auto blockFn =
+      func::FuncOp::create(builder, loc, (kBlockPrefix + info.name).str(),
+                           builder.getFunctionType({ptrType, ptrType}, {}));
   Block *blockEntry = blockFn.addEntryBlock();
   builder.setInsertionPointToStart(blockEntry);
   Value args = blockEntry->getArgument(0), ctx = blockEntry->getArgument(1);
@@ -666,11 +663,10 @@ static FailureOr<KernelInfo> lowerKernel(gpu::GPUFuncOp kernel,
   DenseI32ArrayAttr known = kernel.getKnownBlockSizeAttr();
   SmallVector<Value, 3> dims;
   for (unsigned d = 0; d < 3; ++d)
-    dims.push_back(known ? arith::ConstantIndexOp::create(builder, loc,
-                                                          known[d])
-                               .getResult()
-                         : loadContextIndex(builder, loc, ctx,
-                                            kBlockDimField + d));
+    dims.push_back(
+        known
+            ? arith::ConstantIndexOp::create(builder, loc, known[d]).getResult()
+            : loadContextIndex(builder, loc, ctx, kBlockDimField + d));
   if (info.threadLoops) {
     // The body loops over the threads itself; its thread ids are unused.
     func::CallOp::create(builder, loc, threadFn,
@@ -1014,11 +1010,10 @@ static LogicalResult emitEntryPoints(gpu::GPUModuleOp module,
   std::string name = info.name;
   name.push_back('\0');
   std::string nameSymbol = "__offload_kernel_name." + info.name;
-  LLVM::GlobalOp::create(builder, loc,
-                         LLVM::LLVMArrayType::get(builder.getI8Type(),
-                                                  name.size()),
-                         /*isConstant=*/true, LLVM::Linkage::Internal,
-                         nameSymbol, builder.getStringAttr(name));
+  LLVM::GlobalOp::create(
+      builder, loc, LLVM::LLVMArrayType::get(builder.getI8Type(), name.size()),
+      /*isConstant=*/true, LLVM::Linkage::Internal, nameSymbol,
+      builder.getStringAttr(name));
 
   // The argument buffer's layout: natural alignment, like the LLVM struct.
   DataLayout layout = DataLayout::closest(module);
@@ -1091,10 +1086,10 @@ static LogicalResult emitEntryPoints(gpu::GPUModuleOp module,
              builder.getI32IntegerAttr(
                  info.cooperative ? OFFLOAD_HOST_KERNEL_COOPERATIVE : 0)),
          1);
-  insert(LLVM::ConstantOp::create(builder, loc, i64,
-                                  builder.getI64IntegerAttr(
-                                      info.staticSharedBytes)),
-         2);
+  insert(
+      LLVM::ConstantOp::create(
+          builder, loc, i64, builder.getI64IntegerAttr(info.staticSharedBytes)),
+      2);
   insert(LLVM::ConstantOp::create(builder, loc, i64,
                                   builder.getI64IntegerAttr(argsSize)),
          3);

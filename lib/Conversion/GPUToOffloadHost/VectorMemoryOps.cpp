@@ -80,9 +80,8 @@ struct UnrollNDLoad : public OpRewritePattern<vector::LoadOp> {
       SmallVector<int64_t> position = getRowPosition(type, row);
       SmallVector<Value> indices =
           getRowIndices(rewriter, loc, op.getIndices(), position);
-      Value piece = vector::LoadOp::create(rewriter, loc, rowType,
-                                           op.getBase(), indices,
-                                           op.getNontemporal());
+      Value piece = vector::LoadOp::create(rewriter, loc, rowType, op.getBase(),
+                                           indices, op.getNontemporal());
       result = vector::InsertOp::create(rewriter, loc, piece, result, position);
     }
     rewriter.replaceOp(op, result);
@@ -103,9 +102,8 @@ struct UnrollNDStore : public OpRewritePattern<vector::StoreOp> {
       SmallVector<int64_t> position = getRowPosition(type, row);
       SmallVector<Value> indices =
           getRowIndices(rewriter, loc, op.getIndices(), position);
-      Value piece =
-          vector::ExtractOp::create(rewriter, loc, op.getValueToStore(),
-                                    position);
+      Value piece = vector::ExtractOp::create(rewriter, loc,
+                                              op.getValueToStore(), position);
       vector::StoreOp::create(rewriter, loc, piece, op.getBase(), indices,
                               op.getNontemporal());
     }

@@ -877,12 +877,12 @@ struct LaunchOpLowering : OffloadOpLowering<LaunchOp> {
     // Kernels embedded as MLIR launch through the JIT, which specializes
     // them on their runtime constants.
     bool jit = isJITModule(symbolTable, op.getKernelModuleName());
-    FailureOr<Value> kernel = callWithResult(
-        rewriter, loc, op,
-        jit ? RuntimeFunction::JITGetKernelFromImage
-            : RuntimeFunction::GetKernelFromImage,
-        {adaptor.getDevice(), imagePtr, imageSize, name}, getPtrType(),
-        launchContext);
+    FailureOr<Value> kernel =
+        callWithResult(rewriter, loc, op,
+                       jit ? RuntimeFunction::JITGetKernelFromImage
+                           : RuntimeFunction::GetKernelFromImage,
+                       {adaptor.getDevice(), imagePtr, imageSize, name},
+                       getPtrType(), launchContext);
     if (failed(kernel))
       return rewriter.notifyMatchFailure(op, "conflicting runtime declaration");
 

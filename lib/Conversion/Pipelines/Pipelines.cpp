@@ -9,15 +9,15 @@
 #include "OffloadDialect/Conversion/Passes.h"
 #include "OffloadDialect/Conversion/Pipelines/GPUTargets.h"
 #include "OffloadDialect/Transforms/Passes.h"
-#include "PipelinePasses.h"
 #include "OffloadSupport/CheckTools.h"
+#include "PipelinePasses.h"
 
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
-#include "mlir/Conversion/Passes.h"
-#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
+#include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/InitAllPasses.h"
 
@@ -86,8 +86,8 @@ static void addHostEpilogue(OpPassManager &pm) {
 bool CheckToolsParser::parse(llvm::cl::Option &option, StringRef argName,
                              StringRef arg, std::string &value) {
   std::string bad;
-  std::optional<uint32_t> tools =
-      ::offload::parseCheckTools(std::string_view(arg.data(), arg.size()), &bad);
+  std::optional<uint32_t> tools = ::offload::parseCheckTools(
+      std::string_view(arg.data(), arg.size()), &bad);
   if (!tools)
     return option.error("'" + bad + "' is not a checking tool: expected " +
                         ::offload::CheckToolsSyntax);
@@ -96,7 +96,8 @@ bool CheckToolsParser::parse(llvm::cl::Option &option, StringRef argName,
 }
 
 uint32_t mlir::offload::getCheckTools(StringRef value) {
-  return ::offload::parseCheckTools(std::string_view(value.data(), value.size()))
+  return ::offload::parseCheckTools(
+             std::string_view(value.data(), value.size()))
       .value_or(0);
 }
 

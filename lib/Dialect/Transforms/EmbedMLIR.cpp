@@ -33,8 +33,9 @@ struct EmbedMLIRPass
       OpBuilder builder(module);
       // The module alone, in a container module, as bytecode.
       OwningOpRef<ModuleOp> container = ModuleOp::create(module.getLoc());
-      (*container)->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
-                            builder.getUnitAttr());
+      (*container)
+          ->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    builder.getUnitAttr());
       container->getBody()->push_back(module->clone());
       std::string bytes;
       llvm::raw_string_ostream os(bytes);
@@ -43,14 +44,14 @@ struct EmbedMLIRPass
         return signalPassFailure();
       }
       Attribute target = HostTargetAttr::get(context, 3, "", "", "");
-      if (ArrayAttr targets = module.getTargetsAttr(); targets && !targets.empty())
+      if (ArrayAttr targets = module.getTargetsAttr();
+          targets && !targets.empty())
         target = targets[0];
       auto properties = builder.getDictionaryAttr(builder.getNamedAttr(
           OffloadDialect::JitAttrHelper::getNameStr(), builder.getUnitAttr()));
-      auto object = gpu::ObjectAttr::get(context, target,
-                                         gpu::CompilationTarget::Offload,
-                                         builder.getStringAttr(bytes),
-                                         properties, /*kernels=*/nullptr);
+      auto object = gpu::ObjectAttr::get(
+          context, target, gpu::CompilationTarget::Offload,
+          builder.getStringAttr(bytes), properties, /*kernels=*/nullptr);
       gpu::BinaryOp::create(builder, module.getLoc(), module.getName(),
                             /*offloadingHandler=*/nullptr,
                             builder.getArrayAttr({object}));

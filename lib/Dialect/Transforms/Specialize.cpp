@@ -76,8 +76,9 @@ bool mlir::offload::isUseful(gpu::GPUFuncOp kernel,
          differs(kernel.getKnownGridSizeAttr(), spec.gridSize);
 }
 
-std::string mlir::offload::getSpecializedName(
-    gpu::GPUFuncOp kernel, const KernelSpecialization &spec) {
+std::string
+mlir::offload::getSpecializedName(gpu::GPUFuncOp kernel,
+                                  const KernelSpecialization &spec) {
   std::string key;
   llvm::raw_string_ostream os(key);
   os << kernel.getName() << ';';
@@ -91,8 +92,8 @@ std::string mlir::offload::getSpecializedName(
   auto printSize = [&](StringRef name,
                        const std::optional<std::array<int32_t, 3>> &size) {
     if (size)
-      os << name << '=' << (*size)[0] << ',' << (*size)[1] << ','
-         << (*size)[2] << ';';
+      os << name << '=' << (*size)[0] << ',' << (*size)[1] << ',' << (*size)[2]
+         << ';';
   };
   printSize("block", spec.blockSize);
   printSize("grid", spec.gridSize);
@@ -135,8 +136,9 @@ struct FoldConstantGlobalLoad : OpRewritePattern<memref::LoadOp> {
     }
     if (!ElementsAttr::isValidIndex(value, indices))
       return rewriter.notifyMatchFailure(load, "index out of bounds");
-    auto element = cast<TypedAttr>(value.getValues<Attribute>()[
-        ElementsAttr::getFlattenedIndex(value, indices)]);
+    auto element = cast<TypedAttr>(
+        value.getValues<Attribute>()[ElementsAttr::getFlattenedIndex(value,
+                                                                     indices)]);
     rewriter.replaceOpWithNewOp<arith::ConstantOp>(load, element);
     return success();
   }
@@ -287,8 +289,7 @@ static LogicalResult checkValue(gpu::GPUFuncOp kernel, unsigned index,
     return success();
   }
   auto typed = dyn_cast<TypedAttr>(value);
-  if (!typed || typed.getType() != type ||
-      !isa<IntegerAttr, FloatAttr>(value))
+  if (!typed || typed.getType() != type || !isa<IntegerAttr, FloatAttr>(value))
     return fail();
   return success();
 }
@@ -378,9 +379,10 @@ static Value castToLayout(OpBuilder &builder, Location loc, Value global,
                                            sizes, strides);
 }
 
-FailureOr<gpu::GPUFuncOp> mlir::offload::getOrCreateSpecialization(
-    gpu::GPUFuncOp kernel, const KernelSpecialization &spec,
-    const SpecializationOptions &options) {
+FailureOr<gpu::GPUFuncOp>
+mlir::offload::getOrCreateSpecialization(gpu::GPUFuncOp kernel,
+                                         const KernelSpecialization &spec,
+                                         const SpecializationOptions &options) {
   auto module = kernel->getParentOfType<gpu::GPUModuleOp>();
   if (!module)
     return kernel.emitOpError("kernel is not inside a gpu.module");
@@ -535,14 +537,13 @@ struct SpecializePass
     getOperation().walk([&](Operation *op) {
       // Both launch ops name their operands alike.
       auto view = [&](auto launch) {
-        launches.push_back(
-            {op,
-             launch.getKernel(),
-             {launch.getGridSizeX(), launch.getGridSizeY(),
-              launch.getGridSizeZ()},
-             {launch.getBlockSizeX(), launch.getBlockSizeY(),
-              launch.getBlockSizeZ()},
-             launch.getKernelOperands()});
+        launches.push_back({op,
+                            launch.getKernel(),
+                            {launch.getGridSizeX(), launch.getGridSizeY(),
+                             launch.getGridSizeZ()},
+                            {launch.getBlockSizeX(), launch.getBlockSizeY(),
+                             launch.getBlockSizeZ()},
+                            launch.getKernelOperands()});
       };
       if (auto launch = dyn_cast<LaunchOp>(op))
         view(launch);

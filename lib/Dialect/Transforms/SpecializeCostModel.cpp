@@ -51,15 +51,14 @@ static uint64_t getLocalCost(Operation *op) {
           memref::ExtractStridedMetadataOp, memref::DimOp>(op))
     return 0;
   if (isa<arith::DivFOp, arith::DivSIOp, arith::DivUIOp, arith::RemSIOp,
-          arith::RemUIOp, arith::RemFOp, arith::CeilDivSIOp,
-          arith::CeilDivUIOp, arith::FloorDivSIOp, math::SqrtOp,
-          math::RsqrtOp>(op))
+          arith::RemUIOp, arith::RemFOp, arith::CeilDivSIOp, arith::CeilDivUIOp,
+          arith::FloorDivSIOp, math::SqrtOp, math::RsqrtOp>(op))
     return 4;
   // Math ops that are one instruction on the targets.
   if (isa<math::AbsFOp, math::AbsIOp, math::CopySignOp, math::FmaOp,
           math::FloorOp, math::CeilOp, math::TruncOp, math::RoundEvenOp,
-          math::CountLeadingZerosOp, math::CountTrailingZerosOp,
-          math::CtPopOp>(op))
+          math::CountLeadingZerosOp, math::CountTrailingZerosOp, math::CtPopOp>(
+          op))
     return 1;
   if (isa<math::MathDialect>(op->getDialect()) || isa<func::CallOp>(op))
     return 10;
@@ -146,9 +145,10 @@ struct FoldAnalysis {
         // One branch disappears; which one the analysis does not evaluate,
         // so the cheaper one is counted.
         uint64_t thenCost = getBlockSizeCost(ifOp.getThenRegion().front());
-        uint64_t elseCost = ifOp.getElseRegion().empty()
-                                ? 0
-                                : getBlockSizeCost(ifOp.getElseRegion().front());
+        uint64_t elseCost =
+            ifOp.getElseRegion().empty()
+                ? 0
+                : getBlockSizeCost(ifOp.getElseRegion().front());
         folded += 1 + std::min(thenCost, elseCost);
       }
       for (Region &region : op.getRegions())
@@ -209,8 +209,8 @@ static uint64_t simulateBlock(Block &block,
     if (op.hasTrait<OpTrait::ConstantLike>())
       continue;
     if (auto ifOp = dyn_cast<scf::IfOp>(&op)) {
-      if (auto condition =
-              dyn_cast_or_null<IntegerAttr>(values.lookup(ifOp.getCondition()))) {
+      if (auto condition = dyn_cast_or_null<IntegerAttr>(
+              values.lookup(ifOp.getCondition()))) {
         Region &taken = condition.getValue().isOne() ? ifOp.getThenRegion()
                                                      : ifOp.getElseRegion();
         if (!taken.empty())
@@ -309,8 +309,8 @@ mlir::offload::estimateFullUnroll(scf::ForOp loop,
     }
     estimate.unrolledCost = unrolled;
     estimate.foldedCost =
-        estimate.bodyCost - std::min(estimate.bodyCost,
-                                     unrolled / estimate.tripCount);
+        estimate.bodyCost -
+        std::min(estimate.bodyCost, unrolled / estimate.tripCount);
   }
   if (estimate.tripCount > options.unrollMaxTripCount)
     return estimate;
@@ -329,8 +329,9 @@ mlir::offload::estimateFullUnroll(scf::ForOp loop,
   return estimate;
 }
 
-unsigned mlir::offload::unrollLoopsByCost(
-    Operation *root, const SpecializationOptions &options) {
+unsigned
+mlir::offload::unrollLoopsByCost(Operation *root,
+                                 const SpecializationOptions &options) {
   if (options.unrollMaxTripCount == 0)
     return 0;
   // Post-order: inner loops first, so an outer loop is estimated with its
@@ -505,8 +506,7 @@ unsigned mlir::offload::tabulateInductionFunctions(
     for (uint64_t t = 0; t < trips && ok; ++t, ivValue += stepValue) {
       Attribute ivAttr = IntegerAttr::get(ivType, ivValue);
       for (auto [candidate, values] : llvm::zip(candidates, contents)) {
-        Attribute value =
-            evaluate(candidate.slice, iv, ivAttr, candidate.root);
+        Attribute value = evaluate(candidate.slice, iv, ivAttr, candidate.root);
         if (!value || !isa<IntegerAttr, FloatAttr>(value)) {
           ok = false;
           break;
@@ -528,8 +528,8 @@ unsigned mlir::offload::tabulateInductionFunctions(
       offset = arith::DivUIOp::create(builder, loc, offset, loop.getStep());
     Value index = offset;
     if (!ivType.isIndex())
-      index = arith::IndexCastUIOp::create(builder, loc,
-                                           builder.getIndexType(), offset);
+      index = arith::IndexCastUIOp::create(builder, loc, builder.getIndexType(),
+                                           offset);
 
     for (size_t c = 0, e = candidates.size(); c < e; ++c) {
       TableCandidate &candidate = candidates[c];
@@ -540,8 +540,7 @@ unsigned mlir::offload::tabulateInductionFunctions(
           RankedTensorType::get({int64_t(trips)}, type), values);
       OpBuilder globalBuilder(root);
       auto global = memref::GlobalOp::create(
-          globalBuilder, candidate.root.getLoc(),
-          (namePrefix + ".table").str(),
+          globalBuilder, candidate.root.getLoc(), (namePrefix + ".table").str(),
           globalBuilder.getStringAttr("private"), tableType, initial,
           /*constant=*/true, /*alignment=*/IntegerAttr());
       symbols.insert(global);

@@ -1,4 +1,5 @@
-//===- SpecializeCostModel.h - Loop transforms of specialization -*- C++ -*-===//
+//===- SpecializeCostModel.h - Loop transforms of specialization -*- C++
+//-*-===//
 //
 // Part of the offload project, under the Apache License v2.0 with LLVM
 // Exceptions.

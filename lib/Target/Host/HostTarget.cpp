@@ -81,7 +81,8 @@ class TargetMachinePool {
 public:
   using Machine = std::unique_ptr<llvm::TargetMachine>;
   static TargetMachinePool &get() {
-    static TargetMachinePool *pool = new TargetMachinePool(); // lives until exit
+    static TargetMachinePool *pool =
+        new TargetMachinePool(); // lives until exit
     return *pool;
   }
 
@@ -154,8 +155,9 @@ FailureOr<llvm::TargetMachine *> HostSerializer::getMachine() {
   if (machineFailed)
     return failure();
   machineFailed = true; // until a machine exists
-  llvm::CodeGenOptLevel level = optLevel >= 2 ? llvm::CodeGenOptLevel::Aggressive
-                                              : llvm::CodeGenOptLevel::Less;
+  llvm::CodeGenOptLevel level = optLevel >= 2
+                                    ? llvm::CodeGenOptLevel::Aggressive
+                                    : llvm::CodeGenOptLevel::Less;
   machineKey = (triple + "\n" + chip + "\n" + features + "\n" +
                 Twine(static_cast<int>(level)))
                    .str();
@@ -171,14 +173,12 @@ FailureOr<llvm::TargetMachine *> HostSerializer::getMachine() {
   if (!target)
     return getOperation().emitError()
            << "cannot serialize for the host: " << error;
-  machine.reset(target->createTargetMachine(targetTriple, chip, features,
-                                            llvm::TargetOptions(),
-                                            llvm::Reloc::PIC_, std::nullopt,
-                                            level));
+  machine.reset(target->createTargetMachine(
+      targetTriple, chip, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
+      std::nullopt, level));
   if (!machine)
-    return getOperation().emitError()
-           << "cannot create a target machine for '" << triple << "', chip '"
-           << chip << "'";
+    return getOperation().emitError() << "cannot create a target machine for '"
+                                      << triple << "', chip '" << chip << "'";
   machineFailed = false;
   return machine.get();
 }
@@ -297,9 +297,8 @@ LogicalResult HostSerializer::optimizeModule(llvm::Module &llvmModule,
   // (buildPerModuleDefaultPipeline at optL).
   if (llvm::Error error =
           makeOptimizingTransformer(optL, /*sizeLevel=*/0, *tm)(&llvmModule))
-    return getOperation().emitError()
-           << "cannot optimize the LLVM IR: "
-           << llvm::toString(std::move(error));
+    return getOperation().emitError() << "cannot optimize the LLVM IR: "
+                                      << llvm::toString(std::move(error));
   return success();
 }
 
@@ -361,9 +360,9 @@ llvm::Error mlir::offload::checkHostTarget(StringRef triple, StringRef chip,
                       [&](const llvm::SubtargetFeatureKV &feature) {
                         return name == feature.Key;
                       }))
-      return llvm::createStringError(
-          "unknown feature '" + name + "' for " + tripleName +
-          " (llc -mattr=help lists the valid ones)");
+      return llvm::createStringError("unknown feature '" + name + "' for " +
+                                     tripleName +
+                                     " (llc -mattr=help lists the valid ones)");
   }
   return llvm::Error::success();
 }
@@ -425,9 +424,10 @@ HostTargetAttrImpl::serializeToObject(Attribute attribute, Operation *module,
   std::string chip = target.getChip().empty()
                          ? llvm::sys::getHostCPUName().str()
                          : target.getChip().str();
-  std::string features = target.getFeatures().empty() && target.getChip().empty()
-                             ? getHostFeatures()
-                             : target.getFeatures().str();
+  std::string features =
+      target.getFeatures().empty() && target.getChip().empty()
+          ? getHostFeatures()
+          : target.getFeatures().str();
   if (failed(checkChipAndFeatures(*module, triple, chip, features)))
     return std::nullopt;
   HostSerializer serializer(*module, triple, chip, features, target.getO(),

@@ -83,8 +83,8 @@ public:
   LoopVectorizer(scf::ParallelOp loop, int64_t width, bool assumeGuards = false,
                  bool branchFree = false)
       : loop(loop), width(width), assumeGuards(assumeGuards),
-        builder(loop.getContext()), loc(loop.getLoc()),
-        branchFree(branchFree) {}
+        builder(loop.getContext()), loc(loop.getLoc()), branchFree(branchFree) {
+  }
 
   /// Rewrites the loop; returns false (and leaves it unchanged) when its body
   /// has something this does not vectorize or would not gain from.
@@ -219,9 +219,9 @@ bool LoopVectorizer::computeVarying() {
       if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
         bool cond = isVarying(ifOp.getCondition());
         for (unsigned i = 0; i < ifOp.getNumResults(); ++i) {
-          bool v = cond || isVarying(ifOp.thenYield().getOperand(i)) ||
-                   (ifOp.elseBlock() &&
-                    isVarying(ifOp.elseYield().getOperand(i)));
+          bool v =
+              cond || isVarying(ifOp.thenYield().getOperand(i)) ||
+              (ifOp.elseBlock() && isVarying(ifOp.elseYield().getOperand(i)));
           if (v)
             changed |= varying.insert(ifOp.getResult(i)).second;
         }
@@ -367,13 +367,12 @@ LogicalResult LoopVectorizer::visitElementwise(Operation *op) {
                                 r = affineOf(op->getOperand(1));
       if (l && r) {
         bool add = isa<arith::AddIOp>(op);
-        Value base =
-            add ? arith::AddIOp::create(builder, loc, l->base, r->base)
-                      .getResult()
-                : arith::SubIOp::create(builder, loc, l->base, r->base)
-                      .getResult();
-        form = AffineLane{base, add ? l->stride + r->stride
-                                    : l->stride - r->stride};
+        Value base = add ? arith::AddIOp::create(builder, loc, l->base, r->base)
+                               .getResult()
+                         : arith::SubIOp::create(builder, loc, l->base, r->base)
+                               .getResult();
+        form = AffineLane{base,
+                          add ? l->stride + r->stride : l->stride - r->stride};
         Value lg = guards.lookup(op->getOperand(0)),
               rg = guards.lookup(op->getOperand(1));
         guard = andGuards(lg, rg);
@@ -422,21 +421,20 @@ LogicalResult LoopVectorizer::visitElementwise(Operation *op) {
           Value limit = arith::ConstantOp::create(
               builder, loc,
               builder.getIntegerAttr(source.getType(), max - span));
-          Value ok = arith::CmpIOp::create(
-              builder, loc,
-              isSigned ? arith::CmpIPredicate::sle : arith::CmpIPredicate::ule,
-              a->base, limit);
+          Value ok = arith::CmpIOp::create(builder, loc,
+                                           isSigned ? arith::CmpIPredicate::sle
+                                                    : arith::CmpIPredicate::ule,
+                                           a->base, limit);
           // Lanes from max - base + 1 on wrap (for a unit stride, the one
           // a contiguous access needs).
           if (!guard && a->stride == 1 && from < 64) {
-            Value ext = isSigned ? arith::IndexCastOp::create(
-                                       builder, loc, builder.getIndexType(),
-                                       a->base)
-                                       .getResult()
-                                 : arith::IndexCastUIOp::create(
-                                       builder, loc, builder.getIndexType(),
-                                       a->base)
-                                       .getResult();
+            Value ext = isSigned
+                            ? arith::IndexCastOp::create(
+                                  builder, loc, builder.getIndexType(), a->base)
+                                  .getResult()
+                            : arith::IndexCastUIOp::create(
+                                  builder, loc, builder.getIndexType(), a->base)
+                                  .getResult();
             Value past = arith::ConstantIndexOp::create(
                 builder, loc, int64_t(max.getZExtValue()) + 1);
             wrap = WrapPoint{arith::SubIOp::create(builder, loc, past, ext),
@@ -481,11 +479,10 @@ Value LoopVectorizer::emitWrappingLoad(memref::LoadOp op) {
   indices = runIndices(op.getIndices(), wrap.shift);
   Value second = vector::MaskedLoadOp::create(
       builder, loc, type, getScalar(op.getMemref()), indices, after, zero);
-  Value lanes = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                                      vector::StepOp::create(
-                                          builder, loc,
-                                          vectorOf(builder.getIndexType())),
-                                      getVector(wrap.first));
+  Value lanes = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::ult,
+      vector::StepOp::create(builder, loc, vectorOf(builder.getIndexType())),
+      getVector(wrap.first));
   return arith::SelectOp::create(builder, loc, lanes, first, second);
 }
 
@@ -504,9 +501,8 @@ std::pair<Value, Value> LoopVectorizer::wrapMasks(const WrapPoint &wrap) {
   VectorType maskType = vectorOf(builder.getI1Type());
   Value step =
       vector::StepOp::create(builder, loc, vectorOf(builder.getIndexType()));
-  Value before =
-      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, step,
-                            getVector(wrap.first));
+  Value before = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                       step, getVector(wrap.first));
   Value allTrue = arith::ConstantOp::create(
       builder, loc, DenseElementsAttr::get(maskType, true));
   Value after = arith::XOrIOp::create(builder, loc, before, allTrue);
@@ -548,8 +544,8 @@ Value LoopVectorizer::emitContiguousLoad(memref::LoadOp op) {
   indices.push_back(affine[op.getIndices().back()].base);
   VectorType type = vectorOf(op.getType());
   if (mask) {
-    Value passThrough =
-        arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
+    Value passThrough = arith::ConstantOp::create(builder, loc, type,
+                                                  builder.getZeroAttr(type));
     return vector::MaskedLoadOp::create(builder, loc, type,
                                         getScalar(op.getMemref()), indices,
                                         mask, passThrough);
@@ -568,14 +564,14 @@ Value LoopVectorizer::emitGeneralLoad(memref::LoadOp op, bool preferLanes) {
     for (Value index : op.getIndices().drop_back())
       indices.push_back(getScalar(index));
     indices.push_back(zero);
-    Value lanes = mask ? mask
-                       : arith::ConstantOp::create(
-                             builder, loc,
-                             DenseElementsAttr::get(
-                                 vectorOf(builder.getI1Type()), true))
-                             .getResult();
-    Value passThrough =
-        arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
+    Value lanes =
+        mask ? mask
+             : arith::ConstantOp::create(
+                   builder, loc,
+                   DenseElementsAttr::get(vectorOf(builder.getI1Type()), true))
+                   .getResult();
+    Value passThrough = arith::ConstantOp::create(builder, loc, type,
+                                                  builder.getZeroAttr(type));
     return vector::GatherOp::create(builder, loc, type, getScalar(memref),
                                     indices, getVector(op.getIndices().back()),
                                     lanes, passThrough);
@@ -623,10 +619,10 @@ Value LoopVectorizer::emitClampedLoad(memref::LoadOp op) {
   VectorType type = vectorOf(op.getType());
   VectorType maskType = vectorOf(builder.getI1Type());
   Value boundVector = getVector(bound);
-  Value unclamped = arith::CmpIOp::create(
-      builder, loc,
-      isMin ? arith::CmpIPredicate::sle : arith::CmpIPredicate::sge,
-      getVector(lanes), boundVector);
+  Value unclamped = arith::CmpIOp::create(builder, loc,
+                                          isMin ? arith::CmpIPredicate::sle
+                                                : arith::CmpIPredicate::sge,
+                                          getVector(lanes), boundVector);
   Value allTrue = arith::ConstantOp::create(
       builder, loc, DenseElementsAttr::get(maskType, true));
   Value clamped = arith::XOrIOp::create(builder, loc, unclamped, allTrue);
@@ -640,9 +636,8 @@ Value LoopVectorizer::emitClampedLoad(memref::LoadOp op) {
   indices.push_back(affine[lanes].base);
   Value zero =
       arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
-  Value run = vector::MaskedLoadOp::create(builder, loc, type,
-                                           getScalar(memref), indices,
-                                           unclamped, zero);
+  Value run = vector::MaskedLoadOp::create(
+      builder, loc, type, getScalar(memref), indices, unclamped, zero);
   Value any = vector::ReductionOp::create(builder, loc,
                                           vector::CombiningKind::OR, clamped);
   auto ifOp = scf::IfOp::create(builder, loc, op.getType(), any,
@@ -682,8 +677,7 @@ LogicalResult LoopVectorizer::visitLoad(memref::LoadOp op) {
   // the two masked runs of a wrapping index.
   bool twoRuns = guard && wraps.contains(op.getIndices().back()) &&
                  op.getIndices().back().getType().isIndex();
-  if (mask && !(contiguous && (!guard || gatherable || twoRuns)) &&
-      !gatherable)
+  if (mask && !(contiguous && (!guard || gatherable || twoRuns)) && !gatherable)
     return failure();
   if (!contiguous) {
     if (!gatherable)
@@ -796,9 +790,9 @@ LogicalResult LoopVectorizer::visitFor(scf::ForOp op) {
     inits.push_back(isVarying(op.getRegionIterArg(inits.size()))
                         ? getVector(init)
                         : getScalar(init));
-  auto newFor = scf::ForOp::create(
-      builder, loc, getScalar(op.getLowerBound()),
-      getScalar(op.getUpperBound()), getScalar(op.getStep()), inits);
+  auto newFor = scf::ForOp::create(builder, loc, getScalar(op.getLowerBound()),
+                                   getScalar(op.getUpperBound()),
+                                   getScalar(op.getStep()), inits);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(newFor.getBody());
   mapping.map(op.getInductionVar(), newFor.getInductionVar());
@@ -829,9 +823,9 @@ LogicalResult LoopVectorizer::visitIf(scf::IfOp op) {
     types.push_back(isVarying(result) ? Type(vectorOf(result.getType()))
                                       : result.getType());
   if (!isVarying(op.getCondition())) {
-    auto newIf = scf::IfOp::create(builder, loc, types,
-                                   getScalar(op.getCondition()),
-                                   /*withElseRegion=*/op.elseBlock() != nullptr);
+    auto newIf =
+        scf::IfOp::create(builder, loc, types, getScalar(op.getCondition()),
+                          /*withElseRegion=*/op.elseBlock() != nullptr);
     for (auto [oldBlock, newBlock] :
          {std::pair{op.thenBlock(), newIf.thenBlock()},
           std::pair{op.elseBlock(), newIf.elseBlock()}}) {
@@ -862,7 +856,8 @@ LogicalResult LoopVectorizer::visitIf(scf::IfOp op) {
   // make the loop stay scalar.
   Value cond = getVector(op.getCondition());
   Value allTrue = arith::ConstantOp::create(
-      builder, loc, DenseElementsAttr::get(vectorOf(builder.getI1Type()), true));
+      builder, loc,
+      DenseElementsAttr::get(vectorOf(builder.getI1Type()), true));
   Value notCond = arith::XOrIOp::create(builder, loc, cond, allTrue);
   Value outer = mask;
   auto within = [&](Value m) -> Value {
@@ -882,8 +877,8 @@ LogicalResult LoopVectorizer::visitIf(scf::IfOp op) {
   if (failed(thenOk) || failed(elseOk))
     return failure();
   for (auto [i, result] : llvm::enumerate(op.getResults()))
-    vectors[result] = arith::SelectOp::create(builder, loc, cond,
-                                              thenValues[i], elseValues[i]);
+    vectors[result] = arith::SelectOp::create(builder, loc, cond, thenValues[i],
+                                              elseValues[i]);
   return success();
 }
 
@@ -917,9 +912,9 @@ LogicalResult LoopVectorizer::visit(Operation *op) {
     return visitStore(store);
   }
   // Integer division traps on a zero divisor of a lane that does not run it.
-  if (mask && isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp,
-                  arith::RemUIOp, arith::CeilDivSIOp, arith::CeilDivUIOp,
-                  arith::FloorDivSIOp>(op))
+  if (mask &&
+      isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+          arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(op))
     return failure();
   if (op->getNumRegions() != 0)
     return failure();
@@ -979,7 +974,8 @@ bool LoopVectorizer::run() {
   // alone can then be tested before it).
   Value lb = loop.getLowerBound()[dim];
   std::optional<int64_t> lbConst = getConstantIntValue(lb);
-  std::optional<int64_t> ubConst = getConstantIntValue(loop.getUpperBound()[dim]);
+  std::optional<int64_t> ubConst =
+      getConstantIntValue(loop.getUpperBound()[dim]);
   bool single = lbConst && ubConst && *ubConst - *lbConst == width;
   affine[iv] = {single ? lb : iv, 1};
   SmallVector<Operation *> oldOps;
@@ -997,8 +993,8 @@ bool LoopVectorizer::run() {
   if (!ok) {
     // Erase what was built (uses first: in reverse).
     SmallVector<Operation *> built;
-    for (Operation &op : llvm::make_range(body->begin(),
-                                          firstOld->getIterator()))
+    for (Operation &op :
+         llvm::make_range(body->begin(), firstOld->getIterator()))
       built.push_back(&op);
     for (Operation *op : llvm::reverse(built)) {
       op->dropAllUses();
@@ -1118,9 +1114,8 @@ static bool callsLibm(scf::ParallelOp loop) {
                 math::AbsIOp, math::CeilOp, math::FloorOp, math::RoundOp,
                 math::RoundEvenOp, math::TruncOp, math::CopySignOp,
                 math::CountLeadingZerosOp, math::CountTrailingZerosOp,
-                math::CtPopOp, math::IsNaNOp, math::IsInfOp,
-                math::IsFiniteOp, math::IsNormalOp, math::FPowIOp,
-                math::IPowIOp>(op))
+                math::CtPopOp, math::IsNaNOp, math::IsInfOp, math::IsFiniteOp,
+                math::IsNormalOp, math::FPowIOp, math::IPowIOp>(op))
           return WalkResult::advance();
         return WalkResult::interrupt();
       })
@@ -1170,9 +1165,8 @@ static void vectorizeWithRemainder(scf::ParallelOp loop, unsigned dim) {
     lanes = std::min(lanes, kMaxLanesWithLibmCalls);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value width = arith::ConstantIndexOp::create(b, loc, lanes);
-  Value count =
-      arith::MaxSIOp::create(b, loc, arith::SubIOp::create(b, loc, ub, lb),
-                             zero);
+  Value count = arith::MaxSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, ub, lb), zero);
   Value whole = arith::MulIOp::create(
       b, loc, arith::DivUIOp::create(b, loc, count, width), width);
   Value split = arith::AddIOp::create(b, loc, lb, whole);

@@ -110,8 +110,7 @@ LogicalResult Privatizer::collectGlobals() {
                << *global.getAlignment()
                << " bytes; the host target aligns workgroup memory to at most "
                << kMaxWorkgroupAlignment;
-      if (global.getInitialValue() &&
-          !isa<UnitAttr>(*global.getInitialValue()))
+      if (global.getInitialValue() && !isa<UnitAttr>(*global.getInitialValue()))
         global.emitWarning("initial value of a workgroup global is not "
                            "applied: workgroup memory starts undefined in "
                            "each block, as on GPUs");
@@ -145,10 +144,10 @@ LogicalResult Privatizer::collectGlobals() {
         return global.emitOpError(
             "in address space 3 has no size: use gpu.dynamic_shared_memory "
             "for dynamically sized workgroup memory on the host target");
-      auto attributionType = MemRefType::get(
-          {static_cast<int64_t>(bytes.getFixedValue())},
-          IntegerType::get(module.getContext(), 8),
-          MemRefLayoutAttrInterface(), workgroupSpace);
+      auto attributionType =
+          MemRefType::get({static_cast<int64_t>(bytes.getFixedValue())},
+                          IntegerType::get(module.getContext(), 8),
+                          MemRefLayoutAttrInterface(), workgroupSpace);
       auto ptrType = LLVM::LLVMPointerType::get(module.getContext(),
                                                 kLLVMWorkgroupAddressSpace);
       globals.push_back(
@@ -189,9 +188,8 @@ LogicalResult Privatizer::collectNeeds() {
     for (const SymbolTable::SymbolUse &use : *uses) {
       Operation *user = use.getUser();
       auto owner = user->getParentOfType<FunctionOpInterface>();
-      bool inFunction =
-          owner && llvm::is_contained(functions, owner) &&
-          getReferencedGlobal(user) == global.name;
+      bool inFunction = owner && llvm::is_contained(functions, owner) &&
+                        getReferencedGlobal(user) == global.name;
       if (!inFunction)
         return user->emitOpError("refers to the workgroup global @")
                << global.name.getValue()
@@ -320,12 +318,13 @@ LogicalResult Privatizer::run() {
     for (unsigned index : kernelNeeds) {
       const WorkgroupGlobal &global = globals[index];
       Location loc = global.op->getLoc();
-      Value memory = kernel.addWorkgroupAttribution(global.attributionType, loc);
+      Value memory =
+          kernel.addWorkgroupAttribution(global.attributionType, loc);
       builder.setInsertionPointToStart(&kernel.front());
       if (isa<LLVM::LLVMPointerType>(global.valueType)) {
         // The block's copy as the pointer the LLVM-dialect code expects.
-        Value address =
-            memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, memory);
+        Value address = memref::ExtractAlignedPointerAsIndexOp::create(
+            builder, loc, memory);
         Value bits = arith::IndexCastOp::create(builder, loc,
                                                 builder.getI64Type(), address);
         memory = LLVM::IntToPtrOp::create(builder, loc, global.valueType, bits);
@@ -343,8 +342,8 @@ LogicalResult Privatizer::run() {
   return success();
 }
 
-LogicalResult mlir::offload::privatizeWorkgroupGlobals(
-    gpu::GPUModuleOp module) {
+LogicalResult
+mlir::offload::privatizeWorkgroupGlobals(gpu::GPUModuleOp module) {
   return Privatizer(module).run();
 }
 

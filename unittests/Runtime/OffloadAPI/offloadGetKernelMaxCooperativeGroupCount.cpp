@@ -40,8 +40,8 @@ OFFLOAD_INSTANTIATE_DEVICE_TEST(offloadGetKernelMaxCooperativeGroupCountTest);
 
 TEST_P(offloadGetKernelMaxCooperativeGroupCountTest, SuccessOneBlockPerThread) {
   uint32_t Count = 0;
-  ASSERT_SUCCESS(
-      offloadGetKernelMaxCooperativeGroupCount(Device, Kernel, &Launch, &Count));
+  ASSERT_SUCCESS(offloadGetKernelMaxCooperativeGroupCount(Device, Kernel,
+                                                          &Launch, &Count));
   // Without OFFLOAD_HOST_THREADS the host runs a block per hardware thread.
   if (!std::getenv("OFFLOAD_HOST_THREADS"))
     EXPECT_EQ(Count, getDeviceInfo<uint32_t>(
@@ -50,46 +50,46 @@ TEST_P(offloadGetKernelMaxCooperativeGroupCountTest, SuccessOneBlockPerThread) {
   // The grid of LaunchSizeArgs does not matter, nor does the block size.
   uint32_t Again = 0;
   Launch = launch1D(1, 1024);
-  ASSERT_SUCCESS(
-      offloadGetKernelMaxCooperativeGroupCount(Device, Kernel, &Launch, &Again));
+  ASSERT_SUCCESS(offloadGetKernelMaxCooperativeGroupCount(Device, Kernel,
+                                                          &Launch, &Again));
   EXPECT_EQ(Again, Count);
 }
 
 TEST_P(offloadGetKernelMaxCooperativeGroupCountTest, InvalidBlockSize) {
   uint32_t Count = 0;
   Launch.GroupSize.x = 0;
-  ASSERT_ERROR(
-      OFFLOAD_ERRC_INVALID_SIZE,
-      offloadGetKernelMaxCooperativeGroupCount(Device, Kernel, &Launch, &Count));
+  ASSERT_ERROR(OFFLOAD_ERRC_INVALID_SIZE,
+               offloadGetKernelMaxCooperativeGroupCount(Device, Kernel, &Launch,
+                                                        &Count));
   Launch.GroupSize.x = 4096;
-  ASSERT_ERROR(
-      OFFLOAD_ERRC_INVALID_SIZE,
-      offloadGetKernelMaxCooperativeGroupCount(Device, Kernel, &Launch, &Count));
+  ASSERT_ERROR(OFFLOAD_ERRC_INVALID_SIZE,
+               offloadGetKernelMaxCooperativeGroupCount(Device, Kernel, &Launch,
+                                                        &Count));
 }
 
 TEST_P(offloadGetKernelMaxCooperativeGroupCountTest, InvalidGlobal) {
   offload_symbol_handle_t Global = getGlobal("offload_test_global");
   uint32_t Count = 0;
-  ASSERT_ERROR_MSG(
-      OFFLOAD_ERRC_SYMBOL_KIND, "is a global variable",
-      offloadGetKernelMaxCooperativeGroupCount(Device, Global, &Launch, &Count));
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_SYMBOL_KIND, "is a global variable",
+                   offloadGetKernelMaxCooperativeGroupCount(Device, Global,
+                                                            &Launch, &Count));
 }
 
 TEST_P(offloadGetKernelMaxCooperativeGroupCountTest, InvalidNullHandles) {
   uint32_t Count = 0;
-  ASSERT_ERROR_MSG(
-      OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Device is null",
-      offloadGetKernelMaxCooperativeGroupCount(nullptr, Kernel, &Launch, &Count));
-  ASSERT_ERROR_MSG(
-      OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Kernel is null",
-      offloadGetKernelMaxCooperativeGroupCount(Device, nullptr, &Launch, &Count));
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Device is null",
+                   offloadGetKernelMaxCooperativeGroupCount(nullptr, Kernel,
+                                                            &Launch, &Count));
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Kernel is null",
+                   offloadGetKernelMaxCooperativeGroupCount(Device, nullptr,
+                                                            &Launch, &Count));
 }
 
 TEST_P(offloadGetKernelMaxCooperativeGroupCountTest, InvalidNullPointers) {
   uint32_t Count = 0;
-  ASSERT_ERROR_MSG(
-      OFFLOAD_ERRC_INVALID_NULL_POINTER, "LaunchSizeArgs is null",
-      offloadGetKernelMaxCooperativeGroupCount(Device, Kernel, nullptr, &Count));
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_NULL_POINTER, "LaunchSizeArgs is null",
+                   offloadGetKernelMaxCooperativeGroupCount(Device, Kernel,
+                                                            nullptr, &Count));
   ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_NULL_POINTER, "GroupCountRet is null",
                    offloadGetKernelMaxCooperativeGroupCount(Device, Kernel,
                                                             &Launch, nullptr));

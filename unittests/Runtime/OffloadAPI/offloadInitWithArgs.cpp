@@ -82,9 +82,8 @@ TEST(offloadInitWithArgsTest, SuccessSelectsPlatforms) {
   Args.NumPlatforms = 1;
   Args.Platforms = HostOnly;
   ASSERT_SUCCESS(offloadInitWithArgs(&Args));
-  EXPECT_EQ(platformBackends(),
-            std::vector<offload_platform_backend_t>{
-                OFFLOAD_PLATFORM_BACKEND_HOST});
+  EXPECT_EQ(platformBackends(), std::vector<offload_platform_backend_t>{
+                                    OFFLOAD_PLATFORM_BACKEND_HOST});
   EXPECT_EQ(countDevices(OFFLOAD_PLATFORM_BACKEND_CUDA), 0u);
   EXPECT_EQ(countDevices(OFFLOAD_PLATFORM_BACKEND_UNKNOWN), 1u);
   ASSERT_SUCCESS(offloadShutDown());
@@ -106,9 +105,9 @@ TEST(offloadInitWithArgsTest, SuccessSelectsPlatforms) {
   Args.NumPlatforms = 1;
   Args.Platforms = Cuda;
   ASSERT_SUCCESS(offloadInitWithArgs(&Args));
-  EXPECT_EQ(platformBackends(), (std::vector<offload_platform_backend_t>{
-                                    OFFLOAD_PLATFORM_BACKEND_HOST,
-                                    OFFLOAD_PLATFORM_BACKEND_CUDA}));
+  EXPECT_EQ(platformBackends(),
+            (std::vector<offload_platform_backend_t>{
+                OFFLOAD_PLATFORM_BACKEND_HOST, OFFLOAD_PLATFORM_BACKEND_CUDA}));
   EXPECT_EQ(countDevices(OFFLOAD_PLATFORM_BACKEND_CUDA), CudaDevices);
   ASSERT_SUCCESS(offloadShutDown());
 }

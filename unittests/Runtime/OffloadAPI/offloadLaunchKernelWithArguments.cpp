@@ -103,9 +103,8 @@ TEST_P(offloadLaunchKernelWithArgumentsTest, SuccessCooperative) {
       {OFFLOAD_KERNEL_LAUNCH_PROP_TYPE_IS_COOPERATIVE, &True},
       OFFLOAD_KERNEL_LAUNCH_PROP_END};
   L = launch1D(Max, 8);
-  ASSERT_SUCCESS(offloadLaunchKernelWithArguments(Queue, Device, Grid, 2,
-                                                  GridArgs, GridSizes, &L,
-                                                  Props));
+  ASSERT_SUCCESS(offloadLaunchKernelWithArguments(
+      Queue, Device, Grid, 2, GridArgs, GridSizes, &L, Props));
   ASSERT_SUCCESS(offloadSyncQueue(Queue));
   for (uint32_t I = 0; I < Max; ++I)
     EXPECT_EQ(Seen[I], Max) << "block " << I;
@@ -152,18 +151,17 @@ TEST_P(offloadLaunchKernelWithArgumentsTest, UnsupportedWithoutLayout) {
   void *Out = nullptr;
   const void *IdsArgs[] = {&Out};
   size_t IdsSizes[] = {sizeof(Out)};
-  ASSERT_ERROR_MSG(OFFLOAD_ERRC_UNSUPPORTED,
-                   "cannot pack the arguments of kernel 'ids'",
-                   offloadLaunchKernelWithArguments(Queue, Device, Ids, 1,
-                                                    IdsArgs, IdsSizes, &Launch,
-                                                    nullptr));
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_UNSUPPORTED, "cannot pack the arguments of kernel 'ids'",
+      offloadLaunchKernelWithArguments(Queue, Device, Ids, 1, IdsArgs, IdsSizes,
+                                       &Launch, nullptr));
 }
 
 TEST_P(offloadLaunchKernelWithArgumentsTest, InvalidGlobal) {
   ASSERT_ERROR_MSG(OFFLOAD_ERRC_SYMBOL_KIND, "is a global variable",
                    offloadLaunchKernelWithArguments(
-                       Queue, Device, getGlobal("offload_test_global"), 4,
-                       Args, Sizes, &Launch, nullptr));
+                       Queue, Device, getGlobal("offload_test_global"), 4, Args,
+                       Sizes, &Launch, nullptr));
 }
 
 TEST_P(offloadLaunchKernelWithArgumentsTest, InvalidLaunchSize) {

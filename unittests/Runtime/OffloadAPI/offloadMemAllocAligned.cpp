@@ -81,8 +81,8 @@ TEST_P(offloadMemAllocAlignedTest, SuccessManyLive) {
   for (size_t I = 1; I <= 24; ++I) {
     size_t Alignment = size_t(8) << (I % 9), Size = 100 * I;
     void *Ptr = nullptr;
-    ASSERT_SUCCESS(offloadMemAllocAligned(Device, AllKinds[I % 3], Size,
-                                          Alignment, &Ptr));
+    ASSERT_SUCCESS(
+        offloadMemAllocAligned(Device, AllKinds[I % 3], Size, Alignment, &Ptr));
     EXPECT_EQ(reinterpret_cast<uintptr_t>(Ptr) % Alignment, 0u);
     for (auto &[P, S] : Allocs)
       EXPECT_TRUE(static_cast<char *>(Ptr) + Size <= P || P + S <= Ptr);
@@ -105,10 +105,9 @@ TEST_P(offloadMemAllocAlignedTest, SuccessHostGigabyteAlignment) {
 
 TEST_P(offloadMemAllocAlignedTest, InvalidAlignmentZero) {
   void *Ptr = nullptr;
-  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_ARGUMENT,
-                   "Alignment (0) is not a power of two",
-                   offloadMemAllocAligned(Device, OFFLOAD_ALLOC_TYPE_DEVICE,
-                                          1024, 0, &Ptr));
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_ARGUMENT, "Alignment (0) is not a power of two",
+      offloadMemAllocAligned(Device, OFFLOAD_ALLOC_TYPE_DEVICE, 1024, 0, &Ptr));
 }
 
 TEST_P(offloadMemAllocAlignedTest, InvalidAlignmentNotAPowerOfTwo) {
@@ -132,9 +131,9 @@ TEST_P(offloadMemAllocAlignedTest, UnsupportedAlignmentAboveTheDevices) {
 
 TEST_P(offloadMemAllocAlignedTest, InvalidSizeZero) {
   void *Ptr = nullptr;
-  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_SIZE, "Size is zero",
-                   offloadMemAllocAligned(Device, OFFLOAD_ALLOC_TYPE_DEVICE, 0,
-                                          64, &Ptr));
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_SIZE, "Size is zero",
+      offloadMemAllocAligned(Device, OFFLOAD_ALLOC_TYPE_DEVICE, 0, 64, &Ptr));
 }
 
 TEST_P(offloadMemAllocAlignedTest, InvalidSizeTooLarge) {
@@ -155,11 +154,10 @@ TEST_P(offloadMemAllocAlignedTest, InvalidNullDevice) {
 
 TEST_P(offloadMemAllocAlignedTest, InvalidEnumeration) {
   void *Ptr = nullptr;
-  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_ENUMERATION,
-                   "Type (7) is not a valid enumerator",
-                   offloadMemAllocAligned(
-                       Device, static_cast<offload_alloc_type_t>(7), 1024, 16,
-                       &Ptr));
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_ENUMERATION, "Type (7) is not a valid enumerator",
+      offloadMemAllocAligned(Device, static_cast<offload_alloc_type_t>(7), 1024,
+                             16, &Ptr));
 }
 
 TEST_P(offloadMemAllocAlignedTest, InvalidNullAllocationOut) {

@@ -65,7 +65,8 @@ TEST_P(offloadMemPrefetchTest, SuccessSeveralRangesAndParts) {
     ASSERT_NE(Allocs[I], nullptr);
   }
   // Whole allocations, a range inside one, and one up to its end.
-  const void *Ptrs[] = {Allocs[0], Allocs[1], static_cast<char *>(Allocs[2]) + 24,
+  const void *Ptrs[] = {Allocs[0], Allocs[1],
+                        static_cast<char *>(Allocs[2]) + 24,
                         static_cast<char *>(Allocs[0]) + Size - 8};
   const size_t Sizes[] = {Size, Size, 100, 8};
   ASSERT_SUCCESS(offloadMemPrefetch(Queue, 4, Ptrs, Sizes,
@@ -127,26 +128,29 @@ TEST_P(offloadMemPrefetchTest, InvalidFlags) {
 
 TEST_P(offloadMemPrefetchTest, InvalidNullPtrs) {
   const size_t Sizes[] = {0};
-  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Ptrs is null",
-                   offloadMemPrefetch(Queue, 1, nullptr, Sizes,
-                                      OFFLOAD_MEM_MIGRATION_FLAG_HOST_TO_DEVICE));
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_NULL_POINTER, "Ptrs is null",
+      offloadMemPrefetch(Queue, 1, nullptr, Sizes,
+                         OFFLOAD_MEM_MIGRATION_FLAG_HOST_TO_DEVICE));
 }
 
 TEST_P(offloadMemPrefetchTest, InvalidNullSizes) {
   int Value = 0;
   const void *Ptrs[] = {&Value};
-  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Sizes is null",
-                   offloadMemPrefetch(Queue, 1, Ptrs, nullptr,
-                                      OFFLOAD_MEM_MIGRATION_FLAG_HOST_TO_DEVICE));
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_NULL_POINTER, "Sizes is null",
+      offloadMemPrefetch(Queue, 1, Ptrs, nullptr,
+                         OFFLOAD_MEM_MIGRATION_FLAG_HOST_TO_DEVICE));
 }
 
 TEST_P(offloadMemPrefetchTest, InvalidNullEntry) {
   int Value = 0;
   const void *Ptrs[] = {&Value, nullptr};
   const size_t Sizes[] = {sizeof(Value), 4};
-  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Ptrs[1] is null",
-                   offloadMemPrefetch(Queue, 2, Ptrs, Sizes,
-                                      OFFLOAD_MEM_MIGRATION_FLAG_HOST_TO_DEVICE));
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_NULL_POINTER, "Ptrs[1] is null",
+      offloadMemPrefetch(Queue, 2, Ptrs, Sizes,
+                         OFFLOAD_MEM_MIGRATION_FLAG_HOST_TO_DEVICE));
 }
 
 TEST_P(offloadMemPrefetchTest, InvalidSizePastTheAllocation) {
@@ -164,9 +168,10 @@ TEST_P(offloadMemPrefetchTest, InvalidSizePastTheAllocation) {
 }
 
 TEST_P(offloadMemPrefetchTest, InvalidNullQueue) {
-  ASSERT_ERROR_MSG(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Queue is null",
-                   offloadMemPrefetch(nullptr, 0, nullptr, nullptr,
-                                      OFFLOAD_MEM_MIGRATION_FLAG_HOST_TO_DEVICE));
+  ASSERT_ERROR_MSG(
+      OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Queue is null",
+      offloadMemPrefetch(nullptr, 0, nullptr, nullptr,
+                         OFFLOAD_MEM_MIGRATION_FLAG_HOST_TO_DEVICE));
 }
 
 } // namespace

@@ -438,7 +438,6 @@ TEST_P(GPUDriverTest, PackedArgumentBuffer) {
     ASSERT_EQ(V, 7.0f);
 }
 
-
 struct Layout {
   uint64_t PackedSize = 0;
   std::vector<uint64_t> Offsets, Sizes;

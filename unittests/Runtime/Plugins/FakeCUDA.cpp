@@ -696,24 +696,13 @@ FAKE_API CUresult cuDeviceGetName(char *Name, int Length, int D) {
 FAKE_API CUresult cuDeviceGetAttribute(int *V, int Attr, int D) {
   if (CUresult R = enter("cuDeviceGetAttribute", false))
     return R;
-  static const std::map<int, int> Values = {{1, 1024},
-                                            {2, 1024},
-                                            {3, 1024},
-                                            {4, 64},
-                                            {5, 2147483647},
-                                            {6, 65535},
-                                            {7, 65535},
-                                            {8, 49152},
-                                            {10, 32},
-                                            {13, 1755000},
-                                            {16, 132},
-                                            {19, 1},
-                                            {36, 2619000},
-                                            {41, 1},
-                                            {83, 1},
-                                            {92, 1},
-                                            {95, 1},
-                                            {97, OptInSharedBytes}};
+  static const std::map<int, int> Values = {
+      {1, 1024},     {2, 1024},       {3, 1024},
+      {4, 64},       {5, 2147483647}, {6, 65535},
+      {7, 65535},    {8, 49152},      {10, 32},
+      {13, 1755000}, {16, 132},       {19, 1},
+      {36, 2619000}, {41, 1},         {83, 1},
+      {92, 1},       {95, 1},         {97, OptInSharedBytes}};
   if (D < 0 || D >= DeviceCount)
     return 101;
   if (Attr == 75 || Attr == 76) { // COMPUTE_CAPABILITY_MAJOR, _MINOR
@@ -1239,9 +1228,9 @@ static int activeBlocksPerSM(unsigned BlockThreads) {
 }
 
 FAKE_API CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *Blocks,
-                                                             void *F,
-                                                             int BlockSize,
-                                                             size_t Shared) {
+                                                              void *F,
+                                                              int BlockSize,
+                                                              size_t Shared) {
   if (CUresult R = enter("cuOccupancyMaxActiveBlocksPerMultiprocessor"))
     return R;
   if (!Blocks || !F || BlockSize <= 0 || BlockSize > 1024)

@@ -30,10 +30,10 @@ struct CheckToolsParser : public llvm::cl::parser<std::string> {
 uint32_t getCheckTools(llvm::StringRef value);
 
 /// Options of the `offload-lower-to-host` pipeline.
-struct HostPipelineOptions
-    : public PassPipelineOptions<HostPipelineOptions> {
+struct HostPipelineOptions : public PassPipelineOptions<HostPipelineOptions> {
   PassOptions::Option<unsigned> optLevel{
-      *this, "O", llvm::cl::desc("LLVM optimization level of the kernels (0-3)"),
+      *this, "O",
+      llvm::cl::desc("LLVM optimization level of the kernels (0-3)"),
       llvm::cl::init(3)};
   PassOptions::Option<unsigned> deviceIndex{
       *this, "device-index",
@@ -52,13 +52,14 @@ struct HostPipelineOptions
       llvm::cl::init(false)};
   PassOptions::Option<std::string, CheckToolsParser> check{
       *this, "check",
-      llvm::cl::desc("checking tools for the kernels, like compute-sanitizer's: "
-                     "memcheck (offload-check-memory-accesses: an "
-                     "out-of-bounds access is reported with its location, "
-                     "kernel, block, thread, index and size, and fails the "
-                     "launch), race and sync (offload-check-races), "
-                     "init (offload-check-initialization), "
-                     "leak (runtime-side), all; true is memcheck"),
+      llvm::cl::desc(
+          "checking tools for the kernels, like compute-sanitizer's: "
+          "memcheck (offload-check-memory-accesses: an "
+          "out-of-bounds access is reported with its location, "
+          "kernel, block, thread, index and size, and fails the "
+          "launch), race and sync (offload-check-races), "
+          "init (offload-check-initialization), "
+          "leak (runtime-side), all; true is memcheck"),
       llvm::cl::init("")};
   PassOptions::Option<bool> threadLoops{
       *this, "thread-loops",

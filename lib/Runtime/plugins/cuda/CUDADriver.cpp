@@ -108,9 +108,9 @@ public:
   getOptimalBlockSize(void *Function, size_t SharedMemoryPerThread) override;
   Error launchKernel(void *Function, const offload_kernel_launch_size_args_t &S,
                      void *Stream, ArrayRef<uint8_t> Args) override;
-  Expected<uint32_t> getMaxActiveBlocksPerMultiprocessor(void *Function,
-                                                         uint32_t BlockThreads,
-                                                         size_t DynShared) override;
+  Expected<uint32_t>
+  getMaxActiveBlocksPerMultiprocessor(void *Function, uint32_t BlockThreads,
+                                      size_t DynShared) override;
   Error launchCooperativeKernel(void *Function,
                                 const offload_kernel_launch_size_args_t &S,
                                 void *Stream, ArrayRef<void *> Params) override;
@@ -982,11 +982,11 @@ Error CUDADriver::launchKernel(void *Function,
 Expected<uint32_t> CUDADriver::getMaxActiveBlocksPerMultiprocessor(
     void *Function, uint32_t BlockThreads, size_t DynShared) {
   int Blocks = 0;
-  if (Error E = check(Sym.cuOccupancyMaxActiveBlocksPerMultiprocessor(
-                          &Blocks, static_cast<CUfunction>(Function),
-                          int(std::min<uint32_t>(BlockThreads, INT_MAX)),
-                          DynShared),
-                      "cuOccupancyMaxActiveBlocksPerMultiprocessor"))
+  if (Error E =
+          check(Sym.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                    &Blocks, static_cast<CUfunction>(Function),
+                    int(std::min<uint32_t>(BlockThreads, INT_MAX)), DynShared),
+                "cuOccupancyMaxActiveBlocksPerMultiprocessor"))
     return std::move(E);
   return uint32_t(std::max(Blocks, 0));
 }

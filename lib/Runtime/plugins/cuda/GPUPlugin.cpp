@@ -755,8 +755,8 @@ Error GPUDevice::launchKernel(Queue *Q, Symbol &Kernel, ArrayRef<uint8_t> Args,
       Q, [&](void *S) { return TheDriver.launchKernel(Fn, Size, S, Args); });
 }
 
-Expected<uint32_t>
-Driver::getMaxActiveBlocksPerMultiprocessor(void *, uint32_t, size_t) {
+Expected<uint32_t> Driver::getMaxActiveBlocksPerMultiprocessor(void *, uint32_t,
+                                                               size_t) {
   return createError(OFFLOAD_ERRC_UNSUPPORTED,
                      "{0} has no cooperative launches", getAPIName());
 }
@@ -782,8 +782,8 @@ Expected<uint32_t> GPUDevice::getMaxCooperativeGroupCount(
       Size.DynSharedMemory);
   if (!PerSM)
     return PerSM.takeError();
-  return uint32_t(std::min<uint64_t>(uint64_t(*PerSM) * Info.NumComputeUnits,
-                                     UINT32_MAX));
+  return uint32_t(
+      std::min<uint64_t>(uint64_t(*PerSM) * Info.NumComputeUnits, UINT32_MAX));
 }
 
 Error GPUDevice::launchCooperativeKernel(
@@ -800,8 +800,8 @@ Error GPUDevice::launchCooperativeKernel(
   std::optional<Symbol::ArgumentLayout> Layout = Sym.getArgumentLayout();
   if (!Layout)
     return createError(OFFLOAD_ERRC_UNSUPPORTED,
-                       "cooperative launch of kernel '{0}': {1}",
-                       Sym.getName(), Sym.describeMissingArgumentLayout());
+                       "cooperative launch of kernel '{0}': {1}", Sym.getName(),
+                       Sym.describeMissingArgumentLayout());
   SmallVector<void *, 16> Params;
   for (size_t I = 0; I < Layout->Offsets.size(); ++I) {
     if (Layout->Offsets[I] + Layout->Sizes[I] > Args.size())

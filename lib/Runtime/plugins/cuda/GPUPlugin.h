@@ -399,10 +399,9 @@ public:
   /// cuLaunchCooperativeKernel (where the driver supports it).
   llvm::Expected<uint32_t> getMaxCooperativeGroupCount(
       Symbol &Kernel, const offload_kernel_launch_size_args_t &Size) override;
-  llvm::Error
-  launchCooperativeKernel(Queue *Q, Symbol &Kernel,
-                          llvm::ArrayRef<uint8_t> Args,
-                          const offload_kernel_launch_size_args_t &Size) override;
+  llvm::Error launchCooperativeKernel(
+      Queue *Q, Symbol &Kernel, llvm::ArrayRef<uint8_t> Args,
+      const offload_kernel_launch_size_args_t &Size) override;
 
   Driver &getDriver() const { return TheDriver; }
   GPUPlugin &getGPUPlugin() const { return ThePlugin; }

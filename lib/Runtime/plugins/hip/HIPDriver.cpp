@@ -784,9 +784,8 @@ readKernelArguments(StringRef Image, StringRef Name) {
           Note.getType() != ELF::NT_AMDGPU_METADATA)
         continue;
       msgpack::Document Document;
-      if (!Document.readFromBlob(
-              Note.getDescAsStringRef(Section.sh_addralign),
-              /*Multi=*/false))
+      if (!Document.readFromBlob(Note.getDescAsStringRef(Section.sh_addralign),
+                                 /*Multi=*/false))
         return Malformed("not msgpack");
       msgpack::DocNode &Root = Document.getRoot();
       if (Root.getKind() != msgpack::Type::Map)

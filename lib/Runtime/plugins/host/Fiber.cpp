@@ -81,7 +81,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
-#if defined(__x86_64__) && defined(__ELF__) && !defined(OFFLOAD_HOST_BOOST_FIBER_SWITCH)
+#if defined(__x86_64__) && defined(__ELF__) &&                                 \
+    !defined(OFFLOAD_HOST_BOOST_FIBER_SWITCH)
 #define OFFLOAD_HOST_OWN_FIBER_SWITCH 1
 #else
 #include <boost/context/detail/fcontext.hpp>
@@ -669,14 +670,12 @@ void BlockScheduler::reportExitedBeforeBarrier() const {
           "    exited without arriving: {6}",
           orUnknown(Barrier), kernelName(), Ctx.BlockId[0], Ctx.BlockId[1],
           Ctx.BlockId[2],
-          listThreads(Fibers, NumFibers,
-                      [](const Fiber &F) {
-                        return F.State == FiberState::AtBarrier;
-                      }),
-          listThreads(Fibers, NumFibers,
-                      [](const Fiber &F) {
-                        return F.State == FiberState::Finished;
-                      }))
+          listThreads(
+              Fibers, NumFibers,
+              [](const Fiber &F) { return F.State == FiberState::AtBarrier; }),
+          listThreads(
+              Fibers, NumFibers,
+              [](const Fiber &F) { return F.State == FiberState::Finished; }))
           .str());
 }
 
@@ -694,25 +693,24 @@ void BlockScheduler::reportDifferentBarriers() const {
   uint32_t OtherId = Fibers[Other].BarrierId;
   reportSyncError(
       (std::string(orUnknown(Here)) + "|" + orUnknown(There)).c_str(),
-      llvm::formatv(
-          "Barrier error detected. Divergent thread(s) in block\n"
-          "    threads of kernel '{0}', block: [{1},{2},{3}] wait at "
-          "different barriers\n"
-          "    at the barrier at {4}: {5}\n"
-          "    at the barrier at {6}: {7}",
-          kernelName(), Ctx.BlockId[0], Ctx.BlockId[1], Ctx.BlockId[2],
-          orUnknown(Here),
-          listThreads(Fibers, NumFibers,
-                      [&](const Fiber &F) {
-                        return F.State == FiberState::AtBarrier &&
-                               F.BarrierId == Id;
-                      }),
-          orUnknown(There),
-          listThreads(Fibers, NumFibers,
-                      [&](const Fiber &F) {
-                        return F.State == FiberState::AtBarrier &&
-                               F.BarrierId == OtherId;
-                      }))
+      llvm::formatv("Barrier error detected. Divergent thread(s) in block\n"
+                    "    threads of kernel '{0}', block: [{1},{2},{3}] wait at "
+                    "different barriers\n"
+                    "    at the barrier at {4}: {5}\n"
+                    "    at the barrier at {6}: {7}",
+                    kernelName(), Ctx.BlockId[0], Ctx.BlockId[1],
+                    Ctx.BlockId[2], orUnknown(Here),
+                    listThreads(Fibers, NumFibers,
+                                [&](const Fiber &F) {
+                                  return F.State == FiberState::AtBarrier &&
+                                         F.BarrierId == Id;
+                                }),
+                    orUnknown(There),
+                    listThreads(Fibers, NumFibers,
+                                [&](const Fiber &F) {
+                                  return F.State == FiberState::AtBarrier &&
+                                         F.BarrierId == OtherId;
+                                }))
           .str());
 }
 
@@ -806,9 +804,10 @@ Error offload::host::runNonCooperativeBlock(
   return checkSyncMisuse(Launch);
 }
 
-Error offload::host::runNonCooperativeBlocks(
-    const BlockLaunch &Launch, offload_host_kernel_context_t &Ctx,
-    uint64_t Begin, uint64_t End, const std::atomic<bool> &Stop) {
+Error offload::host::runNonCooperativeBlocks(const BlockLaunch &Launch,
+                                             offload_host_kernel_context_t &Ctx,
+                                             uint64_t Begin, uint64_t End,
+                                             const std::atomic<bool> &Stop) {
   const offload_host_kernel_descriptor_t &Desc = *Launch.Desc;
   if (!Desc.RunBlock) {
     for (uint64_t B = Begin; B < End && !Stop.load(std::memory_order_relaxed);

@@ -96,16 +96,17 @@ void checkBarrierCounts(const RunningLaunch &Launch, const BlockState &S) {
   std::string Where = Location ? std::string(Location)
                                : llvm::formatv("<barrier {0}>", Missed).str();
   uint32_t Low = *Min;
-  std::string Lines = llvm::formatv(
-      "Barrier error detected. Divergent thread(s) in block\n"
-      "    at the barrier at {0} in kernel '{1}', block: [{2},{3},{4}]\n"
-      "    arrived: {5}\n"
-      "    exited without arriving: {6}",
-      Where, S.Kernel ? llvm::StringRef(S.Kernel) : Launch.Name, S.Block[0],
-      S.Block[1], S.Block[2],
-      listThreads(S, [&](uint32_t I) { return S.BarrierCounts[I] > Low; }),
-      listThreads(S, [&](uint32_t I) { return S.BarrierCounts[I] == Low; }))
-                          .str();
+  std::string Lines =
+      llvm::formatv(
+          "Barrier error detected. Divergent thread(s) in block\n"
+          "    at the barrier at {0} in kernel '{1}', block: [{2},{3},{4}]\n"
+          "    arrived: {5}\n"
+          "    exited without arriving: {6}",
+          Where, S.Kernel ? llvm::StringRef(S.Kernel) : Launch.Name, S.Block[0],
+          S.Block[1], S.Block[2],
+          listThreads(S, [&](uint32_t I) { return S.BarrierCounts[I] > Low; }),
+          listThreads(S, [&](uint32_t I) { return S.BarrierCounts[I] == Low; }))
+          .str();
   offload::host::reportSyncError(Where.c_str(), Lines);
 }
 
@@ -157,8 +158,8 @@ enum HazardKind { WriteWrite, WriteRead, ReadWrite };
 /// current access, once per launch and (kind, locations, interval).
 void reportHazard(const RunningLaunch &Launch, const BlockState &S,
                   HazardKind Kind, const AccessRecord &First,
-                  const AccessRecord &Second, uintptr_t Address,
-                  int64_t Index, bool Workgroup) {
+                  const AccessRecord &Second, uintptr_t Address, int64_t Index,
+                  bool Workgroup) {
   const char *FirstKind = Kind == ReadWrite ? "Read" : "Write";
   const char *SecondKind = Kind == WriteRead ? "Read" : "Write";
   std::string Key = llvm::formatv("{0}|{1}|{2}|{3}", int(Kind), First.Location,
@@ -178,17 +179,21 @@ void reportHazard(const RunningLaunch &Launch, const BlockState &S,
               : llvm::formatv("barrier interval {0} (from the kernel's start)",
                               Second.Interval)
                     .str();
-  offload::check::report(llvm::formatv(
-      "Error: Race reported between {0} access at {1}\n"
-      "    and {2} access at {3} in kernel '{4}'\n"
-      "    block: [{5},{6},{7}], threads: {8} ({9}) and {10} ({11})\n"
-      "    {12} memory at {13}, index {14}, {15}",
-      FirstKind, First.Location, SecondKind, Second.Location,
-      S.Kernel ? llvm::StringRef(S.Kernel) : Launch.Name,
-      S.Block[0], S.Block[1], S.Block[2], formatThread(S, First.Thread - 1),
-      llvm::StringRef(FirstKind).lower(), formatThread(S, Second.Thread - 1),
-      llvm::StringRef(SecondKind).lower(), Workgroup ? "workgroup" : "global",
-      reinterpret_cast<const void *>(Address), Index, Interval).str());
+  offload::check::report(
+      llvm::formatv(
+          "Error: Race reported between {0} access at {1}\n"
+          "    and {2} access at {3} in kernel '{4}'\n"
+          "    block: [{5},{6},{7}], threads: {8} ({9}) and {10} ({11})\n"
+          "    {12} memory at {13}, index {14}, {15}",
+          FirstKind, First.Location, SecondKind, Second.Location,
+          S.Kernel ? llvm::StringRef(S.Kernel) : Launch.Name, S.Block[0],
+          S.Block[1], S.Block[2], formatThread(S, First.Thread - 1),
+          llvm::StringRef(FirstKind).lower(),
+          formatThread(S, Second.Thread - 1),
+          llvm::StringRef(SecondKind).lower(),
+          Workgroup ? "workgroup" : "global",
+          reinterpret_cast<const void *>(Address), Index, Interval)
+          .str());
 }
 /// A write of thread \p Me of the running block to global memory at
 /// \p Address: a write-write hazard with the last checked write of another
@@ -207,9 +212,9 @@ void checkBlockWrite(const RunningLaunch &Launch, const BlockState &S,
     std::lock_guard<std::mutex> Lock(Shard.Mutex);
     auto [It, Inserted] = Shard.Writes.try_emplace(Address);
     GlobalWriteShadow::Write &W = It->second;
-    bool OtherBlock = !Inserted && (W.Block[0] != S.Block[0] ||
-                                    W.Block[1] != S.Block[1] ||
-                                    W.Block[2] != S.Block[2]);
+    bool OtherBlock =
+        !Inserted && (W.Block[0] != S.Block[0] || W.Block[1] != S.Block[1] ||
+                      W.Block[2] != S.Block[2]);
     First = W;
     if (Inserted || !OtherBlock || !Same)
       W = {{S.Block[0], S.Block[1], S.Block[2]}, Me.Thread, Me.Location};
@@ -224,17 +229,20 @@ void checkBlockWrite(const RunningLaunch &Launch, const BlockState &S,
       return;
   }
   F.Races.fetch_add(1, std::memory_order_relaxed);
-  offload::check::report(llvm::formatv(
-      "Error: Race reported between Write access at {0}\n"
-      "    and Write access at {1} in kernel '{2}'\n"
-      "    blocks: [{3},{4},{5}] and [{6},{7},{8}], threads: {9} (write) and "
-      "{10} (write)\n"
-      "    global memory at {11}, index {12}, between blocks of one launch",
-      First.Location, Me.Location,
-      S.Kernel ? llvm::StringRef(S.Kernel) : Launch.Name, First.Block[0],
-      First.Block[1], First.Block[2], S.Block[0], S.Block[1], S.Block[2],
-      formatThread(S, First.Thread - 1), formatThread(S, Me.Thread - 1),
-      reinterpret_cast<const void *>(Address), Index).str());
+  offload::check::report(
+      llvm::formatv(
+          "Error: Race reported between Write access at {0}\n"
+          "    and Write access at {1} in kernel '{2}'\n"
+          "    blocks: [{3},{4},{5}] and [{6},{7},{8}], threads: {9} (write) "
+          "and "
+          "{10} (write)\n"
+          "    global memory at {11}, index {12}, between blocks of one launch",
+          First.Location, Me.Location,
+          S.Kernel ? llvm::StringRef(S.Kernel) : Launch.Name, First.Block[0],
+          First.Block[1], First.Block[2], S.Block[0], S.Block[1], S.Block[2],
+          formatThread(S, First.Thread - 1), formatThread(S, Me.Thread - 1),
+          reinterpret_cast<const void *>(Address), Index)
+          .str());
 }
 } // namespace
 
@@ -282,11 +290,10 @@ void offload::host::reportSyncError(const char *Key, const std::string &Lines) {
 }
 
 extern "C" void __offload_host_check_access(const char *Location,
-                                            const char *Kernel,
-                                            int64_t Address, int64_t Bytes,
-                                            int64_t Count, int64_t Flags,
-                                            int64_t Index, int64_t Value,
-                                            int64_t ThreadX,
+                                            const char *Kernel, int64_t Address,
+                                            int64_t Bytes, int64_t Count,
+                                            int64_t Flags, int64_t Index,
+                                            int64_t Value, int64_t ThreadX,
                                             int64_t ThreadY, int64_t ThreadZ) {
   RunningLaunch Launch;
   BlockState *S = getBlockState(Launch);
@@ -338,9 +345,9 @@ extern "C" void __offload_host_check_access(const char *Location,
 }
 
 extern "C" void __offload_host_check_barrier(const char *Location,
-                                             const char *Kernel,
-                                             int64_t Flags, int64_t ThreadX,
-                                             int64_t ThreadY, int64_t ThreadZ) {
+                                             const char *Kernel, int64_t Flags,
+                                             int64_t ThreadX, int64_t ThreadY,
+                                             int64_t ThreadZ) {
   RunningLaunch Launch;
   BlockState *S = getBlockState(Launch);
   if (!S)

@@ -127,11 +127,14 @@ extern "C" void __offload_host_bounds_fail(const char *Location, const char *Op,
   }
   // memcheck's report, in compute-sanitizer's shape: one line, counted in the
   // error summary.
-  offload::check::report(llvm::formatv(
-      "{0}: out-of-bounds {1} in kernel '{2}', block: [{3},{4},{5}], thread: "
-      "[{6},{7},{8}]: index {9} of dimension {10} is not below its size {11}",
-      Location, Op, Kernel, BlockX, BlockY, BlockZ, ThreadX, ThreadY, ThreadZ,
-      Index, Dim, Size).str());
+  offload::check::report(llvm::formatv("{0}: out-of-bounds {1} in kernel "
+                                       "'{2}', block: [{3},{4},{5}], thread: "
+                                       "[{6},{7},{8}]: index {9} of dimension "
+                                       "{10} is not below its size {11}",
+                                       Location, Op, Kernel, BlockX, BlockY,
+                                       BlockZ, ThreadX, ThreadY, ThreadZ, Index,
+                                       Dim, Size)
+                             .str());
   if (Current.Failures)
     Current.Failures->OutOfBounds.fetch_add(1, std::memory_order_relaxed);
 }

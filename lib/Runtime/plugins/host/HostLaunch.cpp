@@ -30,8 +30,8 @@
 
 #include "Fiber.h"
 #include "HostCheck.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "HostFault.h"
+#include "llvm/ADT/ScopeExit.h"
 
 #include "../../Error.h"
 #include "../../Runtime.h"
@@ -40,13 +40,13 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <atomic>
-#include <cstdlib>
 #include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
 #include <mutex>
 #include <pthread.h>
 #include <vector>
-#include <cstring>
-#include <limits>
 
 using namespace llvm;
 using namespace offload;
@@ -254,8 +254,8 @@ static Error runAllBlocksAtOnce(const BlockLaunch &Launch,
   for (; Started < NumBlocks; ++Started) {
     CooperativeBlock &B = Blocks[Started];
     B = {&Launch, &Size, Started, &Errors, &Gate, {}};
-    if ((Failure = pthread_create(&B.Thread, nullptr, &CooperativeBlock::run,
-                                  &B)))
+    if ((Failure =
+             pthread_create(&B.Thread, nullptr, &CooperativeBlock::run, &B)))
       break;
   }
   Gate.open(/*Run=*/!Failure);
@@ -417,7 +417,7 @@ Error HostDevice::launch(Queue *Q, Symbol &Kernel, ArrayRef<uint8_t> Args,
   if (Desc->Flags & OFFLOAD_HOST_KERNEL_COOPERATIVE)
     Sym.traceFibers();
   // A kernel compiled for one block (or grid) size runs only at that size.
-  auto CheckRequired = [&](const uint32_t(&Required)[3],
+  auto CheckRequired = [&](const uint32_t (&Required)[3],
                            const offload_dimensions_t &Given,
                            StringRef What) -> Error {
     if (!Required[0] && !Required[1] && !Required[2])

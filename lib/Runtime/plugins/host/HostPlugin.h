@@ -468,10 +468,9 @@ public:
   /// (HostLaunch.cpp).
   llvm::Expected<uint32_t> getMaxCooperativeGroupCount(
       Symbol &Kernel, const offload_kernel_launch_size_args_t &Size) override;
-  llvm::Error
-  launchCooperativeKernel(Queue *Q, Symbol &Kernel,
-                          llvm::ArrayRef<uint8_t> Args,
-                          const offload_kernel_launch_size_args_t &Size) override;
+  llvm::Error launchCooperativeKernel(
+      Queue *Q, Symbol &Kernel, llvm::ArrayRef<uint8_t> Args,
+      const offload_kernel_launch_size_args_t &Size) override;
 
   /// Frees every allocation still live (at plugin deinit).
   void releaseAllocations();
