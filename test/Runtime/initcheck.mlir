@@ -26,7 +26,7 @@
 // UNWRITTEN-NEXT: =========     at {{.*}}unwritten.mlir:[[#LOAD:]]:12 in kernel 'copy'
 // UNWRITTEN-NEXT: =========     by thread (0,0,0) in block (0,0,0)
 // UNWRITTEN-NEXT: =========     Address 0x{{[0-9A-F]+}} is at offset 0 of an allocation of 32 bytes of device memory at 0x{{[0-9A-F]+}}
-// UNWRITTEN-NEXT: =========     allocated by a call without a code location (use the WithCodeLoc entry points to see it)
+// UNWRITTEN-NEXT: ========= allocated at main ({{.*}}unwritten.mlir:13:11)
 // The other threads' reads are the same report (location, allocation).
 // UNWRITTEN-NOT: Uninitialized
 // UNWRITTEN: ========= ERROR SUMMARY: 1 error

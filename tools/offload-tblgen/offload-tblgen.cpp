@@ -809,12 +809,20 @@ bool emitRuntimeFunctions(raw_ostream &OS, const RecordKeeper &Records) {
     return X->getID() < Y->getID();
   });
   llvm::append_range(Uses, Others);
+  // Functions whose WithCodeLoc variant the lowering calls too (with the
+  // op's source location): `<Name>WithCodeLoc`, the location last.
+  auto WithCodeLoc = [](const Record *F) {
+    return F->getValue("LoweringUsesCodeLoc") &&
+           F->getValueAsBit("LoweringUsesCodeLoc");
+  };
   OS << "#ifdef OFFLOAD_RUNTIME_FUNCTION_NAMES\n";
   for (const Record *F : Uses) {
     StringRef Name = F->getName();
     if (!Name.consume_front("offload"))
       PrintFatalError(F->getLoc(), "a runtime function is named offload*");
     OS << Name << ",\n";
+    if (WithCodeLoc(F))
+      OS << Name << "WithCodeLoc,\n";
   }
   OS << "#undef OFFLOAD_RUNTIME_FUNCTION_NAMES\n#endif\n\n";
   OS << "#ifdef OFFLOAD_RUNTIME_FUNCTION_DECLS\n";
@@ -822,9 +830,15 @@ bool emitRuntimeFunctions(raw_ostream &OS, const RecordKeeper &Records) {
     std::vector<std::string> Types;
     for (const Record *P : F->getValueAsListOfDefs("Params"))
       Types.push_back("CType::" + lowerType(A, F, P->getValueAsString("Type")));
-    OS << "{\"" << F->getName()
-       << "\", CType::" << lowerType(A, F, F->getValueAsString("ReturnType"))
-       << ", " << Types.size() << ", {" << join(Types, ", ") << "}},\n";
+    std::string Return =
+        lowerType(A, F, F->getValueAsString("ReturnType"));
+    OS << "{\"" << F->getName() << "\", CType::" << Return << ", "
+       << Types.size() << ", {" << join(Types, ", ") << "}},\n";
+    if (WithCodeLoc(F)) {
+      Types.push_back("CType::Ptr");
+      OS << "{\"" << F->getName() << "WithCodeLoc\", CType::" << Return
+         << ", " << Types.size() << ", {" << join(Types, ", ") << "}},\n";
+    }
   }
   OS << "#undef OFFLOAD_RUNTIME_FUNCTION_DECLS\n#endif\n\n";
   OS << "#ifdef OFFLOAD_RUNTIME_STRUCTS\n";

@@ -145,6 +145,10 @@ class Function : APIObject {
   /// convert-offload-to-llvm declares and calls it (the lowering's table
   /// of runtime functions, -gen-runtime-functions).
   bit LoweringUses = 0;
+  /// With LoweringUses: the lowering also calls `<name>WithCodeLoc`, passing
+  /// the op's source location (allocations, so that the checking tools name
+  /// where a buffer was allocated).
+  bit LoweringUsesCodeLoc = 0;
 }
 
 /// A function of another header (the JIT's) that the lowering calls.

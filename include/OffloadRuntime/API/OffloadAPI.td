@@ -169,6 +169,8 @@ points; printed by OFFLOAD_TRACE=1. Every field may be null or zero.}];
     Member<"uint32_t", "LineNumber", "line of the call">,
     Member<"uint32_t", "ColumnNumber", "column of the call">,
   ];
+  // convert-offload-to-llvm passes allocations' source locations.
+  let LoweringName = "CodeLocation";
 }
 def offloadErrcName : Function {
   let ReturnType = "const char *";
@@ -456,6 +458,7 @@ def offload_mem_info_t : Enum {
 def offload_memory_register_flags_t : Typedef<"typedef uint32_t offload_memory_register_flags_t;"> { let Desc = [{Flags of offloadMemRegister; reserved, must be 0.}]; }
 def offloadMemAlloc : Function {
   let LoweringUses = 1;
+  let LoweringUsesCodeLoc = 1;
   let Desc = [{Allocates \p Size bytes (> 0) of kind \p Type for \p Device and writes the
 address, aligned to at least 64 bytes, to \p AllocationOut. Allocations of
 all devices share one address space. The host device never hands out an

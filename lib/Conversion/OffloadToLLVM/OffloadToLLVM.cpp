@@ -409,14 +409,17 @@ protected:
   }
 
   /// Calls \p function with an out-parameter of \p resultType appended to
-  /// \p args, and returns the value it wrote.
+  /// \p args (then \p trailing, if given), and returns the value it wrote.
   FailureOr<Value> callWithResult(ConversionPatternRewriter &rewriter,
                                   Location loc, Operation *op,
                                   RuntimeFunction function, ValueRange args,
-                                  Type resultType, StringRef context) const {
+                                  Type resultType, StringRef context,
+                                  Value trailing = nullptr) const {
     Value slot = createAlloca(rewriter, loc, op, resultType);
     SmallVector<Value> operands(args);
     operands.push_back(slot);
+    if (trailing)
+      operands.push_back(trailing);
     if (failed(callChecked(rewriter, loc, op, function, operands, context)))
       return failure();
     return LLVM::LoadOp::create(rewriter, loc, resultType, slot).getResult();
@@ -424,6 +427,54 @@ protected:
 
   Type getPtrType() const {
     return LLVM::LLVMPointerType::get(&this->getTypeConverter()->getContext());
+  }
+
+  /// A pointer to an offload_code_location_t of \p op's source location
+  /// (the first file location in it; the function is the enclosing
+  /// symbol's name), for the WithCodeLoc entry points: filled in an alloca
+  /// right before the call (the runtime copies what it keeps). Null when the
+  /// location names no file.
+  Value createCodeLocation(ConversionPatternRewriter &rewriter, Location loc,
+                           Operation *op) const {
+    FileLineColLoc file;
+    loc->walk([&](Location inner) {
+      if (auto f = dyn_cast<FileLineColLoc>(inner)) {
+        file = f;
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (!file)
+      return createNull(rewriter, loc);
+    StringRef function = "";
+    if (auto symbol = op->getParentOfType<SymbolOpInterface>())
+      function = symbol.getName();
+    MLIRContext *ctx = rewriter.getContext();
+    Type i32 = rewriter.getI32Type();
+    // offload_code_location_t: FunctionName, SourceFile, LineNumber,
+    // ColumnNumber (checked against the generated struct description).
+    static_assert(kCodeLocationFields[0] == CType::Ptr &&
+                  kCodeLocationFields[1] == CType::Ptr &&
+                  kCodeLocationFields[2] == CType::U32 &&
+                  kCodeLocationFields[3] == CType::U32);
+    auto type = LLVM::LLVMStructType::getLiteral(
+        ctx, {getPtrType(), getPtrType(), i32, i32});
+    Value slot = createAlloca(rewriter, loc, op, type);
+    Value functionName = getOrCreateGlobalString(
+        rewriter, loc, op, "__offload_code_location_function", function);
+    Value sourceFile =
+        getOrCreateGlobalString(rewriter, loc, op, "__offload_code_location_file",
+                                file.getFilename().getValue());
+    Value fields[] = {functionName, sourceFile,
+                      createI32Constant(rewriter, loc, file.getLine()),
+                      createI32Constant(rewriter, loc, file.getColumn())};
+    for (auto [index, field] : llvm::enumerate(fields)) {
+      Value address = LLVM::GEPOp::create(
+          rewriter, loc, getPtrType(), type, slot,
+          ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(index)});
+      LLVM::StoreOp::create(rewriter, loc, field, address);
+    }
+    return slot;
   }
 
   Value createIndexConstant(OpBuilder &builder, Location loc,
@@ -588,10 +639,13 @@ struct AllocOpLowering : OffloadOpLowering<AllocOp> {
           LLVM::SelectOp::create(rewriter, loc, isEmpty, one, sizeBytes);
     }
     Value kind = createI32Constant(rewriter, loc, getAllocType(op.getKind()));
-    FailureOr<Value> ptr =
-        callWithResult(rewriter, loc, op, RuntimeFunction::MemAlloc,
-                       {adaptor.getDevice(), kind, sizeBytes}, getPtrType(),
-                       op->getName().getStringRef());
+    // With the op's location, so that the checking tools name where a
+    // buffer was allocated (initcheck's origin, leakcheck's creator).
+    Value codeLocation = createCodeLocation(rewriter, loc, op);
+    FailureOr<Value> ptr = callWithResult(
+        rewriter, loc, op, RuntimeFunction::MemAllocWithCodeLoc,
+        {adaptor.getDevice(), kind, sizeBytes}, getPtrType(),
+        op->getName().getStringRef(), codeLocation);
     if (failed(ptr))
       return rewriter.notifyMatchFailure(op, "conflicting runtime declaration");
     Value descriptor =

@@ -61,7 +61,18 @@ func.func @alloc_free(%dev: !offload.device, %n: index) {
   // CHECK: %[[EMPTY:.*]] = llvm.icmp "eq" %[[BYTES]], %[[ZERO]]
   // CHECK: %[[SIZE:.*]] = llvm.select %[[EMPTY]], %[[ONE]], %[[BYTES]]
   // CHECK: %[[KIND:.*]] = llvm.mlir.constant(2 : i32) : i32
-  // CHECK: %[[RES:.*]] = llvm.call @offloadMemAlloc(%[[DEV]], %[[KIND]], %[[SIZE]], %[[SLOT]])
+  // The op's source location (an offload_code_location_t filled before the
+  // call), which the checking tools name as the allocation's origin.
+  // CHECK: %[[FN:.*]] = llvm.mlir.addressof @__offload_code_location_function :
+  // CHECK: %[[FILE:.*]] = llvm.mlir.addressof @__offload_code_location_file :
+  // CHECK: %[[LINE:.*]] = llvm.mlir.constant({{[0-9]+}} : i32) : i32
+  // CHECK: %[[F0:.*]] = llvm.getelementptr %[[LOC:.*]][0, 0]
+  // CHECK: llvm.store %[[FN]], %[[F0]]
+  // CHECK: %[[F1:.*]] = llvm.getelementptr %[[LOC]][0, 1]
+  // CHECK: llvm.store %[[FILE]], %[[F1]]
+  // CHECK: %[[F2:.*]] = llvm.getelementptr %[[LOC]][0, 2]
+  // CHECK: llvm.store %[[LINE]], %[[F2]]
+  // CHECK: %[[RES:.*]] = llvm.call @offloadMemAllocWithCodeLoc(%[[DEV]], %[[KIND]], %[[SIZE]], %[[SLOT]], %[[LOC]])
   // CHECK: llvm.call @offloadAbortOnError(%[[RES]], %{{.*}})
   // CHECK: %[[PTR:.*]] = llvm.load %[[SLOT]]
   // CHECK: %[[D0:.*]] = llvm.insertvalue %[[PTR]], %{{.*}}[0]
@@ -84,10 +95,10 @@ func.func @alloc_kinds(%dev: !offload.device) {
   // Statically non-empty: no select.
   // CHECK-NOT: llvm.select
   // CHECK: %[[DEVICE:.*]] = llvm.mlir.constant(1 : i32) : i32
-  // CHECK: llvm.call @offloadMemAlloc(%{{.*}}, %[[DEVICE]], %{{.*}}, %{{.*}})
+  // CHECK: llvm.call @offloadMemAllocWithCodeLoc(%{{.*}}, %[[DEVICE]], %{{.*}}, %{{.*}}, %{{.*}})
   %d = offload.alloc device on %dev : memref<16xi32>
   // CHECK: %[[HOST:.*]] = llvm.mlir.constant(0 : i32) : i32
-  // CHECK: llvm.call @offloadMemAlloc(%{{.*}}, %[[HOST]], %{{.*}}, %{{.*}})
+  // CHECK: llvm.call @offloadMemAllocWithCodeLoc(%{{.*}}, %[[HOST]], %{{.*}}, %{{.*}}, %{{.*}})
   %h = offload.alloc host on %dev : memref<16xi32>
   return
 }
