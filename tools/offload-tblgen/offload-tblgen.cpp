@@ -830,14 +830,13 @@ bool emitRuntimeFunctions(raw_ostream &OS, const RecordKeeper &Records) {
     std::vector<std::string> Types;
     for (const Record *P : F->getValueAsListOfDefs("Params"))
       Types.push_back("CType::" + lowerType(A, F, P->getValueAsString("Type")));
-    std::string Return =
-        lowerType(A, F, F->getValueAsString("ReturnType"));
+    std::string Return = lowerType(A, F, F->getValueAsString("ReturnType"));
     OS << "{\"" << F->getName() << "\", CType::" << Return << ", "
        << Types.size() << ", {" << join(Types, ", ") << "}},\n";
     if (WithCodeLoc(F)) {
       Types.push_back("CType::Ptr");
-      OS << "{\"" << F->getName() << "WithCodeLoc\", CType::" << Return
-         << ", " << Types.size() << ", {" << join(Types, ", ") << "}},\n";
+      OS << "{\"" << F->getName() << "WithCodeLoc\", CType::" << Return << ", "
+         << Types.size() << ", {" << join(Types, ", ") << "}},\n";
     }
   }
   OS << "#undef OFFLOAD_RUNTIME_FUNCTION_DECLS\n#endif\n\n";

@@ -462,9 +462,9 @@ protected:
     Value slot = createAlloca(rewriter, loc, op, type);
     Value functionName = getOrCreateGlobalString(
         rewriter, loc, op, "__offload_code_location_function", function);
-    Value sourceFile =
-        getOrCreateGlobalString(rewriter, loc, op, "__offload_code_location_file",
-                                file.getFilename().getValue());
+    Value sourceFile = getOrCreateGlobalString(rewriter, loc, op,
+                                               "__offload_code_location_file",
+                                               file.getFilename().getValue());
     Value fields[] = {functionName, sourceFile,
                       createI32Constant(rewriter, loc, file.getLine()),
                       createI32Constant(rewriter, loc, file.getColumn())};
@@ -642,10 +642,10 @@ struct AllocOpLowering : OffloadOpLowering<AllocOp> {
     // With the op's location, so that the checking tools name where a
     // buffer was allocated (initcheck's origin, leakcheck's creator).
     Value codeLocation = createCodeLocation(rewriter, loc, op);
-    FailureOr<Value> ptr = callWithResult(
-        rewriter, loc, op, RuntimeFunction::MemAllocWithCodeLoc,
-        {adaptor.getDevice(), kind, sizeBytes}, getPtrType(),
-        op->getName().getStringRef(), codeLocation);
+    FailureOr<Value> ptr =
+        callWithResult(rewriter, loc, op, RuntimeFunction::MemAllocWithCodeLoc,
+                       {adaptor.getDevice(), kind, sizeBytes}, getPtrType(),
+                       op->getName().getStringRef(), codeLocation);
     if (failed(ptr))
       return rewriter.notifyMatchFailure(op, "conflicting runtime declaration");
     Value descriptor =
