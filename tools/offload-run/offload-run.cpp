@@ -303,9 +303,13 @@ static LogicalResult buildPipeline(OpPassManager &pm) {
     return failure();
   // The runtime (leakcheck, the summary) and the JIT read the
   // tools from OFFLOAD_CHECK: one list for the whole process.
-  if (*checkTools)
+  if (*checkTools) {
     ::setenv("OFFLOAD_CHECK", ::offload::formatCheckTools(*checkTools).c_str(),
              /*overwrite=*/1);
+    // Like compute-sanitizer's --error-exitcode: a run with a report exits
+    // 1, also when the report comes at exit (leaks), unless the user chose.
+    ::setenv(::offload::env::CheckErrorExitCode.Name, "1", /*overwrite=*/0);
+  }
   if (deviceOption == "host") {
     mlir::offload::HostPipelineOptions options;
     options.optLevel = optLevel;

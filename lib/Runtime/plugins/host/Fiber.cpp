@@ -250,14 +250,35 @@ public:
   /// Makes at least \p Count fibers with stacks of \p Size bytes.
   Error reserve(size_t Count, size_t Size) {
     size_t Page = getpagesize();
-    size_t NewSize = alignTo(Size, Page);
-    if (Count <= NumFibers && NewSize == StackSize)
+    // Sizes never wrap: a wrapped total would map a small region that the
+    // fibers' stacks overrun.
+    size_t NewSize = 0, RecordBytes = 0, Stride = 0, StacksBytes = 0,
+           Bytes = 0;
+    bool Wraps = Size > SIZE_MAX - Page;
+    if (!Wraps) {
+      NewSize = alignTo(Size, Page);
+      Wraps = NewSize > SIZE_MAX - Page;
+    }
+    if (!Wraps && Count <= NumFibers && NewSize == StackSize)
       return Error::success();
-    size_t NewCount = NewSize == StackSize ? std::max(Count, NumFibers) : Count;
+    size_t NewCount =
+        !Wraps && NewSize == StackSize ? std::max(Count, NumFibers) : Count;
+    if (!Wraps) {
+      Stride = NewSize + Page;
+      Wraps = __builtin_mul_overflow(NewCount, sizeof(Fiber), &RecordBytes) ||
+              RecordBytes > SIZE_MAX - Page ||
+              __builtin_mul_overflow(Stride, NewCount, &StacksBytes);
+    }
+    if (!Wraps) {
+      RecordBytes = alignTo(RecordBytes, Page);
+      Wraps = __builtin_add_overflow(RecordBytes, StacksBytes, &Bytes);
+    }
+    if (Wraps)
+      return createError(OFFLOAD_ERRC_OUT_OF_RESOURCES,
+                         "cannot map {0} fiber stacks of {1} bytes: the size "
+                         "does not fit in the address space",
+                         Count, Size);
     release();
-    size_t RecordBytes = alignTo(NewCount * sizeof(Fiber), Page);
-    size_t Stride = NewSize + Page;
-    size_t Bytes = RecordBytes + Stride * NewCount;
     void *Mem = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (Mem == MAP_FAILED)
