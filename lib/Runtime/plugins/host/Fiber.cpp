@@ -252,8 +252,7 @@ public:
     size_t Page = getpagesize();
     // Sizes never wrap: a wrapped total would map a small region that the
     // fibers' stacks overrun.
-    size_t NewSize = 0, RecordBytes = 0, Stride = 0, StacksBytes = 0,
-           Bytes = 0;
+    size_t NewSize = 0, RecordBytes = 0, Stride = 0, StacksBytes = 0, Bytes = 0;
     bool Wraps = Size > SIZE_MAX - Page;
     if (!Wraps) {
       NewSize = alignTo(Size, Page);
