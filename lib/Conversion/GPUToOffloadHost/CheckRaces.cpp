@@ -152,18 +152,6 @@ static bool isShared(Value memref, bool &workgroup) {
   return true;
 }
 
-static func::FuncOp getOrCreateHook(OpBuilder &b, gpu::GPUModuleOp module,
-                                    StringRef name, TypeRange args) {
-  if (func::FuncOp fn = module.lookupSymbol<func::FuncOp>(name))
-    return fn;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToEnd(module.getBody());
-  auto fn = func::FuncOp::create(b, module.getLoc(), name,
-                                 b.getFunctionType(args, {}));
-  fn.setPrivate();
-  return fn;
-}
-
 /// Appends the thread ids (x, y, z) as i64 to \p args.
 static void appendThreadIds(OpBuilder &b, Location loc,
                             SmallVectorImpl<Value> &args) {
@@ -184,9 +172,10 @@ static std::string getKernelName(gpu::GPUFuncOp kernel) {
 }
 
 static Value createKernelName(OpBuilder &b, Location loc,
-                              gpu::GPUModuleOp module, gpu::GPUFuncOp kernel) {
-  return offload::createHostStringAddress(
-      b, loc, module, "__offload_check.kernel", getKernelName(kernel));
+                              offload::HostModuleSymbols &symbols,
+                              gpu::GPUFuncOp kernel) {
+  return symbols.getStringAddress(b, loc, "__offload_check.kernel",
+                                  getKernelName(kernel));
 }
 
 //===----------------------------------------------------------------------===//
@@ -1011,9 +1000,12 @@ static bool mayExitEarly(gpu::GPUFuncOp kernel) {
 }
 
 /// Instruments \p access; false when it is not checked (a thread's own
-/// memory, an element of unknown size).
-static bool instrumentAccess(const Access &access, gpu::GPUFuncOp kernel,
-                             gpu::GPUModuleOp module, unsigned unlessGrid) {
+/// memory, an element of unknown size), failure (with an error) when the
+/// module holds a symbol of the runtime's hook name that is something else.
+static FailureOr<bool> instrumentAccess(const Access &access,
+                                        gpu::GPUFuncOp kernel,
+                                        offload::HostModuleSymbols &symbols,
+                                        unsigned unlessGrid) {
   bool workgroup;
   if (!isShared(access.memref, workgroup))
     return false;
@@ -1049,9 +1041,12 @@ static bool instrumentAccess(const Access &access, gpu::GPUFuncOp kernel,
     scf::YieldOp::create(b, loc);
     b.setInsertionPointToStart(then);
   }
-  func::FuncOp hook = getOrCreateHook(
-      b, module, kAccessFn,
-      {ptrType, ptrType, i64, i64, i64, i64, i64, i64, i64, i64, i64});
+  func::FuncOp hook = symbols.getOrDeclareFunc(
+      b, kAccessFn,
+      b.getFunctionType(
+          {ptrType, ptrType, i64, i64, i64, i64, i64, i64, i64, i64, i64}, {}));
+  if (!hook)
+    return failure();
   // The linear index: offset + sum of index * stride, from the memref's
   // metadata (any layout), and the address of that element.
   auto metadata =
@@ -1089,10 +1084,9 @@ static bool instrumentAccess(const Access &access, gpu::GPUFuncOp kernel,
   if (!stored)
     stored = arith::ConstantIntOp::create(b, loc, i64, 0);
   SmallVector<Value> args{
-      offload::createHostStringAddress(b, loc, module,
-                                       "__offload_check.location",
-                                       offload::describeSourceLocation(loc)),
-      createKernelName(b, loc, module, kernel),
+      symbols.getStringAddress(b, loc, "__offload_check.location",
+                               offload::describeSourceLocation(loc)),
+      createKernelName(b, loc, symbols, kernel),
       arith::IndexCastOp::create(b, loc, i64, address),
       arith::ConstantIntOp::create(b, loc, i64, elementBytes),
       arith::ConstantIntOp::create(b, loc, i64, access.count),
@@ -1106,21 +1100,26 @@ static bool instrumentAccess(const Access &access, gpu::GPUFuncOp kernel,
 
 /// Before \p op, a block-wide synchronization; \p flags as
 /// __offload_host_check_barrier takes them.
-static void instrumentBarrier(Operation *op, int64_t flags,
-                              gpu::GPUFuncOp kernel, gpu::GPUModuleOp module) {
+static LogicalResult instrumentBarrier(Operation *op, int64_t flags,
+                                       gpu::GPUFuncOp kernel,
+                                       offload::HostModuleSymbols &symbols) {
   OpBuilder b(op);
   Location loc = op->getLoc();
   Type i64 = b.getI64Type();
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
-  func::FuncOp hook = getOrCreateHook(b, module, kBarrierFn,
-                                      {ptrType, ptrType, i64, i64, i64, i64});
-  SmallVector<Value> args{offload::createHostStringAddress(
-                              b, loc, module, "__offload_check.location",
-                              offload::describeSourceLocation(loc)),
-                          createKernelName(b, loc, module, kernel),
-                          arith::ConstantIntOp::create(b, loc, i64, flags)};
+  func::FuncOp hook = symbols.getOrDeclareFunc(
+      b, kBarrierFn,
+      b.getFunctionType({ptrType, ptrType, i64, i64, i64, i64}, {}));
+  if (!hook)
+    return failure();
+  SmallVector<Value> args{
+      symbols.getStringAddress(b, loc, "__offload_check.location",
+                               offload::describeSourceLocation(loc)),
+      createKernelName(b, loc, symbols, kernel),
+      arith::ConstantIntOp::create(b, loc, i64, flags)};
   appendThreadIds(b, loc, args);
   func::CallOp::create(b, loc, hook, args);
+  return success();
 }
 
 namespace {
@@ -1130,6 +1129,9 @@ struct OffloadCheckRacesPass
 
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
+    // One symbol table and one string global per distinct text for the
+    // whole module: a lookup per access would be quadratic.
+    offload::HostModuleSymbols symbols(module);
     for (gpu::GPUFuncOp kernel : module.getOps<gpu::GPUFuncOp>()) {
       if (!kernel.isKernel())
         continue;
@@ -1157,8 +1159,11 @@ struct OffloadCheckRacesPass
         if (!raceFree.free.contains(access.op)) {
           // (The check between blocks needs no barrier intervals.)
           unsigned unlessGrid = raceFree.unlessGrid.lookup(access.op);
-          bool checked = instrumentAccess(access, kernel, module, unlessGrid);
-          anyChecked |= checked && !unlessGrid;
+          FailureOr<bool> checked =
+              instrumentAccess(access, kernel, symbols, unlessGrid);
+          if (failed(checked))
+            return signalPassFailure();
+          anyChecked |= *checked && !unlessGrid;
         }
       // Barrier intervals matter to racecheck only when an access is
       // checked; synccheck only where threads can diverge.
@@ -1171,9 +1176,10 @@ struct OffloadCheckRacesPass
       for (auto [op, collective] : barriers) {
         if (!(race && anyChecked) && !(syncChecked && !collective))
           continue;
-        instrumentBarrier(op,
-                          (collective ? kCollective : 0) | (sync ? kSync : 0),
-                          kernel, module);
+        if (failed(instrumentBarrier(
+                op, (collective ? kCollective : 0) | (sync ? kSync : 0), kernel,
+                symbols)))
+          return signalPassFailure();
       }
     }
   }
