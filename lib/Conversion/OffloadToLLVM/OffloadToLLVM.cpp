@@ -102,19 +102,27 @@ static constexpr RuntimeFunctionDecl kRuntimeFunctions[] = {
 #include "OffloadRuntimeFunctions.inc"
 };
 
-/// "file:line:col" of \p loc (the first file location inside it), else how
-/// MLIR prints it.
-static std::string formatLoc(Location loc) {
-  std::string text;
+/// The first file location inside \p loc, or null.
+static FileLineColLoc getFirstFileLoc(Location loc) {
+  FileLineColLoc found;
   loc->walk([&](Location inner) {
     if (auto file = dyn_cast<FileLineColLoc>(inner)) {
-      text = (file.getFilename().getValue() + ":" + Twine(file.getLine()) +
-              ":" + Twine(file.getColumn()))
-                 .str();
+      found = file;
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
   });
+  return found;
+}
+
+/// "file:line:col" of \p loc (the first file location inside it), else how
+/// MLIR prints it.
+static std::string formatLoc(Location loc) {
+  std::string text;
+  if (FileLineColLoc file = getFirstFileLoc(loc))
+    text = (file.getFilename().getValue() + ":" + Twine(file.getLine()) + ":" +
+            Twine(file.getColumn()))
+               .str();
   if (text.empty()) {
     llvm::raw_string_ostream os(text);
     os << loc;
@@ -436,14 +444,7 @@ protected:
   /// location names no file.
   Value createCodeLocation(ConversionPatternRewriter &rewriter, Location loc,
                            Operation *op) const {
-    FileLineColLoc file;
-    loc->walk([&](Location inner) {
-      if (auto f = dyn_cast<FileLineColLoc>(inner)) {
-        file = f;
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
+    FileLineColLoc file = getFirstFileLoc(loc);
     if (!file)
       return createNull(rewriter, loc);
     StringRef function = "";
