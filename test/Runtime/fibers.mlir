@@ -10,7 +10,7 @@
 // RUN: env OFFLOAD_TRACE=1 offload-run --thread-loops=false -O3 %s 2>&1 | FileCheck %s --check-prefixes=CHECK,FIBERS
 // RUN: env OFFLOAD_TRACE=1 offload-run -O3 %s 2>&1 | FileCheck %s
 
-// FIBERS: offload: kernel main_kernel runs on fibers: the kernel synchronizes threads with gpu.barrier or gpu.shuffle (thread loops were not tried)
+// FIBERS: offload: kernel main_kernel{{(_spec_[0-9a-f]+)?}} runs on fibers: the kernel synchronizes threads with gpu.barrier or gpu.shuffle (thread loops were not tried)
 // CHECK-NOT: runs on fibers
 // CHECK: [2016,  6112,  10208]
 // CHECK-NOT: runs on fibers

@@ -1,5 +1,6 @@
 // RUN: offload-opt %s -split-input-file -offload-specialize | FileCheck %s
 // RUN: offload-opt %s -split-input-file -offload-specialize=fold-grid-size=true | FileCheck %s --check-prefix=GRID
+// RUN: offload-opt %s -split-input-file -offload-specialize=fold-unannotated-scalars=false | FileCheck %s --check-prefix=MARKED
 
 // A scalar runtime constant known at the launch: the clone has the value
 // folded in and the loop it bounds fully unrolled; the original kernel stays
@@ -173,6 +174,64 @@ module attributes {gpu.container_module} {
     // CHECK: offload.launch @kernels::@scale on
     offload.launch @kernels::@scale on %dev blocks in (%c1, %c1, %c1)
         threads in (%c32, %c1, %c1) args(%x : memref<?xf32>, %s : f32)
+    return
+  }
+}
+
+// -----
+
+// Unmarked scalars that the launch passes as constants are folded (a launch
+// site passes the same value every run); a memref is not (its elements may
+// change), nor is a scalar the launch does not know. With
+// fold-unannotated-scalars=false only the block size is folded.
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // CHECK-LABEL: gpu.func @axpby(
+    // CHECK-LABEL: gpu.func @axpby_spec_{{[0-9a-f]+}}(
+    // CHECK-SAME: %[[X:[a-z0-9]+]]: memref<?xf32>, %[[Y:[a-z0-9]+]]: memref<?xf32>, %{{.*}}: f32, %{{.*}}: index, %[[B:[a-z0-9]+]]: f32)
+    // CHECK-DAG: %[[A:.*]] = arith.constant 2.500000e+00 : f32
+    // CHECK-DAG: %[[N:.*]] = arith.constant 1000 : index
+    // CHECK: arith.cmpi ult, %{{.*}}, %[[N]] : index
+    // CHECK: arith.mulf %{{.*}}, %[[A]] : f32
+    // CHECK: arith.mulf %{{.*}}, %[[B]] : f32
+    // MARKED-LABEL: gpu.func @axpby_spec_{{[0-9a-f]+}}(
+    // MARKED-NOT: arith.constant 2.500000e+00
+    // MARKED-NOT: arith.constant 1000 : index
+    // MARKED: gpu.return
+    gpu.func @axpby(%x: memref<?xf32>, %y: memref<?xf32>, %a: f32, %n: index, %b: f32) kernel {
+      %bid = gpu.block_id x
+      %bdim = gpu.block_dim x
+      %tid = gpu.thread_id x
+      %base = arith.muli %bid, %bdim : index
+      %i = arith.addi %base, %tid : index
+      %in = arith.cmpi ult, %i, %n : index
+      scf.if %in {
+        %xv = memref.load %x[%i] : memref<?xf32>
+        %yv = memref.load %y[%i] : memref<?xf32>
+        %ax = arith.mulf %xv, %a : f32
+        %by = arith.mulf %yv, %b : f32
+        %r = arith.addf %ax, %by : f32
+        memref.store %r, %y[%i] : memref<?xf32>
+      }
+      gpu.return
+    }
+  }
+  // CHECK-LABEL: func.func @host(
+  // MARKED-LABEL: func.func @host(
+  func.func @host(%x: memref<?xf32>, %y: memref<?xf32>, %b: f32) {
+    %dev = offload.get_device host 0
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c128 = arith.constant 128 : index
+    %n = arith.constant 1000 : index
+    %a = arith.constant 2.5 : f32
+    // CHECK: offload.launch @kernels::@axpby_spec_{{[0-9a-f]+}} on
+    // CHECK-SAME: args(%{{.*}} : memref<?xf32>, %{{.*}} : memref<?xf32>, %{{.*}} : f32, %{{.*}} : index, %{{.*}} : f32)
+    // MARKED: offload.launch @kernels::@axpby_spec_{{[0-9a-f]+}} on
+    offload.launch @kernels::@axpby on %dev blocks in (%c8, %c1, %c1)
+        threads in (%c128, %c1, %c1)
+        args(%x : memref<?xf32>, %y : memref<?xf32>, %a : f32, %n : index, %b : f32)
     return
   }
 }

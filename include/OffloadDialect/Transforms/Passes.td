@@ -56,6 +56,11 @@ def OffloadSpecialize : Pass<"offload-specialize", "ModuleOp"> {
       that the launch passes as a constant (`arith.constant`), and, for
       `contents` memrefs, the elements of a constant `memref.global` the launch
       passes through `memref.get_global`;
+    - with `fold-unannotated-scalars` (the default), the value of every
+      unmarked scalar argument (integer, index, float) the launch passes as
+      a constant: that launch passes the same value every time it runs, so
+      no annotation is needed; memrefs still need a `contents` mark, since
+      their elements may change between launches;
     - the block size when the launch's block operands are constants (always);
     - the grid size when they are constants and `fold-grid-size` is set.
 
@@ -122,6 +127,10 @@ def OffloadSpecialize : Pass<"offload-specialize", "ModuleOp"> {
            /*default=*/"16384",
            "largest table of per-iteration values of math calls (0 disables "
            "tabulation)">,
+    Option<"foldUnannotatedScalars", "fold-unannotated-scalars", "bool",
+           /*default=*/"true",
+           "also specialize on unmarked scalar arguments that a launch passes "
+           "as constants">,
   ];
 }
 

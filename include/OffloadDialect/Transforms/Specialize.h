@@ -30,8 +30,10 @@ namespace offload {
 struct KernelSpecialization {
   /// One entry per kernel argument: the argument's value (IntegerAttr or
   /// FloatAttr for scalars, DenseElementsAttr for `contents` memrefs), or null
-  /// when unknown. Only arguments marked by offload.runtime_constant are
-  /// substituted.
+  /// when unknown. Arguments marked by offload.runtime_constant are
+  /// substituted at their marks; an unmarked scalar argument (integer, index
+  /// or float of the value's type) is substituted at all its uses; a value for
+  /// an unmarked memref is ignored (contents need a `contents` mark).
   SmallVector<Attribute> argumentValues;
   /// Block size (threads) in x, y, z, when known.
   std::optional<std::array<int32_t, 3>> blockSize;

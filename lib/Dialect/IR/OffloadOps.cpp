@@ -15,7 +15,7 @@
 using namespace mlir;
 using namespace mlir::offload;
 
-/// Prefix of the kernel descriptors emitted by convert-gpu-to-offload-host
+/// Prefix of the kernel descriptors emitted by offload-host-emit-kernel-entries
 /// (OFFLOAD_HOST_KERNEL_SYMBOL_PREFIX in OffloadRuntime/HostKernelABI.h).
 static constexpr llvm::StringLiteral kHostKernelSymbolPrefix =
     "__offload_kernel.";

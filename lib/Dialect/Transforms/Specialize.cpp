@@ -62,12 +62,28 @@ static SmallVector<RuntimeConstantOp> getRuntimeConstants(gpu::GPUFuncOp kernel,
   return result;
 }
 
+/// Whether kernel argument \p index is a scalar (integer, index or float) that
+/// a value of \p value's type can stand for without a runtime-constant mark.
+static bool isSubstitutableScalar(gpu::GPUFuncOp kernel, unsigned index,
+                                  Attribute value) {
+  Type type = kernel.getArgumentTypes()[index];
+  auto typed = dyn_cast_or_null<TypedAttr>(value);
+  return typed && isa<IntegerAttr, FloatAttr>(value) &&
+         typed.getType() == type && type.isIntOrIndexOrFloat();
+}
+
 bool mlir::offload::isUseful(gpu::GPUFuncOp kernel,
                              const KernelSpecialization &spec) {
-  for (auto [index, value] : llvm::enumerate(spec.argumentValues))
-    if (value && index < kernel.getNumArguments() &&
-        !getRuntimeConstants(kernel, index).empty())
+  for (auto [index, value] : llvm::enumerate(spec.argumentValues)) {
+    if (!value || index >= kernel.getNumArguments())
+      continue;
+    if (!getRuntimeConstants(kernel, index).empty())
       return true;
+    if (!kernel.getBody().empty() &&
+        isSubstitutableScalar(kernel, index, value) &&
+        !kernel.getArgument(index).use_empty())
+      return true;
+  }
   auto differs = [](DenseI32ArrayAttr known,
                     const std::optional<std::array<int32_t, 3>> &size) {
     return size && (!known || known.asArrayRef() != ArrayRef<int32_t>(*size));
@@ -410,7 +426,18 @@ mlir::offload::getOrCreateSpecialization(gpu::GPUFuncOp kernel,
   for (auto [index, value] : llvm::enumerate(spec.argumentValues)) {
     if (!value)
       continue;
-    for (RuntimeConstantOp op : getRuntimeConstants(clone, index)) {
+    SmallVector<RuntimeConstantOp> marks = getRuntimeConstants(clone, index);
+    if (marks.empty()) {
+      // An unmarked scalar: its uses take the constant directly.
+      if (!isSubstitutableScalar(clone, index, value) || clone.getBody().empty())
+        continue;
+      BlockArgument argument = clone.getArgument(index);
+      builder.setInsertionPointToStart(&clone.getBody().front());
+      argument.replaceAllUsesWith(arith::ConstantOp::create(
+          builder, argument.getLoc(), cast<TypedAttr>(value)));
+      continue;
+    }
+    for (RuntimeConstantOp op : marks) {
       Type type = op.getType();
       if (failed(checkValue(kernel, index, type, value, op.getContents()))) {
         clone.erase();
@@ -568,8 +595,17 @@ struct SpecializePass
       spec.argumentValues.resize(kernel.getNumArguments());
       for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i) {
         SmallVector<RuntimeConstantOp> marks = getRuntimeConstants(kernel, i);
-        if (!marks.empty())
+        if (!marks.empty()) {
           spec.argumentValues[i] = getLaunchValue(launch.operands[i], marks[0]);
+          continue;
+        }
+        // Unmarked scalars constant at the launch site: this launch passes
+        // the same value every time it runs.
+        Attribute value;
+        if (foldUnannotatedScalars &&
+            matchPattern(launch.operands[i], m_Constant(&value)) &&
+            isSubstitutableScalar(kernel, i, value))
+          spec.argumentValues[i] = value;
       }
       spec.blockSize = getConstantSize(launch.block);
       if (foldGridSize)

@@ -65,8 +65,8 @@
 // A vector access partly out of bounds is chipset-dependent on AMD GPUs; here
 // it is entirely out of bounds. The nvgpu ops whose lane layout programs see
 // are in NVGPUOps.cpp. Every other op of the amdgpu, rocdl, nvgpu
-// and nvvm dialects is rejected by convert-gpu-to-offload-host, naming the
-// op and the target it belongs to.
+// and nvvm dialects is rejected by the host kernel pipeline
+// (offload-host-kernel-to-llvm), naming the op and the target it belongs to.
 //
 //===----------------------------------------------------------------------===//
 
