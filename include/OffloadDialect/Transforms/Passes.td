@@ -105,29 +105,30 @@ def OffloadSpecialize : Pass<"offload-specialize", "ModuleOp"> {
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::gpu::GPUDialect"];
-  let options = [
-    Option<"foldGridSize", "fold-grid-size", "bool", /*default=*/"false",
-           "also specialize on constant grid sizes (known_grid_size)">,
-    Option<"unrollMaxTripCount", "unroll-max-trip-count", "unsigned",
-           /*default=*/"1024",
-           "never fully unroll scf.for loops with a larger constant trip "
-           "count; without the cost model, unroll all others (0 disables "
-           "unrolling)">,
-    Option<"costModel", "cost-model", "bool", /*default=*/"true",
-           "decide unrolling, tabulation and code motion by the cost model">,
-    Option<"unrollThreshold", "unroll-threshold", "unsigned",
-           /*default=*/"300",
-           "cost-model full-unroll threshold (TCK_SizeAndLatency units of "
-           "the folded unrolled code, LLVM's -O3 value)">,
-    Option<"unrollMaxPercentThresholdBoost",
-           "unroll-max-percent-threshold-boost", "unsigned",
-           /*default=*/"400",
-           "most the threshold grows (percent) by the share of work folded">,
-    Option<"maxTableBytes", "max-table-bytes", "unsigned",
-           /*default=*/"16384",
-           "largest table of per-iteration values of math calls (0 disables "
-           "tabulation)">,
-    Option<"foldUnannotatedScalars", "fold-unannotated-scalars", "bool",
+  let options =
+      [Option<"foldGridSize", "fold-grid-size", "bool", /*default=*/"false",
+              "also specialize on constant grid sizes (known_grid_size)">,
+       Option<"unrollMaxTripCount", "unroll-max-trip-count", "unsigned",
+              /*default=*/"1024",
+              "never fully unroll scf.for loops with a larger constant trip "
+              "count; without the cost model, unroll all others (0 disables "
+              "unrolling)">,
+       Option<"costModel", "cost-model", "bool", /*default=*/"true",
+              "decide unrolling, tabulation and code motion by the cost model">,
+       Option<"unrollThreshold", "unroll-threshold", "unsigned",
+              /*default=*/"300",
+              "cost-model full-unroll threshold (TCK_SizeAndLatency units of "
+              "the folded unrolled code, LLVM's -O3 value)">,
+       Option<"unrollMaxPercentThresholdBoost",
+              "unroll-max-percent-threshold-boost", "unsigned",
+              /*default=*/"400",
+              "most the threshold grows (percent) by the share of work folded">,
+       Option<"maxTableBytes", "max-table-bytes", "unsigned",
+              /*default=*/"16384",
+              "largest table of per-iteration values of math calls (0 disables "
+              "tabulation)">,
+       Option<
+           "foldUnannotatedScalars", "fold-unannotated-scalars", "bool",
            /*default=*/"true",
            "also specialize on unmarked scalar arguments that a launch passes "
            "as constants">,

@@ -429,7 +429,8 @@ mlir::offload::getOrCreateSpecialization(gpu::GPUFuncOp kernel,
     SmallVector<RuntimeConstantOp> marks = getRuntimeConstants(clone, index);
     if (marks.empty()) {
       // An unmarked scalar: its uses take the constant directly.
-      if (!isSubstitutableScalar(clone, index, value) || clone.getBody().empty())
+      if (!isSubstitutableScalar(clone, index, value) ||
+          clone.getBody().empty())
         continue;
       BlockArgument argument = clone.getArgument(index);
       builder.setInsertionPointToStart(&clone.getBody().front());
