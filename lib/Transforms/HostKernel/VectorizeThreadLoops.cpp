@@ -38,6 +38,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/Sequence.h"
 
 namespace mlir {
 namespace offload {
@@ -55,6 +56,10 @@ namespace {
 constexpr int64_t kMaxLanes = 16;
 /// Loops with larger bodies are left alone (compile time).
 constexpr unsigned kMaxBodyOps = 500;
+/// Loads with a constant stride along x up to this are contiguous runs and a
+/// shuffle (emitStridedLoad); larger strides are gathers (a run of W
+/// elements would hold fewer than a quarter of useful ones).
+constexpr int64_t kMaxShuffledStride = 4;
 
 /// A thread-dependent index `base + stride * lane` (base: the scalar value of
 /// lane 0).
@@ -127,6 +132,13 @@ private:
   /// clamped neighbour: `a` unit-stride along x, `u` the same for the lanes),
   /// or null when \p op's index is not one.
   Value emitClampedLoad(memref::LoadOp op);
+  /// A load at `base + s * lane` along the innermost dimension for a small
+  /// constant stride s (2 to kMaxShuffledStride: interleaved fields, nn's
+  /// (lat, lng) pairs): s contiguous runs of W elements from `base`, the
+  /// elements past the last lane's masked off, and one shuffle that takes
+  /// every s-th element (a transpose through registers instead of a
+  /// gather); null when \p op's index is not one.
+  Value emitStridedLoad(memref::LoadOp op);
   void emitContiguousStore(memref::StoreOp op);
   /// A guarded contiguous access whose index has one wrap point (WrapPoint):
   /// two masked runs, the lanes before the wrap and those after, no branch.
@@ -662,6 +674,80 @@ Value LoopVectorizer::emitClampedLoad(memref::LoadOp op) {
   return arith::SelectOp::create(builder, loc, unclamped, run, atBound);
 }
 
+Value LoopVectorizer::emitStridedLoad(memref::LoadOp op) {
+  Value memref = op.getMemref();
+  if (!isGatherable(memref, op.getIndices()))
+    return nullptr;
+  Value last = op.getIndices().back();
+  auto it = affine.find(last);
+  if (it == affine.end() || guards.contains(last))
+    return nullptr;
+  int64_t stride = it->second.stride;
+  if (stride < 2 || stride > kMaxShuffledStride)
+    return nullptr;
+  // Lane i reads element s * i of the runs' concatenation [base, base + s W):
+  // run k holds elements k W to k W + W - 1. An element is read when it is
+  // some lane's and that lane runs; the others are masked off (the tail of
+  // the last run lies past the last lane's element, perhaps past the end of
+  // the memref).
+  VectorType type = vectorOf(op.getType());
+  VectorType maskType = vectorOf(builder.getI1Type());
+  Value zero =
+      arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
+  Value noLanes;
+  if (mask)
+    noLanes = arith::ConstantOp::create(
+        builder, loc, DenseElementsAttr::get(maskType, false));
+  SmallVector<Value> indices;
+  for (Value index : op.getIndices().drop_back())
+    indices.push_back(getScalar(index));
+  indices.push_back(nullptr);
+  SmallVector<Value> runs;
+  for (int64_t k = 0; k < stride; ++k) {
+    Value start = it->second.base;
+    if (k != 0)
+      start = arith::AddIOp::create(
+          builder, loc, start,
+          arith::ConstantIndexOp::create(builder, loc, k * width));
+    indices.back() = start;
+    Value runMask;
+    if (mask) {
+      // Element j of run k is lane (k W + j) / s's when s divides k W + j.
+      SmallVector<int64_t> picks;
+      for (int64_t j = 0; j < width; ++j) {
+        int64_t element = k * width + j;
+        picks.push_back(element % stride == 0 ? element / stride : width);
+      }
+      runMask = vector::ShuffleOp::create(builder, loc, mask, noLanes, picks);
+    } else if (k == stride - 1) {
+      // The last run: nothing past the last lane's element s (W - 1).
+      SmallVector<bool> read;
+      for (int64_t j = 0; j < width; ++j)
+        read.push_back(k * width + j <= stride * (width - 1));
+      runMask = arith::ConstantOp::create(
+          builder, loc, DenseElementsAttr::get(maskType, ArrayRef(read)));
+    }
+    if (runMask)
+      runs.push_back(vector::MaskedLoadOp::create(builder, loc, type,
+                                                  getScalar(memref), indices,
+                                                  runMask, zero));
+    else
+      runs.push_back(vector::LoadOp::create(builder, loc, type,
+                                            getScalar(memref), indices));
+  }
+  // Concatenate all runs but the last, then pick every s-th element of that
+  // and the last run.
+  Value front = runs.front();
+  for (int64_t k = 1; k + 1 < stride; ++k) {
+    auto all = llvm::to_vector(llvm::seq<int64_t>(0, (k + 1) * width));
+    front = vector::ShuffleOp::create(builder, loc, front, runs[k], all);
+  }
+  SmallVector<int64_t> picks;
+  for (int64_t lane = 0; lane < width; ++lane)
+    picks.push_back(stride * lane);
+  return vector::ShuffleOp::create(builder, loc, front, runs.back(), picks);
+}
+
 LogicalResult LoopVectorizer::visitLoad(memref::LoadOp op) {
   if (isVarying(op.getMemref()))
     return failure();
@@ -680,6 +766,11 @@ LogicalResult LoopVectorizer::visitLoad(memref::LoadOp op) {
   if (mask && !(contiguous && (!guard || gatherable || twoRuns)) && !gatherable)
     return failure();
   if (!contiguous) {
+    if (Value strided = emitStridedLoad(op)) {
+      ++vectorAccesses;
+      vectors[op.getResult()] = strided;
+      return success();
+    }
     if (!gatherable)
       ++laneAccesses;
     vectors[op.getResult()] = emitGeneralLoad(op);
