@@ -593,3 +593,55 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// A choice the same for every thread (a block-id condition) between two
+// unit-stride runs: srad's south neighbour `by == last ? edge + tx :
+// next + tx` is a run from the chosen base (a scalar select, one vector
+// load, no gather); its north neighbour `by == 0 ? (by == 0 ? c : n + tx) +
+// tx : n + tx`, whose inner choice is between a uniform value and a run (no
+// run itself), is a branch on the condition between two contiguous loads.
+
+// CHECK-LABEL: gpu.func @uniform_choice
+// CHECK: %[[EDGE:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
+// CHECK: scf.parallel
+// CHECK:   %[[BASE:.*]] = arith.select %[[EDGE]], %{{.*}}, %{{.*}} : index
+// CHECK:   %[[S:.*]] = vector.load %{{.*}}[%[[BASE]]] : memref<?xf32>, vector<16xf32>
+// CHECK:   %[[N:.*]] = scf.if %[[EDGE]] -> (vector<16xf32>) {
+// CHECK:     %[[A:.*]] = vector.load %{{.*}}[%{{.*}}] : memref<?xf32>, vector<16xf32>
+// CHECK:     scf.yield %[[A]]
+// CHECK:   } else {
+// CHECK:     %[[B:.*]] = vector.load %{{.*}}[%{{.*}}] : memref<?xf32>, vector<16xf32>
+// CHECK:     scf.yield %[[B]]
+// CHECK:   arith.addf %[[S]], %[[N]] : vector<16xf32>
+// CHECK-NOT: vector.gather
+gpu.module @kernels {
+  gpu.func @uniform_choice(%in: memref<?xf32>, %out: memref<?xf32>,
+                           %cols: index, %c: index, %n: index) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %by = gpu.block_id y
+    %edge = arith.cmpi eq, %by, %c0 : index
+    scf.parallel (%y, %x) = (%c0, %c0) to (%c16, %c16) step (%c1, %c1) {
+      %row = arith.muli %y, %cols : index
+      %e0 = arith.addi %c, %x : index
+      %n0 = arith.addi %n, %row : index
+      %n1 = arith.addi %n0, %x : index
+      %n2 = arith.addi %n1, %cols : index
+      %s = arith.select %edge, %e0, %n2 : index
+      %vs = memref.load %in[%s] : memref<?xf32>
+      %pick = arith.select %edge, %c, %n1 : index
+      %pt = arith.addi %pick, %x : index
+      %nn = arith.select %edge, %pt, %n1 : index
+      %vn = memref.load %in[%nn] : memref<?xf32>
+      %sum = arith.addf %vs, %vn : f32
+      %o = arith.addi %row, %x : index
+      memref.store %sum, %out[%o] : memref<?xf32>
+      scf.reduce
+    }
+    gpu.return
+  }
+}
