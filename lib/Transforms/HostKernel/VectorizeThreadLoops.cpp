@@ -38,6 +38,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/Sequence.h"
 
 namespace mlir {
 namespace offload {
@@ -55,6 +56,10 @@ namespace {
 constexpr int64_t kMaxLanes = 16;
 /// Loops with larger bodies are left alone (compile time).
 constexpr unsigned kMaxBodyOps = 500;
+/// Loads with a constant stride along x up to this are contiguous runs and a
+/// shuffle (emitStridedLoad); larger strides are gathers (a run of W
+/// elements would hold fewer than a quarter of useful ones).
+constexpr int64_t kMaxShuffledStride = 4;
 
 /// A thread-dependent index `base + stride * lane` (base: the scalar value of
 /// lane 0).
@@ -127,6 +132,29 @@ private:
   /// clamped neighbour: `a` unit-stride along x, `u` the same for the lanes),
   /// or null when \p op's index is not one.
   Value emitClampedLoad(memref::LoadOp op);
+  /// A load at `base + s * lane` along the innermost dimension for a small
+  /// constant stride s (2 to kMaxShuffledStride: interleaved fields, nn's
+  /// (lat, lng) pairs): s contiguous runs of W elements from `base`, the
+  /// elements past the last lane's masked off, and one shuffle that takes
+  /// every s-th element (a transpose through registers instead of a
+  /// gather); null when \p op's index is not one.
+  Value emitStridedLoad(memref::LoadOp op);
+  /// A load whose innermost index is a run along x on either side of a
+  /// choice the same for the lanes (an `arith.select` on a uniform
+  /// condition in its computation, srad's north neighbour
+  /// `by == 0 ? tx : base - cols + tx`): a branch on the condition between
+  /// two contiguous loads; null when \p op's index is not one.
+  Value emitUniformChoiceLoad(memref::LoadOp op);
+  /// The form `base + stride * lane` \p v has when the uniform \p cond is
+  /// \p taken (selects on it replaced by the chosen operand), built at the
+  /// builder's insertion point when \p build; std::nullopt when it has none
+  /// (then nothing is built).
+  std::optional<AffineLane> affineAssuming(Value v, Value cond, bool taken,
+                                           bool build, unsigned depth = 0);
+  /// A uniform condition of an `arith.select` in the computation of the
+  /// thread-dependent index \p v (through integer arithmetic in the loop);
+  /// null when there is none.
+  Value findUniformChoice(Value v, unsigned depth = 0);
   void emitContiguousStore(memref::StoreOp op);
   /// A guarded contiguous access whose index has one wrap point (WrapPoint):
   /// two masked runs, the lanes before the wrap and those after, no branch.
@@ -362,7 +390,23 @@ LogicalResult LoopVectorizer::visitElementwise(Operation *op) {
   Value guard;
   std::optional<WrapPoint> wrap;
   if (result.getType().isIntOrIndex()) {
-    if (isa<arith::AddIOp, arith::SubIOp>(op)) {
+    if (auto select = dyn_cast<arith::SelectOp>(op);
+        select && !isVarying(select.getCondition())) {
+      // A choice the same for the lanes between two runs of one stride
+      // (srad's south neighbour: the edge row or the next one): a run from
+      // the chosen base.
+      std::optional<AffineLane> t = affineOf(select.getTrueValue()),
+                                f = affineOf(select.getFalseValue());
+      if (t && f && t->stride == f->stride) {
+        form = AffineLane{
+            arith::SelectOp::create(builder, loc,
+                                    getScalar(select.getCondition()), t->base,
+                                    f->base),
+            t->stride};
+        guard = andGuards(guards.lookup(select.getTrueValue()),
+                          guards.lookup(select.getFalseValue()));
+      }
+    } else if (isa<arith::AddIOp, arith::SubIOp>(op)) {
       std::optional<AffineLane> l = affineOf(op->getOperand(0)),
                                 r = affineOf(op->getOperand(1));
       if (l && r) {
@@ -662,12 +706,209 @@ Value LoopVectorizer::emitClampedLoad(memref::LoadOp op) {
   return arith::SelectOp::create(builder, loc, unclamped, run, atBound);
 }
 
+Value LoopVectorizer::emitStridedLoad(memref::LoadOp op) {
+  Value memref = op.getMemref();
+  if (!isGatherable(memref, op.getIndices()))
+    return nullptr;
+  Value last = op.getIndices().back();
+  auto it = affine.find(last);
+  if (it == affine.end() || guards.contains(last))
+    return nullptr;
+  int64_t stride = it->second.stride;
+  if (stride < 2 || stride > kMaxShuffledStride)
+    return nullptr;
+  // Lane i reads element s * i of the runs' concatenation [base, base + s W):
+  // run k holds elements k W to k W + W - 1. An element is read when it is
+  // some lane's and that lane runs; the others are masked off (the tail of
+  // the last run lies past the last lane's element, perhaps past the end of
+  // the memref).
+  VectorType type = vectorOf(op.getType());
+  VectorType maskType = vectorOf(builder.getI1Type());
+  Value zero =
+      arith::ConstantOp::create(builder, loc, type, builder.getZeroAttr(type));
+  Value noLanes;
+  if (mask)
+    noLanes = arith::ConstantOp::create(
+        builder, loc, DenseElementsAttr::get(maskType, false));
+  SmallVector<Value> indices;
+  for (Value index : op.getIndices().drop_back())
+    indices.push_back(getScalar(index));
+  indices.push_back(nullptr);
+  SmallVector<Value> runs;
+  for (int64_t k = 0; k < stride; ++k) {
+    Value start = it->second.base;
+    if (k != 0)
+      start = arith::AddIOp::create(
+          builder, loc, start,
+          arith::ConstantIndexOp::create(builder, loc, k * width));
+    indices.back() = start;
+    Value runMask;
+    if (mask) {
+      // Element j of run k is lane (k W + j) / s's when s divides k W + j.
+      SmallVector<int64_t> picks;
+      for (int64_t j = 0; j < width; ++j) {
+        int64_t element = k * width + j;
+        picks.push_back(element % stride == 0 ? element / stride : width);
+      }
+      runMask = vector::ShuffleOp::create(builder, loc, mask, noLanes, picks);
+    } else if (k == stride - 1) {
+      // The last run: nothing past the last lane's element s (W - 1).
+      SmallVector<bool> read;
+      for (int64_t j = 0; j < width; ++j)
+        read.push_back(k * width + j <= stride * (width - 1));
+      runMask = arith::ConstantOp::create(
+          builder, loc, DenseElementsAttr::get(maskType, ArrayRef(read)));
+    }
+    if (runMask)
+      runs.push_back(vector::MaskedLoadOp::create(builder, loc, type,
+                                                  getScalar(memref), indices,
+                                                  runMask, zero));
+    else
+      runs.push_back(vector::LoadOp::create(builder, loc, type,
+                                            getScalar(memref), indices));
+  }
+  // Concatenate all runs but the last, then pick every s-th element of that
+  // and the last run.
+  Value front = runs.front();
+  for (int64_t k = 1; k + 1 < stride; ++k) {
+    auto all = llvm::to_vector(llvm::seq<int64_t>(0, (k + 1) * width));
+    front = vector::ShuffleOp::create(builder, loc, front, runs[k], all);
+  }
+  SmallVector<int64_t> picks;
+  for (int64_t lane = 0; lane < width; ++lane)
+    picks.push_back(stride * lane);
+  return vector::ShuffleOp::create(builder, loc, front, runs.back(), picks);
+}
+
+/// How deep affineAssuming and findUniformChoice follow an index's operands.
+constexpr unsigned kMaxChoiceDepth = 8;
+
+Value LoopVectorizer::findUniformChoice(Value v, unsigned depth) {
+  if (depth > kMaxChoiceDepth || !isVarying(v) || guards.contains(v))
+    return nullptr;
+  Operation *def = v.getDefiningOp();
+  if (!def || !loop->isAncestor(def))
+    return nullptr;
+  if (auto select = dyn_cast<arith::SelectOp>(def);
+      select && !isVarying(select.getCondition()))
+    return select.getCondition();
+  if (!isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::SelectOp>(def))
+    return nullptr;
+  for (Value operand : def->getOperands())
+    if (Value cond = findUniformChoice(operand, depth + 1))
+      return cond;
+  return nullptr;
+}
+
+std::optional<AffineLane> LoopVectorizer::affineAssuming(Value v, Value cond,
+                                                         bool taken, bool build,
+                                                         unsigned depth) {
+  if (depth > kMaxChoiceDepth)
+    return std::nullopt;
+  if (!isVarying(v))
+    return AffineLane{build ? getScalar(v) : Value(), 0};
+  if (guards.contains(v))
+    return std::nullopt;
+  Operation *def = v.getDefiningOp();
+  if (auto select = dyn_cast_or_null<arith::SelectOp>(def);
+      select && select.getCondition() == cond)
+    return affineAssuming(taken ? select.getTrueValue()
+                                : select.getFalseValue(),
+                          cond, taken, build, depth + 1);
+  if (auto it = affine.find(v); it != affine.end())
+    return AffineLane{build ? it->second.base : Value(), it->second.stride};
+  if (!def || !isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def))
+    return std::nullopt;
+  std::optional<AffineLane> l =
+      affineAssuming(def->getOperand(0), cond, taken, false, depth + 1);
+  std::optional<AffineLane> r =
+      l ? affineAssuming(def->getOperand(1), cond, taken, false, depth + 1)
+        : std::nullopt;
+  if (!l || !r)
+    return std::nullopt;
+  int64_t stride;
+  if (isa<arith::MulIOp>(def)) {
+    // By a constant only (the other operand's stride is 0 then).
+    APInt c;
+    if (l->stride == 0 && r->stride == 0)
+      stride = 0;
+    else if (r->stride == 0 && matchPattern(def->getOperand(1), m_ConstantInt(&c)))
+      stride = l->stride * c.getSExtValue();
+    else if (l->stride == 0 && matchPattern(def->getOperand(0), m_ConstantInt(&c)))
+      stride = r->stride * c.getSExtValue();
+    else
+      return std::nullopt;
+  } else {
+    stride = isa<arith::AddIOp>(def) ? l->stride + r->stride
+                                     : l->stride - r->stride;
+  }
+  if (!build)
+    return AffineLane{Value(), stride};
+  l = affineAssuming(def->getOperand(0), cond, taken, true, depth + 1);
+  r = affineAssuming(def->getOperand(1), cond, taken, true, depth + 1);
+  OperationState state(loc, def->getName());
+  state.addOperands({l->base, r->base});
+  state.addTypes(v.getType());
+  state.addAttributes(def->getAttrs());
+  return AffineLane{builder.create(state)->getResult(0), stride};
+}
+
+Value LoopVectorizer::emitUniformChoiceLoad(memref::LoadOp op) {
+  Value memref = op.getMemref();
+  if (op.getIndices().empty() || !hasVectorLayout(memref))
+    return nullptr;
+  for (Value index : op.getIndices().drop_back())
+    if (isVarying(index))
+      return nullptr;
+  Value last = op.getIndices().back();
+  if (affine.contains(last))
+    return nullptr;
+  Value cond = findUniformChoice(last);
+  if (!cond)
+    return nullptr;
+  for (bool taken : {true, false}) {
+    std::optional<AffineLane> form =
+        affineAssuming(last, cond, taken, /*build=*/false);
+    if (!form || form->stride != 1)
+      return nullptr;
+  }
+  VectorType type = vectorOf(op.getType());
+  auto ifOp = scf::IfOp::create(builder, loc, type, getScalar(cond),
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard insertion(builder);
+  for (auto [block, taken] :
+       {std::pair{ifOp.thenBlock(), true}, std::pair{ifOp.elseBlock(), false}}) {
+    builder.setInsertionPointToStart(block);
+    SmallVector<Value> indices;
+    for (Value index : op.getIndices().drop_back())
+      indices.push_back(getScalar(index));
+    indices.push_back(affineAssuming(last, cond, taken, /*build=*/true)->base);
+    Value run;
+    if (mask) {
+      Value zero = arith::ConstantOp::create(builder, loc, type,
+                                             builder.getZeroAttr(type));
+      run = vector::MaskedLoadOp::create(builder, loc, type, getScalar(memref),
+                                         indices, mask, zero);
+    } else {
+      run = vector::LoadOp::create(builder, loc, type, getScalar(memref),
+                                   indices);
+    }
+    scf::YieldOp::create(builder, loc, run);
+  }
+  return ifOp.getResult(0);
+}
+
 LogicalResult LoopVectorizer::visitLoad(memref::LoadOp op) {
   if (isVarying(op.getMemref()))
     return failure();
   if (Value clamped = emitClampedLoad(op)) {
     ++vectorAccesses;
     vectors[op.getResult()] = clamped;
+    return success();
+  }
+  if (Value chosen = emitUniformChoiceLoad(op)) {
+    ++vectorAccesses;
+    vectors[op.getResult()] = chosen;
     return success();
   }
   Value guard;
@@ -680,6 +921,11 @@ LogicalResult LoopVectorizer::visitLoad(memref::LoadOp op) {
   if (mask && !(contiguous && (!guard || gatherable || twoRuns)) && !gatherable)
     return failure();
   if (!contiguous) {
+    if (Value strided = emitStridedLoad(op)) {
+      ++vectorAccesses;
+      vectors[op.getResult()] = strided;
+      return success();
+    }
     if (!gatherable)
       ++laneAccesses;
     vectors[op.getResult()] = emitGeneralLoad(op);

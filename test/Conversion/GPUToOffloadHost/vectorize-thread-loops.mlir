@@ -505,3 +505,143 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// A load with a small constant stride along x (nn's interleaved (lat, lng)
+// records: `in[2 x]` and `in[2 x + 1]`) reads two contiguous runs of 16
+// elements, the tail of the second past the last lane's element masked off,
+// and takes every second element with one shuffle (no gather).
+
+// CHECK-LABEL: gpu.func @strided_pairs
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG: %[[C17:.*]] = arith.constant 17 : index
+// CHECK-DAG: %[[TAIL:.*]] = arith.constant dense<[true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, false]> : vector<16xi1>
+// CHECK: %[[R0:.*]] = vector.load %{{.*}}[%{{.*}}] : memref<?xf32>, vector<16xf32>
+// CHECK: %[[R1:.*]] = vector.maskedload %{{.*}}[%[[C16]]], %[[TAIL]], %{{.*}} : memref<?xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+// CHECK: %[[U:.*]] = vector.shuffle %[[R0]], %[[R1]] [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30] : vector<16xf32>, vector<16xf32>
+// CHECK: %[[S0:.*]] = vector.load %{{.*}}[%[[C1]]] : memref<?xf32>, vector<16xf32>
+// CHECK: %[[S1:.*]] = vector.maskedload %{{.*}}[%[[C17]]], %[[TAIL]], %{{.*}}
+// CHECK: %[[V:.*]] = vector.shuffle %[[S0]], %[[S1]] [0, 2, 4
+// CHECK: arith.subf %[[U]], %[[V]] : vector<16xf32>
+// CHECK-NOT: vector.gather
+gpu.module @kernels {
+  gpu.func @strided_pairs(%in: memref<?xf32>, %out: memref<?xf32>) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c16 = arith.constant 16 : index
+    scf.parallel (%x) = (%c0) to (%c16) step (%c1) {
+      %a = arith.muli %x, %c2 : index
+      %b = arith.addi %a, %c1 : index
+      %u = memref.load %in[%a] : memref<?xf32>
+      %v = memref.load %in[%b] : memref<?xf32>
+      %s = arith.subf %u, %v : f32
+      memref.store %s, %out[%x] : memref<?xf32>
+      scf.reduce
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A stride of 3 under a thread-dependent branch: each of the three runs
+// reads only the elements of lanes that run (the lanes' mask spread to every
+// third element by a shuffle), then the runs are concatenated and every
+// third element taken.
+
+// CHECK-LABEL: gpu.func @strided_masked
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG: %[[NONE:.*]] = arith.constant dense<false> : vector<16xi1>
+// CHECK: scf.parallel (%[[Y:.*]]) =
+// CHECK:   %[[M:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : vector<16xindex>
+// CHECK:   %[[M0:.*]] = vector.shuffle %[[M]], %[[NONE]] [0, 16, 16, 1, 16, 16, 2, 16, 16, 3, 16, 16, 4, 16, 16, 5]
+// CHECK:   %[[R0:.*]] = vector.maskedload %{{.*}}[%[[Y]], %{{.*}}], %[[M0]]
+// CHECK:   %[[M1:.*]] = vector.shuffle %[[M]], %[[NONE]] [16, 16, 6, 16, 16, 7, 16, 16, 8, 16, 16, 9, 16, 16, 10, 16]
+// CHECK:   %[[R1:.*]] = vector.maskedload %{{.*}}[%[[Y]], %[[C16]]], %[[M1]]
+// CHECK:   %[[M2:.*]] = vector.shuffle %[[M]], %[[NONE]] [16, 11, 16, 16, 12, 16, 16, 13, 16, 16, 14, 16, 16, 15, 16, 16]
+// CHECK:   %[[R2:.*]] = vector.maskedload %{{.*}}[%[[Y]], %[[C32]]], %[[M2]]
+// CHECK:   %[[R01:.*]] = vector.shuffle %[[R0]], %[[R1]] [0, 1, 2
+// CHECK:   %[[L:.*]] = vector.shuffle %[[R01]], %[[R2]] [0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45] : vector<32xf32>, vector<16xf32>
+// CHECK:   arith.select %[[M]], %[[L]], %{{.*}} : vector<16xi1>, vector<16xf32>
+// CHECK-NOT: vector.gather
+gpu.module @kernels {
+  gpu.func @strided_masked(%in: memref<4x48xf32>, %out: memref<4x16xf32>) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    %zero = arith.constant 0.0 : f32
+    scf.parallel (%y, %x) = (%c0, %c0) to (%c4, %c16) step (%c1, %c1) {
+      %a = arith.muli %x, %c3 : index
+      %below = arith.cmpi ult, %x, %y : index
+      %r = scf.if %below -> (f32) {
+        %u = memref.load %in[%y, %a] : memref<4x48xf32>
+        scf.yield %u : f32
+      } else {
+        scf.yield %zero : f32
+      }
+      memref.store %r, %out[%y, %x] : memref<4x16xf32>
+      scf.reduce
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A choice the same for every thread (a block-id condition) between two
+// unit-stride runs: srad's south neighbour `by == last ? edge + tx :
+// next + tx` is a run from the chosen base (a scalar select, one vector
+// load, no gather); its north neighbour `by == 0 ? (by == 0 ? c : n + tx) +
+// tx : n + tx`, whose inner choice is between a uniform value and a run (no
+// run itself), is a branch on the condition between two contiguous loads.
+
+// CHECK-LABEL: gpu.func @uniform_choice
+// CHECK: %[[EDGE:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
+// CHECK: scf.parallel
+// CHECK:   %[[BASE:.*]] = arith.select %[[EDGE]], %{{.*}}, %{{.*}} : index
+// CHECK:   %[[S:.*]] = vector.load %{{.*}}[%[[BASE]]] : memref<?xf32>, vector<16xf32>
+// CHECK:   %[[N:.*]] = scf.if %[[EDGE]] -> (vector<16xf32>) {
+// CHECK:     %[[A:.*]] = vector.load %{{.*}}[%{{.*}}] : memref<?xf32>, vector<16xf32>
+// CHECK:     scf.yield %[[A]]
+// CHECK:   } else {
+// CHECK:     %[[B:.*]] = vector.load %{{.*}}[%{{.*}}] : memref<?xf32>, vector<16xf32>
+// CHECK:     scf.yield %[[B]]
+// CHECK:   arith.addf %[[S]], %[[N]] : vector<16xf32>
+// CHECK-NOT: vector.gather
+gpu.module @kernels {
+  gpu.func @uniform_choice(%in: memref<?xf32>, %out: memref<?xf32>,
+                           %cols: index, %c: index, %n: index) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %by = gpu.block_id y
+    %edge = arith.cmpi eq, %by, %c0 : index
+    scf.parallel (%y, %x) = (%c0, %c0) to (%c16, %c16) step (%c1, %c1) {
+      %row = arith.muli %y, %cols : index
+      %e0 = arith.addi %c, %x : index
+      %n0 = arith.addi %n, %row : index
+      %n1 = arith.addi %n0, %x : index
+      %n2 = arith.addi %n1, %cols : index
+      %s = arith.select %edge, %e0, %n2 : index
+      %vs = memref.load %in[%s] : memref<?xf32>
+      %pick = arith.select %edge, %c, %n1 : index
+      %pt = arith.addi %pick, %x : index
+      %nn = arith.select %edge, %pt, %n1 : index
+      %vn = memref.load %in[%nn] : memref<?xf32>
+      %sum = arith.addf %vs, %vn : f32
+      %o = arith.addi %row, %x : index
+      memref.store %sum, %out[%o] : memref<?xf32>
+      scf.reduce
+    }
+    gpu.return
+  }
+}
