@@ -20,6 +20,7 @@
 #include "DeviceCompiler.h"
 
 #include "OffloadSupport/Environment.h"
+#include "OffloadSupport/Toolkit.h"
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -182,12 +183,9 @@ static const NVJitLink &getNVJitLink() {
   } else {
     for (StringRef Name : {"libnvJitLink.so.13", "libnvJitLink.so.12"})
       Candidates.push_back(Name.str());
-    for (const char *Var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
-      if (const char *Dir = std::getenv(Var); Dir && *Dir)
-        for (StringRef Name : {"libnvJitLink.so.13", "libnvJitLink.so.12"})
-          Candidates.push_back((llvm::Twine(Dir) + "/lib64/" + Name).str());
-    for (StringRef Name : {"libnvJitLink.so.13", "libnvJitLink.so.12"})
-      Candidates.push_back(("/usr/local/cuda/lib64/" + Name).str());
+    for (const std::string &Dir : ::offload::toolkit::getCUDAToolkitDirs())
+      for (StringRef Name : {"libnvJitLink.so.13", "libnvJitLink.so.12"})
+        Candidates.push_back((Dir + "/lib64/" + Name).str());
   }
   std::string Errors;
   for (const std::string &Path : Candidates) {

@@ -5,10 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The one C++ interface every platform implements (host today; CUDA and HIP,
-// loaded with dlopen, later). The C entry points validate arguments and then
-// talk to plugins only through these classes, so adding a platform touches no
-// caller.
+// The one C++ interface every platform implements (plugins/host, and
+// plugins/cuda and plugins/hip over the GPU plugin of plugins/common). The C
+// entry points validate arguments and then talk to plugins only through these
+// classes; the runtime creates them from the list in plugins/Plugins.def, so
+// adding a platform touches no caller. A plugin includes this header,
+// Error.h and Config.h, and no other header of the core.
 //
 // Ownership: a Plugin owns its Devices; Queues, Programs and Symbols are owned
 // by the runtime's handles; Events are shared, because a queue that waits on
@@ -286,8 +288,6 @@ private:
   offload_symbol_kind_t Kind;
 };
 
-/// Creates the host plugin (always available).
-std::unique_ptr<Plugin> createHostPlugin();
 /// The most threads OFFLOAD_HOST_THREADS may ask the host plugin for.
 inline constexpr uint64_t kMaxHostThreads = 1024;
 

@@ -10,8 +10,7 @@
 
 #include "ChromeTrace.h"
 #include "Profile.h"
-#include "plugins/cuda/CUDAPlugin.h"
-#include "plugins/hip/HIPPlugin.h"
+#include "plugins/Plugins.h"
 
 #include "OffloadSupport/Environment.h"
 
@@ -127,11 +126,10 @@ Error Runtime::shutDown() {
 Runtime::~Runtime() = default;
 
 Error Runtime::initialize(ArrayRef<offload_platform_backend_t> Backends) {
-  // Plugins in platform order; the host platform first, so the host device is
-  // device 0. CUDA and HIP plugins go after it.
-  std::unique_ptr<Plugin> Plugins[] = {createHostPlugin(), createCUDAPlugin(),
-                                       createHIPPlugin()};
-  for (std::unique_ptr<Plugin> &P : Plugins) {
+  // Plugins in platform order (plugins/Plugins.def): the host platform
+  // first, so the host device is device 0, then the GPU plugins.
+  for (PluginFactory Create : kPluginFactories) {
+    std::unique_ptr<Plugin> P = Create();
     // offloadInitWithArgs' selection: the host platform and those listed.
     if (!Backends.empty() && P->getBackend() != OFFLOAD_PLATFORM_BACKEND_HOST &&
         !llvm::is_contained(Backends, P->getBackend()))

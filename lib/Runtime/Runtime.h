@@ -17,6 +17,7 @@
 #ifndef OFFLOADRUNTIME_LIB_RUNTIME_H
 #define OFFLOADRUNTIME_LIB_RUNTIME_H
 
+#include "Config.h"
 #include "Error.h"
 #include "HandleTable.h"
 #include "Plugin.h"
@@ -107,26 +108,6 @@ inline ProgramObject &unwrap(offload_program_handle_t H) {
 }
 inline SymbolObject &unwrap(offload_symbol_handle_t H) {
   return SymbolTable::unwrap(H);
-}
-
-//===----------------------------------------------------------------------===//
-// Configuration
-//===----------------------------------------------------------------------===//
-
-namespace detail {
-/// The flags behind isValidationEnabled and isTraceEnabled (Runtime.cpp).
-extern std::atomic<bool> ValidationEnabled;
-extern std::atomic<bool> TraceEnabled;
-} // namespace detail
-
-/// Whether entry points validate their arguments (OFFLOAD_DISABLE_VALIDATION
-/// unset or 0). Read from the environment when the runtime is initialized.
-inline bool isValidationEnabled() {
-  return detail::ValidationEnabled.load(std::memory_order_relaxed);
-}
-/// Whether entry points print each call to stderr (OFFLOAD_TRACE=1).
-inline bool isTraceEnabled() {
-  return detail::TraceEnabled.load(std::memory_order_relaxed);
 }
 
 //===----------------------------------------------------------------------===//

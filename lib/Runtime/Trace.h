@@ -75,10 +75,6 @@ void printArgs(llvm::raw_ostream &OS, bool First, const char *Name,
   printArgs(OS, false, More...);
 }
 
-/// Prints "offload: <Line>" on one line of stderr, atomically, when tracing
-/// (OFFLOAD_TRACE=1): what the runtime decided on the caller's behalf.
-void printLine(const llvm::Twine &Line);
-
 /// Prints the complete trace line of one call, atomically; \p Location, if
 /// not null, is the caller's (WithCodeLoc variants).
 void printCall(llvm::StringRef Function, llvm::StringRef Args,

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OffloadDialect/Conversion/Pipelines/GPUTargets.h"
+#include "OffloadSupport/Toolkit.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -60,13 +61,6 @@ static llvm::Error makeError(const llvm::Twine &message) {
 }
 
 /// The value of the environment variable \p name, if set and not empty.
-static std::optional<std::string> getEnv(StringRef name) {
-  if (std::optional<std::string> value = llvm::sys::Process::GetEnv(name))
-    if (!value->empty())
-      return value;
-  return std::nullopt;
-}
-
 static std::string joinPath(StringRef base, const llvm::Twine &a,
                             const llvm::Twine &b = "",
                             const llvm::Twine &c = "",
@@ -221,10 +215,8 @@ getCUDAToolkitCandidates(StringRef toolkit) {
   llvm::SmallVector<std::string> candidates;
   if (!toolkit.empty())
     candidates.push_back(toolkit.str());
-  for (StringRef var : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
-    if (std::optional<std::string> value = getEnv(var))
-      candidates.push_back(*value);
-  candidates.push_back("/usr/local/cuda");
+  for (std::string &dir : ::offload::toolkit::getCUDAToolkitDirs())
+    candidates.push_back(std::move(dir));
   return candidates;
 }
 
@@ -511,22 +503,7 @@ parseHIPRuntimeVersion(StringRef fileName) {
 }
 
 std::optional<HIPRuntimeInfo> mlir::offload::findHIPRuntime() {
-  llvm::SmallVector<std::string> dirs;
-  if (std::optional<std::string> paths = getEnv("LD_LIBRARY_PATH")) {
-    llvm::SmallVector<StringRef> parts;
-    StringRef(*paths).split(parts, ':', -1, /*KeepEmpty=*/false);
-    for (StringRef part : parts)
-      dirs.push_back(part.str());
-  }
-  for (StringRef var : {"ROCM_PATH", "ROCM_ROOT", "ROCM_HOME"})
-    if (std::optional<std::string> value = getEnv(var))
-      dirs.push_back(joinPath(*value, "lib"));
-  for (StringRef dir :
-       {"/opt/rocm/lib", "/usr/local/lib", "/usr/lib/x86_64-linux-gnu",
-        "/usr/lib/aarch64-linux-gnu", "/usr/lib/powerpc64le-linux-gnu",
-        "/usr/lib64", "/usr/lib"})
-    dirs.push_back(dir.str());
-
+  std::vector<std::string> dirs = ::offload::toolkit::getROCmLibraryDirs();
   for (const std::string &dir : dirs) {
     std::error_code ec;
     std::optional<HIPRuntimeInfo> best;
@@ -554,10 +531,8 @@ std::optional<HIPRuntimeInfo> mlir::offload::findHIPRuntime() {
 /// Candidate ROCm toolkit directories, in search order.
 static llvm::SmallVector<std::string> getROCmToolkitCandidates() {
   llvm::SmallVector<std::string> candidates;
-  for (StringRef var : {"ROCM_PATH", "ROCM_ROOT", "ROCM_HOME"})
-    if (std::optional<std::string> value = getEnv(var))
-      candidates.push_back(*value);
-  candidates.push_back("/opt/rocm");
+  for (std::string &dir : ::offload::toolkit::getROCmDirs())
+    candidates.push_back(std::move(dir));
   if (!getBuiltROCmToolkitDir().empty())
     candidates.push_back(getBuiltROCmToolkitDir().str());
   return candidates;

@@ -5,23 +5,31 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// gpu::Driver over the CUDA Driver API, resolved with dlsym from libcuda.so.1
-// (CUDASymbols.def). Every CUresult becomes an llvm::Error whose message has
-// the call, cuGetErrorName and cuGetErrorString.
+// The CUDA plugin runs kernels on NVIDIA GPUs through the CUDA Driver API:
+// gpu::Driver (../common/GPUPlugin.h) over libcuda.so.1, loaded at offloadInit
+// (OFFLOAD_CUDA_LIBRARY overrides the path) and resolved through
+// CUDASymbols.def. Nothing links against libcuda and no CUDA header is
+// needed: the types and constants used are declared in CUDATypes.h. Without
+// a usable driver the platform has no devices (OFFLOAD_TRACE=1 says why).
+// Every CUresult becomes an llvm::Error whose message has the call,
+// cuGetErrorName and cuGetErrorString.
 //
 //===----------------------------------------------------------------------===//
 
-#include "CUDAPlugin.h"
-
 #include "CUDATypes.h"
-#include "GPUPlugin.h"
+
+#include "../Plugins.h"
 
 #include "../../Error.h"
+#include "../common/DynamicLibrary.h"
+#include "../common/GPUPlugin.h"
+#include "../common/ImageCheck.h"
 #include "OffloadSupport/Environment.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -34,6 +42,7 @@
 using namespace llvm;
 using namespace offload;
 using namespace offload::gpu;
+using namespace offload::plugin;
 using namespace offload::cuda;
 
 namespace {
@@ -45,8 +54,10 @@ struct CUDASymbols {
 #include "CUDASymbols.def"
 };
 
-class CUDADriver final : public Driver {
+class CUDADriver final : public APIDriver {
 public:
+  CUDADriver() : APIDriver(CUDA_ERROR_NOT_READY) {}
+
   StringRef getPlatformName() const override { return "cuda"; }
   StringRef getAPIName() const override { return "CUDA"; }
   StringRef getVendorName() const override { return "NVIDIA Corporation"; }
@@ -106,22 +117,20 @@ public:
   Error setMaxDynamicSharedBytes(void *Function, uint64_t Bytes) override;
   std::optional<Expected<uint64_t>>
   getOptimalBlockSize(void *Function, size_t SharedMemoryPerThread) override;
-  Error launchKernel(void *Function, const offload_kernel_launch_size_args_t &S,
-                     void *Stream, ArrayRef<uint8_t> Args) override;
+  LaunchParamTags getLaunchParamTags() const override {
+    return {LaunchParamBufferPointer, LaunchParamBufferSize, LaunchParamEnd};
+  }
+  Error launchKernel(void *Function, const LaunchDims &D, void *Stream,
+                     void **Extra) override;
   Expected<uint32_t>
   getMaxActiveBlocksPerMultiprocessor(void *Function, uint32_t BlockThreads,
                                       size_t DynShared) override;
-  Error launchCooperativeKernel(void *Function,
-                                const offload_kernel_launch_size_args_t &S,
-                                void *Stream, ArrayRef<void *> Params) override;
+  Error launchCooperativeKernel(void *Function, const LaunchDims &D,
+                                void *Stream, void **Params) override;
 
 private:
-  /// "CUDA_ERROR_X" and its description, from the driver if it can tell.
-  std::pair<std::string, std::string> describe(CUresult R) const;
-  /// Success, or an error for call \p Call: \p Code, or the code that fits R
-  /// when \p Code is OFFLOAD_ERRC_SUCCESS.
-  Error check(CUresult R, StringRef Call,
-              offload_errc_t Code = OFFLOAD_ERRC_SUCCESS) const;
+  std::pair<std::string, std::string> describe(int R) const override;
+  offload_errc_t getErrorCode(int R) const override;
 
   std::optional<DynamicLibrary> Library;
   CUDASymbols Sym;
@@ -140,7 +149,7 @@ private:
 // Errors
 //===----------------------------------------------------------------------===//
 
-std::pair<std::string, std::string> CUDADriver::describe(CUresult R) const {
+std::pair<std::string, std::string> CUDADriver::describe(int R) const {
   const char *Name = nullptr, *Description = nullptr;
   if (Sym.cuGetErrorName)
     Sym.cuGetErrorName(R, &Name);
@@ -151,7 +160,7 @@ std::pair<std::string, std::string> CUDADriver::describe(CUresult R) const {
 }
 
 /// The offload code of a failed CUDA call.
-static offload_errc_t getCode(CUresult R) {
+offload_errc_t CUDADriver::getErrorCode(int R) const {
   switch (R) {
   case CUDA_ERROR_OUT_OF_MEMORY:
   case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
@@ -173,14 +182,6 @@ static offload_errc_t getCode(CUresult R) {
   default:
     return OFFLOAD_ERRC_BACKEND_FAILURE;
   }
-}
-
-Error CUDADriver::check(CUresult R, StringRef Call, offload_errc_t Code) const {
-  if (R == CUDA_SUCCESS)
-    return Error::success();
-  auto [Name, Description] = describe(R);
-  return makeDriverError(Code == OFFLOAD_ERRC_SUCCESS ? getCode(R) : Code, Call,
-                         Name, Description);
 }
 
 //===----------------------------------------------------------------------===//
@@ -208,15 +209,8 @@ DriverStatus CUDADriver::initialize() {
   Sym = CUDASymbols();
   std::string Missing;
 #define CUDA_SYMBOL(Member, Export, Fallback, Required, Ret, Params)           \
-  {                                                                            \
-    void *Address = Library->getSymbol(Export);                                \
-    const char *Fallback_ = Fallback;                                          \
-    if (!Address && Fallback_)                                                 \
-      Address = Library->getSymbol(Fallback_);                                 \
-    Sym.Member = reinterpret_cast<Ret(*) Params>(Address);                     \
-    if (!Address && Required)                                                  \
-      Missing += (Missing.empty() ? "" : ", ") + std::string(Export);          \
-  }
+  Sym.Member = reinterpret_cast<Ret(*) Params>(                                \
+      Library->resolve(Export, Fallback, Required, Missing));
 #include "CUDASymbols.def"
   if (!Missing.empty()) {
     Status.Message = Path + " is not a usable CUDA driver: it lacks " + Missing;
@@ -308,7 +302,6 @@ Expected<DeviceInfo> CUDADriver::queryDeviceInfo(int Ordinal) {
     return static_cast<uint32_t>(std::max(Value, 0));
   };
   DeviceInfo Info;
-  Info.Type = OFFLOAD_DEVICE_TYPE_GPU;
   char Name[256] = {0};
   if (Error E = check(Sym.cuDeviceGetName(Name, sizeof(Name) - 1, D),
                       "cuDeviceGetName"))
@@ -324,45 +317,36 @@ Expected<DeviceInfo> CUDADriver::queryDeviceInfo(int Ordinal) {
   else
     Info.UID = formatv("cuda-{0}", Ordinal).str();
 
-  uint32_t Values[14];
-  const int Attrs[14] = {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-                         CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,
-                         CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
-                         CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z,
-                         CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,
-                         CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
-                         CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z,
-                         CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-                         CU_DEVICE_ATTRIBUTE_CLOCK_RATE,
-                         CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,
-                         CU_DEVICE_ATTRIBUTE_WARP_SIZE,
-                         CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
-                         CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                         CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR};
-  for (int I = 0; I < 14; ++I) {
-    Expected<uint32_t> V = Attribute(Attrs[I]);
-    if (!V)
-      return V.takeError();
-    Values[I] = *V;
-  }
-  Info.MaxWorkGroupSize = Values[0];
-  Info.MaxWorkGroupSizePerDimension = {Values[1], Values[2], Values[3]};
-  auto Saturate = [](uint64_t V) {
-    return static_cast<uint32_t>(std::min<uint64_t>(V, UINT32_MAX));
-  };
-  Info.MaxWorkSizePerDimension = {Saturate(uint64_t(Values[4]) * Values[1]),
-                                  Saturate(uint64_t(Values[5]) * Values[2]),
-                                  Saturate(uint64_t(Values[6]) * Values[3])};
-  Info.MaxWorkSize =
-      Saturate(uint64_t(Values[4]) * Values[5] * Values[6] * Values[0]);
-  Info.NumComputeUnits = Values[7];
-  // Attributes in kHz; the API in MHz.
-  Info.MaxClockFrequency = Values[8] / 1000;
-  Info.MemoryClockRate = Values[9] / 1000;
-  Info.SubgroupSize = Values[10];
+  static const GPUAttributes::Codes Codes = {
+      CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+      CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X,
+      CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
+      CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z,
+      CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,
+      CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
+      CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z,
+      CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+      CU_DEVICE_ATTRIBUTE_CLOCK_RATE,
+      CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,
+      CU_DEVICE_ATTRIBUTE_WARP_SIZE,
+      CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK};
+  Expected<GPUAttributes> A = GPUAttributes::read(Codes, Attribute);
+  if (!A)
+    return A.takeError();
+  Expected<uint32_t> Major =
+      Attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+  if (!Major)
+    return Major.takeError();
+  Expected<uint32_t> Minor =
+      Attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  if (!Minor)
+    return Minor.takeError();
+  // Half precision arithmetic from compute capability 5.3.
+  uint32_t CC = *Major * 10 + *Minor;
+  setGPUDeviceInfo(Info, *A, /*HasHalf=*/CC >= 53);
+  Info.Architecture = formatv("sm_{0}", CC).str();
   // Kernels may use the opt-in maximum: launches above the default 48 KiB
   // set the kernel's attribute first.
-  Info.WorkGroupLocalMemSize = Values[11];
   int OptIn = 0;
   if (Sym.cuDeviceGetAttribute(
           &OptIn, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, D) ==
@@ -378,42 +362,11 @@ Expected<DeviceInfo> CUDADriver::queryDeviceInfo(int Ordinal) {
                                CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH,
                                D) == CUDA_SUCCESS &&
       Cooperative;
-  Info.AddressBits = 64;
   size_t Total = 0;
   if (Error E = check(Sym.cuDeviceTotalMem(&Total, D), "cuDeviceTotalMem_v2"))
     return std::move(E);
   Info.GlobalMemSize = Total;
   Info.MaxMemAllocSize = Total;
-
-  // IEEE 754 arithmetic with every rounding mode, denormals and FMA for
-  // single and double precision; half precision (compute capability 5.3+)
-  // rounds to nearest.
-  uint32_t CC = Values[12] * 10 + Values[13];
-  Info.Architecture = formatv("sm_{0}", CC).str();
-  offload_device_fp_capability_flags_t Full =
-      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_CORRECTLY_ROUNDED_DIVIDE_SQRT |
-      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST |
-      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_ZERO |
-      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_INF |
-      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_INF_NAN |
-      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_DENORM |
-      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_FMA;
-  Info.SingleFPConfig = Full;
-  Info.DoubleFPConfig = Full;
-  Info.HalfFPConfig = CC >= 53
-                          ? OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST |
-                                OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_INF_NAN |
-                                OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_DENORM |
-                                OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_FMA
-                          : 0;
-  // Scalar threads (SIMT); half2 arithmetic pairs halves.
-  Info.NativeVectorWidthChar = 1;
-  Info.NativeVectorWidthShort = 1;
-  Info.NativeVectorWidthInt = 1;
-  Info.NativeVectorWidthLong = 1;
-  Info.NativeVectorWidthFloat = 1;
-  Info.NativeVectorWidthDouble = 1;
-  Info.NativeVectorWidthHalf = CC >= 53 ? 2 : 0;
   return Info;
 }
 
@@ -564,12 +517,7 @@ Error CUDADriver::synchronizeStream(void *Stream) {
 }
 
 Expected<bool> CUDADriver::queryStream(void *Stream) {
-  CUresult R = Sym.cuStreamQuery(static_cast<CUstream>(Stream));
-  if (R == CUDA_ERROR_NOT_READY)
-    return false;
-  if (Error E = check(R, "cuStreamQuery"))
-    return std::move(E);
-  return true;
+  return checkQuery(Sym.cuStreamQuery(static_cast<CUstream>(Stream)), "cuStreamQuery");
 }
 
 Expected<void *> CUDADriver::createEvent(bool Timing) {
@@ -598,12 +546,7 @@ Error CUDADriver::synchronizeEvent(void *Event) {
 }
 
 Expected<bool> CUDADriver::queryEvent(void *Event) {
-  CUresult R = Sym.cuEventQuery(static_cast<CUevent>(Event));
-  if (R == CUDA_ERROR_NOT_READY)
-    return false;
-  if (Error E = check(R, "cuEventQuery"))
-    return std::move(E);
-  return true;
+  return checkQuery(Sym.cuEventQuery(static_cast<CUevent>(Event)), "cuEventQuery");
 }
 
 Error CUDADriver::streamWaitEvent(void *Stream, void *Event) {
@@ -616,10 +559,7 @@ Expected<float> CUDADriver::eventElapsedTime(void *Start, void *End) {
   float Ms = 0;
   CUresult R = Sym.cuEventElapsedTime(&Ms, static_cast<CUevent>(Start),
                                       static_cast<CUevent>(End));
-  if (R == CUDA_ERROR_NOT_READY)
-    return createError(OFFLOAD_ERRC_NOT_READY,
-                       "cuEventElapsedTime: an event is not complete yet");
-  if (Error E = check(R, "cuEventElapsedTime"))
+  if (Error E = checkComplete(R, "cuEventElapsedTime"))
     return std::move(E);
   return Ms;
 }
@@ -642,52 +582,25 @@ Error CUDADriver::launchHostFunction(void *Stream, HostFn Fn, void *UserData) {
 // Modules and kernels
 //===----------------------------------------------------------------------===//
 
-namespace {
-enum class ImageFormat { Cubin, Fatbin, PTX, Unknown };
-} // namespace
-
-/// Identifies an image by its first bytes: an ELF file (a cubin), a fatbin,
-/// or PTX text.
-static ImageFormat getImageFormat(StringRef Image) {
-  if (Image.starts_with("\x7f"
-                        "ELF"))
-    return ImageFormat::Cubin;
-  if (Image.size() >= 4 && std::memcmp(Image.data(), FatbinMagic, 4) == 0)
-    return ImageFormat::Fatbin;
-  // PTX: text with a .version and a .target directive (and no NUL but,
-  // perhaps, a terminating one).
-  StringRef Text = Image;
-  if (Text.ends_with(StringRef("\0", 1)))
-    Text = Text.drop_back();
-  if (Text.contains('\0'))
-    return ImageFormat::Unknown;
-  if (Text.contains(".version") && Text.contains(".target"))
-    return ImageFormat::PTX;
-  return ImageFormat::Unknown;
-}
-
 bool CUDADriver::isValidBinary(StringRef Image) const {
-  switch (getImageFormat(Image)) {
-  case ImageFormat::Cubin: {
-    // A 64-bit ELF file for the CUDA machine.
-    if (Image.size() < 64 || Image[4] != 2)
-      return false;
-    uint16_t Machine;
-    std::memcpy(&Machine, Image.data() + 18, sizeof(Machine));
-    return Machine == ElfMachineCUDA;
-  }
-  case ImageFormat::Fatbin:
-  case ImageFormat::PTX:
+  // A cubin (64-bit ELF for EM_CUDA), a fatbin or PTX text.
+  switch (getImageKind(Image)) {
+  case ImageKind::ELF:
+    return isELF64For(Image, ELF::EM_CUDA);
+  case ImageKind::CUDAFatbin:
+  case ImageKind::PTX:
     return true;
-  case ImageFormat::Unknown:
+  case ImageKind::OffloadBundle:
+  case ImageKind::Unknown:
     return false;
   }
   return false;
 }
 
 Expected<void *> CUDADriver::loadModule(StringRef Image) {
-  ImageFormat Format = getImageFormat(Image);
-  if (Format == ImageFormat::Unknown)
+  ImageKind Format = getImageKind(Image);
+  if (Format != ImageKind::ELF && Format != ImageKind::CUDAFatbin &&
+      Format != ImageKind::PTX)
     return createError(OFFLOAD_ERRC_INVALID_BINARY,
                        "the image is neither a cubin (ELF), a fatbin nor PTX "
                        "text ({0} bytes)",
@@ -695,7 +608,7 @@ Expected<void *> CUDADriver::loadModule(StringRef Image) {
   // PTX is NUL-terminated text for the driver; our images are not.
   std::string PTX;
   const void *Data = Image.data();
-  if (Format == ImageFormat::PTX) {
+  if (Format == ImageKind::PTX) {
     PTX = Image.str();
     PTX.push_back('\0');
     Data = PTX.data();
@@ -706,7 +619,7 @@ Expected<void *> CUDADriver::loadModule(StringRef Image) {
   CUmodule Module = nullptr;
   CUresult R = Sym.cuModuleLoadDataEx(&Module, Data, 2, Options, Values);
   if (R == CUDA_SUCCESS) {
-    if (Format == ImageFormat::PTX && !Sym.cuFuncGetParamInfo) {
+    if (Format == ImageKind::PTX && !Sym.cuFuncGetParamInfo) {
       PTX.pop_back();
       std::lock_guard<std::mutex> Lock(PTXMutex);
       PTXModules[Module] = std::move(PTX);
@@ -714,8 +627,8 @@ Expected<void *> CUDADriver::loadModule(StringRef Image) {
     return Module;
   }
   auto [Name, Description] = describe(R);
-  const char *Kind = Format == ImageFormat::PTX     ? "PTX"
-                     : Format == ImageFormat::Cubin ? "cubin"
+  const char *Kind = Format == ImageKind::PTX     ? "PTX"
+                     : Format == ImageKind::ELF ? "cubin"
                                                     : "fatbin";
   std::string Message =
       formatv("cuModuleLoadDataEx failed to load the {0} image: {1} ({2})",
@@ -726,7 +639,7 @@ Expected<void *> CUDADriver::loadModule(StringRef Image) {
     Message += "; JIT log: " + JITLog.str();
   // Whatever the driver says, the image is what failed, unless memory ran
   // out.
-  offload_errc_t Code = getCode(R);
+  offload_errc_t Code = getErrorCode(R);
   return createError(Code == OFFLOAD_ERRC_OUT_OF_RESOURCES
                          ? Code
                          : OFFLOAD_ERRC_INVALID_BINARY,
@@ -959,23 +872,12 @@ CUDADriver::getOptimalBlockSize(void *Function, size_t SharedMemoryPerThread) {
   return Expected<uint64_t>(static_cast<uint64_t>(Block));
 }
 
-Error CUDADriver::launchKernel(void *Function,
-                               const offload_kernel_launch_size_args_t &S,
-                               void *Stream, ArrayRef<uint8_t> Args) {
-  size_t ArgSize = Args.size();
-  void *Extra[] = {reinterpret_cast<void *>(LaunchParamBufferPointer),
-                   const_cast<uint8_t *>(Args.data()),
-                   reinterpret_cast<void *>(LaunchParamBufferSize), &ArgSize,
-                   reinterpret_cast<void *>(LaunchParamEnd)};
-  if (S.DynSharedMemory > UINT_MAX)
-    return createError(OFFLOAD_ERRC_OUT_OF_RESOURCES,
-                       "{0} bytes of dynamic shared memory", S.DynSharedMemory);
-  return check(Sym.cuLaunchKernel(static_cast<CUfunction>(Function),
-                                  S.NumGroups.x, S.NumGroups.y, S.NumGroups.z,
-                                  S.GroupSize.x, S.GroupSize.y, S.GroupSize.z,
-                                  static_cast<unsigned>(S.DynSharedMemory),
-                                  static_cast<CUstream>(Stream), nullptr,
-                                  ArgSize ? Extra : nullptr),
+Error CUDADriver::launchKernel(void *Function, const LaunchDims &D,
+                               void *Stream, void **Extra) {
+  return check(Sym.cuLaunchKernel(static_cast<CUfunction>(Function), D.Grid[0],
+                                  D.Grid[1], D.Grid[2], D.Block[0], D.Block[1],
+                                  D.Block[2], D.SharedBytes,
+                                  static_cast<CUstream>(Stream), nullptr, Extra),
                "cuLaunchKernel");
 }
 
@@ -991,21 +893,16 @@ Expected<uint32_t> CUDADriver::getMaxActiveBlocksPerMultiprocessor(
   return uint32_t(std::max(Blocks, 0));
 }
 
-Error CUDADriver::launchCooperativeKernel(
-    void *Function, const offload_kernel_launch_size_args_t &S, void *Stream,
-    ArrayRef<void *> Params) {
-  if (S.DynSharedMemory > UINT_MAX)
-    return createError(OFFLOAD_ERRC_OUT_OF_RESOURCES,
-                       "{0} bytes of dynamic shared memory", S.DynSharedMemory);
+Error CUDADriver::launchCooperativeKernel(void *Function, const LaunchDims &D,
+                                          void *Stream, void **Params) {
   return check(Sym.cuLaunchCooperativeKernel(
-                   static_cast<CUfunction>(Function), S.NumGroups.x,
-                   S.NumGroups.y, S.NumGroups.z, S.GroupSize.x, S.GroupSize.y,
-                   S.GroupSize.z, static_cast<unsigned>(S.DynSharedMemory),
-                   static_cast<CUstream>(Stream),
-                   const_cast<void **>(Params.data())),
+                   static_cast<CUfunction>(Function), D.Grid[0], D.Grid[1],
+                   D.Grid[2], D.Block[0], D.Block[1], D.Block[2],
+                   D.SharedBytes, static_cast<CUstream>(Stream), Params),
                "cuLaunchCooperativeKernel");
 }
 
-std::unique_ptr<Plugin> offload::createCUDAPlugin() {
+/// The CUDA plugin, registered in ../Plugins.def.
+std::unique_ptr<Plugin> offload::createPlugin_cuda() {
   return std::make_unique<GPUPlugin>(std::make_unique<CUDADriver>());
 }

@@ -110,11 +110,6 @@ constexpr uintptr_t LaunchParamEnd = 0x00;
 constexpr uintptr_t LaunchParamBufferPointer = 0x01;
 constexpr uintptr_t LaunchParamBufferSize = 0x02;
 
-/// The first bytes of a fatbin (FATBIN_CONTROL_MAGIC 0xBA55ED50, little
-/// endian) and ELF's e_machine of a cubin (EM_CUDA).
-constexpr unsigned char FatbinMagic[4] = {0x50, 0xed, 0x55, 0xba};
-constexpr uint16_t ElfMachineCUDA = 190;
-
 } // namespace cuda
 } // namespace offload
 

@@ -5,18 +5,28 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// gpu::Driver over the HIP runtime (libamdhip64), resolved with dlsym
-// (HIPSymbols.def). The types and constants below are those of
-// hip_runtime_api.h (HIP 5.x and 6.x agree on every value used here); no HIP
-// header is needed to build.
+// The HIP plugin runs kernels (HSACO code objects) on AMD GPUs through the HIP
+// runtime's module API: gpu::Driver (../common/GPUPlugin.h) over
+// libamdhip64.so (or .so.7, .6, .5), found in the directories of
+// offload::toolkit::getROCmLibraryDirs ($LD_LIBRARY_PATH, $ROCM_PATH/lib,
+// /opt/rocm/lib, the system library directories) and resolved through
+// HIPSymbols.def; OFFLOAD_HIP_LIBRARY overrides the path. The types and
+// constants used are declared in HIPTypes.h: no HIP header is needed to
+// build. Without a HIP runtime, or without an AMD GPU, the platform has no
+// devices (OFFLOAD_TRACE=1 says why).
 //
 //===----------------------------------------------------------------------===//
 
-#include "HIPPlugin.h"
+#include "HIPTypes.h"
 
+#include "../../Config.h"
 #include "../../Error.h"
-#include "../cuda/GPUPlugin.h"
+#include "../Plugins.h"
+#include "../common/DynamicLibrary.h"
+#include "../common/GPUPlugin.h"
+#include "../common/ImageCheck.h"
 #include "OffloadSupport/Environment.h"
+#include "OffloadSupport/Toolkit.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
@@ -35,62 +45,10 @@
 using namespace llvm;
 using namespace offload;
 using namespace offload::gpu;
+using namespace offload::hip;
+using namespace offload::plugin;
 
 namespace {
-
-using hipError_t = int;
-using hipStream_t = struct ihipStream_t *;
-using hipEvent_t = struct ihipEvent_t *;
-using hipModule_t = struct ihipModule_t *;
-using hipFunction_t = struct ihipModuleSymbol_t *;
-struct hipUUID {
-  char bytes[16];
-};
-
-constexpr hipError_t hipSuccess = 0;
-constexpr hipError_t hipErrorInvalidValue = 1;
-constexpr hipError_t hipErrorOutOfMemory = 2;
-constexpr hipError_t hipErrorNoDevice = 100;
-constexpr hipError_t hipErrorInvalidDevice = 101;
-constexpr hipError_t hipErrorInvalidImage = 200;
-constexpr hipError_t hipErrorNoBinaryForGpu = 209;
-constexpr hipError_t hipErrorInvalidKernelFile = 218;
-constexpr hipError_t hipErrorSharedObjectInitFailed = 303;
-constexpr hipError_t hipErrorNotFound = 500;
-constexpr hipError_t hipErrorNotReady = 600;
-constexpr hipError_t hipErrorLaunchOutOfResources = 701;
-constexpr hipError_t hipErrorNotSupported = 801;
-
-// hipDeviceAttribute_t values.
-constexpr int hipDeviceAttributeClockRate = 5;
-constexpr int hipDeviceAttributeComputeCapabilityMajor = 23;
-constexpr int hipDeviceAttributeMaxBlockDimX = 26;
-constexpr int hipDeviceAttributeMaxBlockDimY = 27;
-constexpr int hipDeviceAttributeMaxBlockDimZ = 28;
-constexpr int hipDeviceAttributeMaxGridDimX = 29;
-constexpr int hipDeviceAttributeMaxGridDimY = 30;
-constexpr int hipDeviceAttributeMaxGridDimZ = 31;
-constexpr int hipDeviceAttributeMaxThreadsPerBlock = 56;
-constexpr int hipDeviceAttributeMemoryClockRate = 60;
-constexpr int hipDeviceAttributeMultiprocessorCount = 63;
-constexpr int hipDeviceAttributeMaxSharedMemoryPerBlock = 74;
-constexpr int hipDeviceAttributeWarpSize = 87;
-constexpr int hipDeviceAttributeCanUseStreamWaitValue = 10013;
-
-constexpr unsigned hipStreamNonBlocking = 1;
-constexpr unsigned hipEventDefault = 0;
-constexpr unsigned hipEventDisableTiming = 2;
-constexpr int hipMemcpyDefault = 4;
-constexpr unsigned hipHostMallocDefault = 0;
-constexpr unsigned hipMemAttachGlobal = 1;
-constexpr unsigned hipHostRegisterPortable = 1;
-constexpr unsigned hipStreamWaitValueGte = 0;
-constexpr int HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;
-/// HIP_LAUNCH_PARAM_* (note: END is 3, unlike CUDA's 0).
-constexpr uintptr_t HipLaunchParamBufferPointer = 0x01;
-constexpr uintptr_t HipLaunchParamBufferSize = 0x02;
-constexpr uintptr_t HipLaunchParamEnd = 0x03;
-constexpr uint16_t ElfMachineAMDGPU = 224;
 
 struct HIPSymbols {
 #define HIP_SYMBOL(Member, Export, Fallback, Required, Ret, Params)            \
@@ -98,8 +56,10 @@ struct HIPSymbols {
 #include "HIPSymbols.def"
 };
 
-class HIPDriver final : public Driver {
+class HIPDriver final : public APIDriver {
 public:
+  HIPDriver() : APIDriver(hipErrorNotReady) {}
+
   StringRef getPlatformName() const override { return "hip"; }
   StringRef getAPIName() const override { return "HIP"; }
   StringRef getVendorName() const override {
@@ -171,13 +131,21 @@ public:
   }
   std::optional<Expected<uint64_t>>
   getOptimalBlockSize(void *Function, size_t SharedMemoryPerThread) override;
-  Error launchKernel(void *Function, const offload_kernel_launch_size_args_t &S,
-                     void *Stream, ArrayRef<uint8_t> Args) override;
+  LaunchParamTags getLaunchParamTags() const override {
+    return {HipLaunchParamBufferPointer, HipLaunchParamBufferSize,
+            HipLaunchParamEnd};
+  }
+  Error launchKernel(void *Function, const LaunchDims &D, void *Stream,
+                     void **Extra) override;
+  Expected<uint32_t>
+  getMaxActiveBlocksPerMultiprocessor(void *Function, uint32_t BlockThreads,
+                                      size_t DynShared) override;
+  Error launchCooperativeKernel(void *Function, const LaunchDims &D,
+                                void *Stream, void **Params) override;
 
 private:
-  Error check(hipError_t R, StringRef Call,
-              offload_errc_t Code = OFFLOAD_ERRC_SUCCESS) const;
-  std::string describe(hipError_t R) const;
+  std::pair<std::string, std::string> describe(int R) const override;
+  offload_errc_t getErrorCode(int R) const override;
 
   std::optional<DynamicLibrary> Library;
   HIPSymbols Sym;
@@ -189,7 +157,7 @@ private:
 
 } // namespace
 
-static offload_errc_t getCode(hipError_t R) {
+offload_errc_t HIPDriver::getErrorCode(int R) const {
   switch (R) {
   case hipErrorOutOfMemory:
   case hipErrorLaunchOutOfResources:
@@ -210,49 +178,26 @@ static offload_errc_t getCode(hipError_t R) {
   }
 }
 
-std::string HIPDriver::describe(hipError_t R) const {
+std::pair<std::string, std::string> HIPDriver::describe(int R) const {
   const char *Name = Sym.hipGetErrorName ? Sym.hipGetErrorName(R) : nullptr;
-  return Name ? Name : formatv("hipError_t {0}", R).str();
-}
-
-Error HIPDriver::check(hipError_t R, StringRef Call,
-                       offload_errc_t Code) const {
-  if (R == hipSuccess)
-    return Error::success();
   const char *Description =
       Sym.hipGetErrorString ? Sym.hipGetErrorString(R) : nullptr;
-  return makeDriverError(Code == OFFLOAD_ERRC_SUCCESS ? getCode(R) : Code, Call,
-                         describe(R), Description ? Description : "");
+  return {Name ? std::string(Name) : formatv("hipError_t {0}", R).str(),
+          Description ? std::string(Description) : std::string()};
 }
 
-/// Where the HIP runtime is looked for: each directory of $LD_LIBRARY_PATH,
-/// $ROCM_PATH/lib, /opt/rocm/lib and the system library directories, each
-/// with the development name and the versioned ones; then the plain names,
-/// for the dynamic loader's own search (ld.so.cache).
+/// Where the HIP runtime is looked for: each directory of
+/// offload::toolkit::getROCmLibraryDirs with the development name and the
+/// versioned ones, where the file exists; then the plain names, for the
+/// dynamic loader's own search (ld.so.cache).
 static std::vector<std::string> getHIPCandidates() {
   static const char *Names[] = {"libamdhip64.so", "libamdhip64.so.7",
                                 "libamdhip64.so.6", "libamdhip64.so.5"};
-  SmallVector<std::string> Dirs;
-  if (std::optional<std::string> Paths = getEnv("LD_LIBRARY_PATH")) {
-    SmallVector<StringRef> Parts;
-    StringRef(*Paths).split(Parts, ':', -1, /*KeepEmpty=*/false);
-    for (StringRef Part : Parts)
-      Dirs.push_back(Part.str());
-  }
-  for (const char *Var : {"ROCM_PATH", "ROCM_ROOT", "ROCM_HOME"})
-    if (std::optional<std::string> Root = getEnv(Var))
-      Dirs.push_back(*Root + "/lib");
-  for (const char *Dir :
-       {"/opt/rocm/lib", "/usr/local/lib", "/usr/lib/x86_64-linux-gnu",
-        "/usr/lib64", "/usr/lib"})
-    Dirs.push_back(Dir);
   std::vector<std::string> Candidates;
-  for (const std::string &Dir : Dirs)
+  for (const std::string &Dir : toolkit::getROCmLibraryDirs())
     for (const char *Name : Names) {
       std::string Path = Dir + "/" + Name;
-      if (sys::fs::exists(Path) &&
-          std::find(Candidates.begin(), Candidates.end(), Path) ==
-              Candidates.end())
+      if (sys::fs::exists(Path) && !llvm::is_contained(Candidates, Path))
         Candidates.push_back(Path);
     }
   for (const char *Name : Names)
@@ -283,8 +228,9 @@ DriverStatus HIPDriver::initialize() {
         Override
             ? "OFFLOAD_HIP_LIBRARY=" + *Override + " cannot be loaded: " + Why
             : "libamdhip64.so (or .so.7, .so.6, .so.5) not found in "
-              "$LD_LIBRARY_PATH, $ROCM_PATH/lib, /opt/rocm/lib or the "
-              "system library directories: " +
+              "$LD_LIBRARY_PATH, " +
+                  toolkit::getROCmSearchText("/lib") +
+                  " or the system library directories: " +
                   StringRef(Why).split("; ").first.str();
     return Status;
   }
@@ -292,15 +238,8 @@ DriverStatus HIPDriver::initialize() {
   Sym = HIPSymbols();
   std::string Missing;
 #define HIP_SYMBOL(Member, Export, Fallback, Required, Ret, Params)            \
-  {                                                                            \
-    void *Address = Library->getSymbol(Export);                                \
-    const char *Fallback_ = Fallback;                                          \
-    if (!Address && Fallback_)                                                 \
-      Address = Library->getSymbol(Fallback_);                                 \
-    Sym.Member = reinterpret_cast<Ret(*) Params>(Address);                     \
-    if (!Address && Required)                                                  \
-      Missing += (Missing.empty() ? "" : ", ") + std::string(Export);          \
-  }
+  Sym.Member = reinterpret_cast<Ret(*) Params>(                                \
+      Library->resolve(Export, Fallback, Required, Missing));
 #include "HIPSymbols.def"
   // Host functions: hipLaunchHostFunc is newer than HIP 5.2, which has
   // hipStreamAddCallback only.
@@ -321,7 +260,8 @@ DriverStatus HIPDriver::initialize() {
   // Without a GPU (no /dev/kfd) HIP 5.2 answers hipErrorInvalidDevice, later
   // versions hipErrorNoDevice.
   if (R == hipErrorNoDevice || R == hipErrorInvalidDevice) {
-    Status.Message = Runtime + ": hipInit: " + describe(R) + " (no usable GPU)";
+    Status.Message =
+        Runtime + ": hipInit: " + describe(R).first + " (no usable GPU)";
     return Status;
   }
   if (Error E = check(R, "hipInit")) {
@@ -329,7 +269,7 @@ DriverStatus HIPDriver::initialize() {
     return Status;
   }
   if (!Sym.hipLaunchHostFunc)
-    traceLine(Runtime + ": the driver's host callbacks are "
+    trace::printLine(Runtime + ": the driver's host callbacks are "
                         "hipStreamAddCallback (no hipLaunchHostFunc)");
   int Count = 0;
   R = Sym.hipGetDeviceCount(&Count);
@@ -386,7 +326,6 @@ Expected<DeviceInfo> HIPDriver::queryDeviceInfo(int Ordinal) {
     return static_cast<uint32_t>(std::max(Value, 0));
   };
   DeviceInfo Info;
-  Info.Type = OFFLOAD_DEVICE_TYPE_GPU;
   char Name[256] = {0};
   if (Error E = check(Sym.hipDeviceGetName(Name, sizeof(Name) - 1, Ordinal),
                       "hipDeviceGetName"))
@@ -411,69 +350,40 @@ Expected<DeviceInfo> HIPDriver::queryDeviceInfo(int Ordinal) {
   else
     Info.UID = formatv("hip-{0}", Ordinal).str();
 
-  const int Attrs[] = {hipDeviceAttributeMaxThreadsPerBlock,
-                       hipDeviceAttributeMaxBlockDimX,
-                       hipDeviceAttributeMaxBlockDimY,
-                       hipDeviceAttributeMaxBlockDimZ,
-                       hipDeviceAttributeMaxGridDimX,
-                       hipDeviceAttributeMaxGridDimY,
-                       hipDeviceAttributeMaxGridDimZ,
-                       hipDeviceAttributeMultiprocessorCount,
-                       hipDeviceAttributeClockRate,
-                       hipDeviceAttributeMemoryClockRate,
-                       hipDeviceAttributeWarpSize,
-                       hipDeviceAttributeMaxSharedMemoryPerBlock,
-                       hipDeviceAttributeComputeCapabilityMajor};
-  uint32_t Values[13];
-  for (int I = 0; I < 13; ++I) {
-    Expected<uint32_t> V = Attribute(Attrs[I]);
-    if (!V)
-      return V.takeError();
-    Values[I] = *V;
-  }
-  auto Saturate = [](uint64_t V) {
-    return static_cast<uint32_t>(std::min<uint64_t>(V, UINT32_MAX));
-  };
-  Info.MaxWorkGroupSize = Values[0];
-  Info.MaxWorkGroupSizePerDimension = {Values[1], Values[2], Values[3]};
-  Info.MaxWorkSizePerDimension = {Saturate(uint64_t(Values[4]) * Values[1]),
-                                  Saturate(uint64_t(Values[5]) * Values[2]),
-                                  Saturate(uint64_t(Values[6]) * Values[3])};
-  Info.MaxWorkSize =
-      Saturate(uint64_t(Values[4]) * Values[5] * Values[6] * Values[0]);
-  Info.NumComputeUnits = Values[7];
-  Info.MaxClockFrequency = Values[8] / 1000;
-  Info.MemoryClockRate = Values[9] / 1000;
-  Info.SubgroupSize = Values[10];
-  Info.WorkGroupLocalMemSize = Values[11];
-  Info.AddressBits = 64;
+  static const GPUAttributes::Codes Codes = {
+      hipDeviceAttributeMaxThreadsPerBlock,
+      hipDeviceAttributeMaxBlockDimX,
+      hipDeviceAttributeMaxBlockDimY,
+      hipDeviceAttributeMaxBlockDimZ,
+      hipDeviceAttributeMaxGridDimX,
+      hipDeviceAttributeMaxGridDimY,
+      hipDeviceAttributeMaxGridDimZ,
+      hipDeviceAttributeMultiprocessorCount,
+      hipDeviceAttributeClockRate,
+      hipDeviceAttributeMemoryClockRate,
+      hipDeviceAttributeWarpSize,
+      hipDeviceAttributeMaxSharedMemoryPerBlock};
+  Expected<GPUAttributes> A = GPUAttributes::read(Codes, Attribute);
+  if (!A)
+    return A.takeError();
+  // Every AMD GPU HIP supports has half-precision arithmetic.
+  setGPUDeviceInfo(Info, *A, /*HasHalf=*/true);
+  // Cooperative grids: hipModuleLaunchCooperativeKernel (HIP 5.5 and newer)
+  // where the device supports them.
+  int Cooperative = 0;
+  Info.CooperativeLaunchSupport =
+      Sym.hipModuleLaunchCooperativeKernel &&
+      Sym.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor &&
+      Sym.hipDeviceGetAttribute(&Cooperative,
+                                hipDeviceAttributeCooperativeLaunch,
+                                Ordinal) == hipSuccess &&
+      Cooperative;
   size_t Total = 0;
   if (Error E =
           check(Sym.hipDeviceTotalMem(&Total, Ordinal), "hipDeviceTotalMem"))
     return std::move(E);
   Info.GlobalMemSize = Total;
   Info.MaxMemAllocSize = Total;
-  offload_device_fp_capability_flags_t Full =
-      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_CORRECTLY_ROUNDED_DIVIDE_SQRT |
-      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST |
-      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_ZERO |
-      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_INF |
-      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_INF_NAN |
-      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_DENORM |
-      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_FMA;
-  Info.SingleFPConfig = Full;
-  Info.DoubleFPConfig = Full;
-  Info.HalfFPConfig = OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST |
-                      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_INF_NAN |
-                      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_DENORM |
-                      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_FMA;
-  Info.NativeVectorWidthChar = 1;
-  Info.NativeVectorWidthShort = 1;
-  Info.NativeVectorWidthInt = 1;
-  Info.NativeVectorWidthLong = 1;
-  Info.NativeVectorWidthFloat = 1;
-  Info.NativeVectorWidthDouble = 1;
-  Info.NativeVectorWidthHalf = 2;
   return Info;
 }
 
@@ -593,12 +503,7 @@ Error HIPDriver::synchronizeStream(void *Stream) {
 }
 
 Expected<bool> HIPDriver::queryStream(void *Stream) {
-  hipError_t R = Sym.hipStreamQuery(static_cast<hipStream_t>(Stream));
-  if (R == hipErrorNotReady)
-    return false;
-  if (Error E = check(R, "hipStreamQuery"))
-    return std::move(E);
-  return true;
+  return checkQuery(Sym.hipStreamQuery(static_cast<hipStream_t>(Stream)), "hipStreamQuery");
 }
 
 Expected<void *> HIPDriver::createEvent(bool Timing) {
@@ -628,12 +533,7 @@ Error HIPDriver::synchronizeEvent(void *Event) {
 }
 
 Expected<bool> HIPDriver::queryEvent(void *Event) {
-  hipError_t R = Sym.hipEventQuery(static_cast<hipEvent_t>(Event));
-  if (R == hipErrorNotReady)
-    return false;
-  if (Error E = check(R, "hipEventQuery"))
-    return std::move(E);
-  return true;
+  return checkQuery(Sym.hipEventQuery(static_cast<hipEvent_t>(Event)), "hipEventQuery");
 }
 
 Error HIPDriver::streamWaitEvent(void *Stream, void *Event) {
@@ -646,10 +546,7 @@ Expected<float> HIPDriver::eventElapsedTime(void *Start, void *End) {
   float Ms = 0;
   hipError_t R = Sym.hipEventElapsedTime(&Ms, static_cast<hipEvent_t>(Start),
                                          static_cast<hipEvent_t>(End));
-  if (R == hipErrorNotReady)
-    return createError(OFFLOAD_ERRC_NOT_READY,
-                       "hipEventElapsedTime: an event is not complete yet");
-  if (Error E = check(R, "hipEventElapsedTime"))
+  if (Error E = checkComplete(R, "hipEventElapsedTime"))
     return std::move(E);
   return Ms;
 }
@@ -692,16 +589,9 @@ Error HIPDriver::launchHostFunction(void *Stream, HostFn Fn, void *UserData) {
 bool HIPDriver::isValidBinary(StringRef Image) const {
   // An AMDGPU code object (64-bit ELF, EM_AMDGPU) or a clang offload bundle
   // (plain or compressed).
-  if (Image.starts_with("__CLANG_OFFLOAD_BUNDLE__") ||
-      Image.starts_with("CCOB"))
-    return true;
-  if (!Image.starts_with("\x7f"
-                         "ELF") ||
-      Image.size() < 64 || Image[4] != 2)
-    return false;
-  uint16_t Machine;
-  std::memcpy(&Machine, Image.data() + 18, sizeof(Machine));
-  return Machine == ElfMachineAMDGPU;
+  ImageKind Kind = getImageKind(Image);
+  return Kind == ImageKind::OffloadBundle ||
+         (Kind == ImageKind::ELF && isELF64For(Image, ELF::EM_AMDGPU));
 }
 
 Expected<void *> HIPDriver::loadModule(StringRef Image) {
@@ -717,7 +607,7 @@ Expected<void *> HIPDriver::loadModule(StringRef Image) {
     Images[Module] = Image.str();
     return Module;
   }
-  offload_errc_t Code = getCode(R);
+  offload_errc_t Code = getErrorCode(R);
   return check(R, "hipModuleLoadData",
                Code == OFFLOAD_ERRC_OUT_OF_RESOURCES
                    ? Code
@@ -922,26 +812,38 @@ HIPDriver::getOptimalBlockSize(void *Function, size_t SharedMemoryPerThread) {
   return Expected<uint64_t>(static_cast<uint64_t>(Block));
 }
 
-Error HIPDriver::launchKernel(void *Function,
-                              const offload_kernel_launch_size_args_t &S,
-                              void *Stream, ArrayRef<uint8_t> Args) {
-  size_t ArgSize = Args.size();
-  void *Extra[] = {reinterpret_cast<void *>(HipLaunchParamBufferPointer),
-                   const_cast<uint8_t *>(Args.data()),
-                   reinterpret_cast<void *>(HipLaunchParamBufferSize), &ArgSize,
-                   reinterpret_cast<void *>(HipLaunchParamEnd)};
-  if (S.DynSharedMemory > UINT_MAX)
-    return createError(OFFLOAD_ERRC_OUT_OF_RESOURCES,
-                       "{0} bytes of dynamic shared memory", S.DynSharedMemory);
+Error HIPDriver::launchKernel(void *Function, const LaunchDims &D,
+                              void *Stream, void **Extra) {
   return check(Sym.hipModuleLaunchKernel(
-                   static_cast<hipFunction_t>(Function), S.NumGroups.x,
-                   S.NumGroups.y, S.NumGroups.z, S.GroupSize.x, S.GroupSize.y,
-                   S.GroupSize.z, static_cast<unsigned>(S.DynSharedMemory),
-                   static_cast<hipStream_t>(Stream), nullptr,
-                   ArgSize ? Extra : nullptr),
+                   static_cast<hipFunction_t>(Function), D.Grid[0], D.Grid[1],
+                   D.Grid[2], D.Block[0], D.Block[1], D.Block[2],
+                   D.SharedBytes, static_cast<hipStream_t>(Stream), nullptr,
+                   Extra),
                "hipModuleLaunchKernel");
 }
 
-std::unique_ptr<Plugin> offload::createHIPPlugin() {
+Expected<uint32_t> HIPDriver::getMaxActiveBlocksPerMultiprocessor(
+    void *Function, uint32_t BlockThreads, size_t DynShared) {
+  int Blocks = 0;
+  if (Error E = check(Sym.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
+                          &Blocks, static_cast<hipFunction_t>(Function),
+                          int(std::min<uint32_t>(BlockThreads, INT_MAX)),
+                          DynShared),
+                      "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor"))
+    return std::move(E);
+  return uint32_t(std::max(Blocks, 0));
+}
+
+Error HIPDriver::launchCooperativeKernel(void *Function, const LaunchDims &D,
+                                         void *Stream, void **Params) {
+  return check(Sym.hipModuleLaunchCooperativeKernel(
+                   static_cast<hipFunction_t>(Function), D.Grid[0], D.Grid[1],
+                   D.Grid[2], D.Block[0], D.Block[1], D.Block[2],
+                   D.SharedBytes, static_cast<hipStream_t>(Stream), Params),
+               "hipModuleLaunchCooperativeKernel");
+}
+
+/// The HIP plugin, registered in ../Plugins.def.
+std::unique_ptr<Plugin> offload::createPlugin_hip() {
   return std::make_unique<GPUPlugin>(std::make_unique<HIPDriver>());
 }

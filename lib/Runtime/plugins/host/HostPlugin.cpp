@@ -7,6 +7,8 @@
 
 #include "HostPlugin.h"
 
+#include "../Plugins.h"
+
 #include "../../Error.h"
 #include "HostMemory.h"
 #include "OffloadSupport/Environment.h"
@@ -226,6 +228,6 @@ BlockPool &HostPlugin::getBlockPool() {
   return *Pool;
 }
 
-std::unique_ptr<Plugin> offload::createHostPlugin() {
+std::unique_ptr<Plugin> offload::createPlugin_host() {
   return std::make_unique<HostPlugin>();
 }

@@ -8,9 +8,12 @@
 // The CUDA Driver API and the HIP runtime have the same shape: devices with
 // streams, events, modules, kernels launched from a packed argument buffer.
 // This file implements the Plugin.h interface once for both, on top of a small
-// `gpu::Driver` interface that each vendor file (CUDADriver.cpp,
-// ../hip/HIPDriver.cpp) implements over its dlopen'd symbol table. It lives
-// with the CUDA plugin; the HIP plugin reuses it.
+// `gpu::Driver` interface that each vendor folder implements over its symbol
+// table (../cuda/CUDADriver.cpp, ../hip/HIPDriver.cpp, loaded with
+// DynamicLibrary.h). Every vendor folder has the same files: <Vendor>Driver.cpp
+// (the Driver and the plugin's create function, registered in
+// ../Plugins.def), <Vendor>Symbols.def (the entry points) and <Vendor>Types.h
+// (the API's types and constants, so that no vendor header is needed).
 //
 // Execution model:
 //  - a Queue is a non-blocking stream; synchronous operations (no queue) run
@@ -29,10 +32,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OFFLOADRUNTIME_LIB_PLUGINS_CUDA_GPUPLUGIN_H
-#define OFFLOADRUNTIME_LIB_PLUGINS_CUDA_GPUPLUGIN_H
+#ifndef OFFLOADRUNTIME_LIB_PLUGINS_COMMON_GPUPLUGIN_H
+#define OFFLOADRUNTIME_LIB_PLUGINS_COMMON_GPUPLUGIN_H
 
 #include "../../Plugin.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include "llvm/ADT/FunctionExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -56,29 +61,6 @@ namespace offload {
 namespace gpu {
 
 //===----------------------------------------------------------------------===//
-// Loading vendor libraries
-//===----------------------------------------------------------------------===//
-
-/// A shared library opened with dlopen. Vendor libraries are never closed:
-/// drivers keep threads and atexit handlers that outlive a dlclose.
-class DynamicLibrary {
-public:
-  /// Opens the first loadable of \p Candidates (file names or paths). On
-  /// failure, \p Why lists each candidate with its dlerror.
-  static std::optional<DynamicLibrary>
-  open(llvm::ArrayRef<std::string> Candidates, std::string &Why);
-
-  /// The address of \p Name, or null.
-  void *getSymbol(const char *Name) const;
-  /// The path the library was opened from (as dlinfo reports it).
-  const std::string &getPath() const { return Path; }
-
-private:
-  void *Handle = nullptr;
-  std::string Path;
-};
-
-//===----------------------------------------------------------------------===//
 // The driver interface
 //===----------------------------------------------------------------------===//
 
@@ -98,6 +80,15 @@ enum class PointerKind {
   /// Memory a device of the driver can access (device, pinned or registered
   /// host, managed memory).
   DeviceAccessible,
+};
+
+/// A launch as cuLaunchKernel and hipModuleLaunchKernel take it: 32-bit
+/// grid and block dimensions and dynamic shared memory, made by
+/// GPUDevice::launchKernel (which checks that the shared memory fits).
+struct LaunchDims {
+  unsigned Grid[3];
+  unsigned Block[3];
+  unsigned SharedBytes;
 };
 
 /// A native stream-based GPU API. Every method but initialize, the names and
@@ -204,24 +195,99 @@ public:
   getOptimalBlockSize(void *Function, size_t SharedMemoryPerThread) {
     return std::nullopt;
   }
-  virtual llvm::Error launchKernel(void *Function,
-                                   const offload_kernel_launch_size_args_t &S,
-                                   void *Stream,
-                                   llvm::ArrayRef<uint8_t> Args) = 0;
+  /// The tags of the launch functions' `extra` array (CU_LAUNCH_PARAM_* and
+  /// HIP_LAUNCH_PARAM_*, whose END differs).
+  struct LaunchParamTags {
+    uintptr_t BufferPointer, BufferSize, End;
+  };
+  virtual LaunchParamTags getLaunchParamTags() const = 0;
+  /// Launches \p Function with \p Extra, the API's `extra` array naming the
+  /// packed argument buffer (null for a kernel without arguments); the
+  /// plugin built it from getLaunchParamTags (PackedArguments).
+  virtual llvm::Error launchKernel(void *Function, const LaunchDims &D,
+                                   void *Stream, void **Extra) = 0;
   /// Cooperative grids (DeviceInfo::CooperativeLaunchSupport, which
   /// queryDeviceInfo sets): the blocks of \p BlockThreads threads and
   /// \p DynShared bytes of dynamic shared memory one multiprocessor runs at
   /// once, and a launch whose blocks all run at once with one pointer per
-  /// parameter (cuLaunchCooperativeKernel has no packed buffer). The
-  /// defaults answer UNSUPPORTED.
+  /// parameter in \p Params (cuLaunchCooperativeKernel and
+  /// hipModuleLaunchCooperativeKernel take no packed buffer). The defaults
+  /// answer UNSUPPORTED.
   virtual llvm::Expected<uint32_t>
   getMaxActiveBlocksPerMultiprocessor(void *Function, uint32_t BlockThreads,
                                       size_t DynShared);
-  virtual llvm::Error
-  launchCooperativeKernel(void *Function,
-                          const offload_kernel_launch_size_args_t &S,
-                          void *Stream, llvm::ArrayRef<void *> Params);
+  virtual llvm::Error launchCooperativeKernel(void *Function,
+                                              const LaunchDims &D, void *Stream,
+                                              void **Params);
+  /// Migrates \p Size bytes of managed memory at \p Ptr to the device
+  /// (\p ToDevice) or to the host, in the order of \p Stream
+  /// (cuMemPrefetchAsync, hipMemPrefetchAsync). The default does nothing: a
+  /// prefetch is a hint.
+  virtual llvm::Error prefetch(int Ordinal, const void *Ptr, size_t Size,
+                               bool ToDevice, void *Stream) {
+    return llvm::Error::success();
+  }
+  /// Whether \p Ptr is managed memory (which prefetch may migrate).
+  virtual bool isManaged(const void *Ptr) { return false; }
 };
+
+/// The part of a Driver that every vendor API shares: calls return an int
+/// (CUresult, hipError_t) that is 0 on success and \p NotReady for "not
+/// complete yet"; a failed call becomes the error "<Call> failed: <Name>
+/// (<Description>)".
+class APIDriver : public Driver {
+protected:
+  explicit APIDriver(int NotReady) : NotReady(NotReady) {}
+
+  /// The API's name of result \p R ("CUDA_ERROR_INVALID_VALUE") and its
+  /// description (empty if the API has none).
+  virtual std::pair<std::string, std::string> describe(int R) const = 0;
+  /// The offload error code of failed result \p R.
+  virtual offload_errc_t getErrorCode(int R) const = 0;
+
+  /// Success, or the error of call \p Call with \p Code (getErrorCode(R)
+  /// when \p Code is OFFLOAD_ERRC_SUCCESS).
+  llvm::Error check(int R, llvm::StringRef Call,
+                    offload_errc_t Code = OFFLOAD_ERRC_SUCCESS) const;
+  /// A query's answer: true on success, false for NotReady, else the error.
+  llvm::Expected<bool> checkQuery(int R, llvm::StringRef Call) const;
+  /// check, with NotReady as NOT_READY ("<Call>: an event is not complete
+  /// yet"): for the elapsed time between events.
+  llvm::Error checkComplete(int R, llvm::StringRef Call) const;
+
+private:
+  int NotReady;
+};
+
+/// The device attributes both APIs report (cuDeviceGetAttribute,
+/// hipDeviceGetAttribute), from which setGPUDeviceInfo derives DeviceInfo.
+struct GPUAttributes {
+  uint32_t MaxThreadsPerBlock = 0;
+  uint32_t MaxBlockDim[3] = {0, 0, 0};
+  uint32_t MaxGridDim[3] = {0, 0, 0};
+  uint32_t Multiprocessors = 0;
+  /// In kHz.
+  uint32_t ClockRate = 0, MemoryClockRate = 0;
+  uint32_t WarpSize = 0;
+  uint64_t SharedBytesPerBlock = 0;
+
+  /// The API's attribute code of each field, in the order of the fields
+  /// (MaxThreadsPerBlock, block x, y, z, grid x, y, z, multiprocessors,
+  /// clock, memory clock, warp size, shared memory per block).
+  using Codes = int[12];
+  /// Reads every field through \p Get (an attribute code to its value,
+  /// negative values read as 0).
+  static llvm::Expected<GPUAttributes>
+  read(const Codes &C, llvm::function_ref<llvm::Expected<uint32_t>(int)> Get);
+};
+
+/// Sets the fields of \p Info that follow from \p A: the GPU type, work
+/// group and work sizes (products saturated to 32 bits), compute units,
+/// clocks in MHz, subgroup size, local memory, 64-bit addresses; IEEE single
+/// and double precision with every rounding mode, denormals and FMA, and half
+/// precision (round to nearest, 2 per native vector) when \p HasHalf;
+/// scalar (SIMT) vector widths otherwise.
+void setGPUDeviceInfo(DeviceInfo &Info, const GPUAttributes &A, bool HasHalf);
 
 //===----------------------------------------------------------------------===//
 // Plugin objects
@@ -418,6 +484,11 @@ public:
   llvm::Error release();
 
 private:
+  /// The 32-bit launch dimensions of \p Size (OUT_OF_RESOURCES if its
+  /// dynamic shared memory does not fit), after opting \p Sym in to that
+  /// much dynamic shared memory when it is above what it was allowed so far.
+  llvm::Expected<LaunchDims>
+  prepareLaunch(GPUSymbol &Sym, const offload_kernel_launch_size_args_t &Size);
   /// The stream of synchronous operations, created on first use.
   llvm::Expected<void *> getSyncStream();
   /// Runs \p Submit on the sync stream (or on \p Q) and, without a queue,
@@ -506,13 +577,7 @@ private:
 llvm::Error makeDriverError(offload_errc_t Code, llvm::StringRef Call,
                             llvm::StringRef Name, llvm::StringRef Description);
 
-/// Prints \p Line to stderr as one write, when OFFLOAD_TRACE=1.
-void traceLine(const llvm::Twine &Line);
-
-/// Reads environment variable \p Name; std::nullopt if unset or empty.
-std::optional<std::string> getEnv(const char *Name);
-
 } // namespace gpu
 } // namespace offload
 
-#endif // OFFLOADRUNTIME_LIB_PLUGINS_CUDA_GPUPLUGIN_H
+#endif // OFFLOADRUNTIME_LIB_PLUGINS_COMMON_GPUPLUGIN_H

@@ -7,8 +7,8 @@
 
 #include "GPUPlugin.h"
 
+#include "../../Config.h"
 #include "../../Error.h"
-#include "../../Runtime.h"
 #include "OffloadSupport/Environment.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -16,11 +16,10 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
 #include <limits>
-#include <link.h>
 
 using namespace llvm;
 using namespace offload;
@@ -32,57 +31,109 @@ using namespace offload::gpu;
 
 Driver::~Driver() = default;
 
-std::optional<DynamicLibrary>
-DynamicLibrary::open(ArrayRef<std::string> Candidates, std::string &Why) {
-  Why.clear();
-  for (const std::string &Name : Candidates) {
-    // Clear a stale error first: dlerror reports the last failure.
-    (void)dlerror();
-    void *Handle = dlopen(Name.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!Handle) {
-      const char *Error = dlerror();
-      if (!Why.empty())
-        Why += "; ";
-      Why += Error ? Error : (Name + ": cannot be opened").c_str();
-      continue;
-    }
-    DynamicLibrary Lib;
-    Lib.Handle = Handle;
-    Lib.Path = Name;
-    struct link_map *Map = nullptr;
-    if (dlinfo(Handle, RTLD_DI_LINKMAP, &Map) == 0 && Map && Map->l_name &&
-        *Map->l_name)
-      Lib.Path = Map->l_name;
-    return Lib;
-  }
-  return std::nullopt;
-}
-
-void *DynamicLibrary::getSymbol(const char *Name) const {
-  return Handle ? dlsym(Handle, Name) : nullptr;
-}
-
-Error gpu::makeDriverError(offload_errc_t Code, StringRef Call, StringRef Name,
-                           StringRef Description) {
+Error APIDriver::check(int R, StringRef Call, offload_errc_t Code) const {
+  if (R == 0)
+    return Error::success();
+  auto [Name, Description] = describe(R);
+  if (Code == OFFLOAD_ERRC_SUCCESS)
+    Code = getErrorCode(R);
   if (Description.empty() || Description == Name)
     return createError(Code, "{0} failed: {1}", Call, Name);
   return createError(Code, "{0} failed: {1} ({2})", Call, Name, Description);
 }
 
-void gpu::traceLine(const Twine &Line) {
-  if (!isTraceEnabled())
-    return;
-  // One write, so that lines of concurrent threads do not interleave.
-  std::string Text = ("offload: " + Line + "\n").str();
-  errs() << Text;
-  errs().flush();
+Expected<bool> APIDriver::checkQuery(int R, StringRef Call) const {
+  if (R == NotReady)
+    return false;
+  if (Error E = check(R, Call))
+    return std::move(E);
+  return true;
 }
 
-std::optional<std::string> gpu::getEnv(const char *Name) {
-  const char *Value = std::getenv(Name);
-  if (!Value || !*Value)
-    return std::nullopt;
-  return std::string(Value);
+Error APIDriver::checkComplete(int R, StringRef Call) const {
+  if (R == NotReady)
+    return createError(OFFLOAD_ERRC_NOT_READY,
+                       "{0}: an event is not complete yet", Call);
+  return check(R, Call);
+}
+
+Expected<GPUAttributes>
+GPUAttributes::read(const Codes &C,
+                    function_ref<Expected<uint32_t>(int)> Get) {
+  uint32_t Values[12];
+  for (int I = 0; I < 12; ++I) {
+    Expected<uint32_t> V = Get(C[I]);
+    if (!V)
+      return V.takeError();
+    Values[I] = *V;
+  }
+  GPUAttributes A;
+  A.MaxThreadsPerBlock = Values[0];
+  for (int D = 0; D < 3; ++D) {
+    A.MaxBlockDim[D] = Values[1 + D];
+    A.MaxGridDim[D] = Values[4 + D];
+  }
+  A.Multiprocessors = Values[7];
+  A.ClockRate = Values[8];
+  A.MemoryClockRate = Values[9];
+  A.WarpSize = Values[10];
+  A.SharedBytesPerBlock = Values[11];
+  return A;
+}
+
+void gpu::setGPUDeviceInfo(DeviceInfo &Info, const GPUAttributes &A,
+                           bool HasHalf) {
+  auto Saturate = [](uint64_t V) {
+    return static_cast<uint32_t>(std::min<uint64_t>(V, UINT32_MAX));
+  };
+  Info.Type = OFFLOAD_DEVICE_TYPE_GPU;
+  Info.MaxWorkGroupSize = A.MaxThreadsPerBlock;
+  Info.MaxWorkGroupSizePerDimension = {A.MaxBlockDim[0], A.MaxBlockDim[1],
+                                       A.MaxBlockDim[2]};
+  Info.MaxWorkSizePerDimension = {
+      Saturate(uint64_t(A.MaxGridDim[0]) * A.MaxBlockDim[0]),
+      Saturate(uint64_t(A.MaxGridDim[1]) * A.MaxBlockDim[1]),
+      Saturate(uint64_t(A.MaxGridDim[2]) * A.MaxBlockDim[2])};
+  // The grid's blocks times the threads of the largest block; the product
+  // of four 32-bit values may wrap 64 bits, so saturate in two steps.
+  Info.MaxWorkSize = Saturate(
+      std::min<uint64_t>(uint64_t(A.MaxGridDim[0]) * A.MaxGridDim[1],
+                         UINT32_MAX) *
+      std::min<uint64_t>(uint64_t(A.MaxGridDim[2]) * A.MaxThreadsPerBlock,
+                         UINT32_MAX));
+  Info.NumComputeUnits = A.Multiprocessors;
+  // Attributes in kHz; the API in MHz.
+  Info.MaxClockFrequency = A.ClockRate / 1000;
+  Info.MemoryClockRate = A.MemoryClockRate / 1000;
+  Info.SubgroupSize = A.WarpSize;
+  Info.WorkGroupLocalMemSize = A.SharedBytesPerBlock;
+  Info.AddressBits = 64;
+  // IEEE 754 arithmetic with every rounding mode, denormals and FMA for
+  // single and double precision; half precision rounds to nearest.
+  offload_device_fp_capability_flags_t Full =
+      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_CORRECTLY_ROUNDED_DIVIDE_SQRT |
+      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST |
+      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_ZERO |
+      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_INF |
+      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_INF_NAN |
+      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_DENORM |
+      OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_FMA;
+  Info.SingleFPConfig = Full;
+  Info.DoubleFPConfig = Full;
+  Info.HalfFPConfig = HasHalf
+                          ? OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_ROUND_TO_NEAREST |
+                                OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_INF_NAN |
+                                OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_DENORM |
+                                OFFLOAD_DEVICE_FP_CAPABILITY_FLAG_FMA
+                          : 0;
+  // Scalar threads (SIMT); half2 arithmetic pairs halves.
+  Info.NativeVectorWidthChar = 1;
+  Info.NativeVectorWidthShort = 1;
+  Info.NativeVectorWidthInt = 1;
+  Info.NativeVectorWidthLong = 1;
+  Info.NativeVectorWidthFloat = 1;
+  Info.NativeVectorWidthDouble = 1;
+  Info.NativeVectorWidthHalf = HasHalf ? 2 : 0;
 }
 
 /// Writes \p Size bytes of \p Pattern repeated at \p Ptr (host memory). A
@@ -488,7 +539,7 @@ GPUDevice::~GPUDevice() { consumeError(release()); }
 
 void GPUDevice::disableStreamWaitValue(Error Why) {
   if (WaitValue.exchange(false))
-    traceLine(formatv("{0} device {1}: host work falls back to the driver's "
+    trace::printLine(formatv("{0} device {1}: host work falls back to the driver's "
                       "host callbacks: {2}",
                       TheDriver.getAPIName(), Ordinal,
                       toString(std::move(Why))));
@@ -738,21 +789,48 @@ Expected<std::unique_ptr<Program>> GPUDevice::loadProgram(StringRef Image) {
   return std::make_unique<GPUProgram>(*this, *Module);
 }
 
+Expected<LaunchDims>
+GPUDevice::prepareLaunch(GPUSymbol &Sym,
+                         const offload_kernel_launch_size_args_t &Size) {
+  if (Size.DynSharedMemory > UINT_MAX)
+    return createError(OFFLOAD_ERRC_OUT_OF_RESOURCES,
+                       "kernel '{0}': {1} bytes of dynamic shared memory do "
+                       "not fit the 32 bits of the {2} launch",
+                       Sym.getName(), Size.DynSharedMemory,
+                       TheDriver.getAPIName());
+  // Dynamic shared memory above the default needs the kernel's opt-in.
+  uint64_t Allowed = Sym.MaxDynamicShared.load(std::memory_order_relaxed);
+  if (Size.DynSharedMemory > Allowed) {
+    if (Error E = TheDriver.setMaxDynamicSharedBytes(Sym.getFunction(),
+                                                     Size.DynSharedMemory))
+      return std::move(E);
+    Sym.MaxDynamicShared.store(Size.DynSharedMemory, std::memory_order_relaxed);
+  }
+  return LaunchDims{{Size.NumGroups.x, Size.NumGroups.y, Size.NumGroups.z},
+                    {Size.GroupSize.x, Size.GroupSize.y, Size.GroupSize.z},
+                    static_cast<unsigned>(Size.DynSharedMemory)};
+}
+
 Error GPUDevice::launchKernel(Queue *Q, Symbol &Kernel, ArrayRef<uint8_t> Args,
                               const offload_kernel_launch_size_args_t &Size) {
   if (Error E = makeCurrent())
     return E;
   auto &Sym = static_cast<GPUSymbol &>(Kernel);
-  void *Fn = Sym.getFunction();
-  // Dynamic shared memory above the default needs the kernel's opt-in.
-  uint64_t Allowed = Sym.MaxDynamicShared.load(std::memory_order_relaxed);
-  if (Size.DynSharedMemory > Allowed) {
-    if (Error E = TheDriver.setMaxDynamicSharedBytes(Fn, Size.DynSharedMemory))
-      return E;
-    Sym.MaxDynamicShared.store(Size.DynSharedMemory, std::memory_order_relaxed);
-  }
-  return submit(
-      Q, [&](void *S) { return TheDriver.launchKernel(Fn, Size, S, Args); });
+  Expected<LaunchDims> Dims = prepareLaunch(Sym, Size);
+  if (!Dims)
+    return Dims.takeError();
+  // The packed buffer, as the `extra` array of the launch functions names
+  // it: {BUFFER_POINTER, data, BUFFER_SIZE, &size, END}.
+  Driver::LaunchParamTags Tags = TheDriver.getLaunchParamTags();
+  size_t ArgSize = Args.size();
+  void *Extra[] = {reinterpret_cast<void *>(Tags.BufferPointer),
+                   const_cast<uint8_t *>(Args.data()),
+                   reinterpret_cast<void *>(Tags.BufferSize), &ArgSize,
+                   reinterpret_cast<void *>(Tags.End)};
+  return submit(Q, [&](void *S) {
+    return TheDriver.launchKernel(Sym.getFunction(), *Dims, S,
+                                  ArgSize ? Extra : nullptr);
+  });
 }
 
 Expected<uint32_t> Driver::getMaxActiveBlocksPerMultiprocessor(void *, uint32_t,
@@ -761,9 +839,8 @@ Expected<uint32_t> Driver::getMaxActiveBlocksPerMultiprocessor(void *, uint32_t,
                      "{0} has no cooperative launches", getAPIName());
 }
 
-Error Driver::launchCooperativeKernel(void *,
-                                      const offload_kernel_launch_size_args_t &,
-                                      void *, ArrayRef<void *>) {
+Error Driver::launchCooperativeKernel(void *, const LaunchDims &, void *,
+                                      void **) {
   return createError(OFFLOAD_ERRC_UNSUPPORTED,
                      "{0} has no cooperative launches", getAPIName());
 }
@@ -794,7 +871,7 @@ Error GPUDevice::launchCooperativeKernel(
   if (Error E = makeCurrent())
     return E;
   auto &Sym = static_cast<GPUSymbol &>(Kernel);
-  // cuLaunchCooperativeKernel takes a pointer per parameter: into the packed
+  // A cooperative launch takes a pointer per parameter: into the packed
   // buffer, by the kernel's layout (the driver copies the values at the
   // call).
   std::optional<Symbol::ArgumentLayout> Layout = Sym.getArgumentLayout();
@@ -811,15 +888,12 @@ Error GPUDevice::launchCooperativeKernel(
                          Sym.getName(), I, Args.size());
     Params.push_back(const_cast<uint8_t *>(Args.data()) + Layout->Offsets[I]);
   }
-  void *Fn = Sym.getFunction();
-  uint64_t Allowed = Sym.MaxDynamicShared.load(std::memory_order_relaxed);
-  if (Size.DynSharedMemory > Allowed) {
-    if (Error E = TheDriver.setMaxDynamicSharedBytes(Fn, Size.DynSharedMemory))
-      return E;
-    Sym.MaxDynamicShared.store(Size.DynSharedMemory, std::memory_order_relaxed);
-  }
+  Expected<LaunchDims> Dims = prepareLaunch(Sym, Size);
+  if (!Dims)
+    return Dims.takeError();
   return submit(Q, [&](void *S) {
-    return TheDriver.launchCooperativeKernel(Fn, Size, S, Params);
+    return TheDriver.launchCooperativeKernel(Sym.getFunction(), *Dims, S,
+                                             Params.data());
   });
 }
 
@@ -923,7 +997,7 @@ Error GPUPlugin::init() {
     Status = formatv("{0}: {1} device(s) ({2}{3})", TheDriver->getAPIName(),
                      Devices.size(), S.Message, Skipped)
                  .str();
-  traceLine(Status);
+  trace::printLine(Status);
   return Error::success();
 }
 
