@@ -110,18 +110,30 @@ endfunction()
 # (relative to the current binary directory) from the description of the
 # runtime C API (include/OffloadRuntime/API/*.td; the root file is
 # OffloadAPI.td unless given, e.g. Liboffload22.td) with tools/offload-tblgen
-# and <action> (-gen-entry-points, ...). Appends the output's path to
-# OFFLOAD_API_GENERATED in the caller's scope.
+# and <action> (-gen-entry-points, ...). A root given as a path (with a
+# `/`) is relative to include/, e.g. OffloadJIT/API/OffloadJITAPI.td (the
+# JIT's C API, which includes OffloadAPI.td); its directory is searched for
+# includes too. Appends the output's path to OFFLOAD_API_GENERATED in the
+# caller's scope.
 function(offload_api_tablegen output action)
   set(td_dir ${PROJECT_SOURCE_DIR}/include/OffloadRuntime/API)
-  set(root OffloadAPI.td)
-  if(ARGC GREATER 2)
-    set(root ${ARGV2})
-  endif()
+  set(root ${td_dir}/OffloadAPI.td)
+  set(includes -I ${td_dir})
   file(GLOB td_files CONFIGURE_DEPENDS ${td_dir}/*.td)
+  if(ARGC GREATER 2)
+    if(ARGV2 MATCHES "/")
+      set(root ${PROJECT_SOURCE_DIR}/include/${ARGV2})
+      get_filename_component(root_dir ${root} DIRECTORY)
+      list(APPEND includes -I ${root_dir})
+      file(GLOB root_td_files CONFIGURE_DEPENDS ${root_dir}/*.td)
+      list(APPEND td_files ${root_td_files})
+    else()
+      set(root ${td_dir}/${ARGV2})
+    endif()
+  endif()
   set(out ${CMAKE_CURRENT_BINARY_DIR}/${output})
   add_custom_command(OUTPUT ${out}
-    COMMAND offload-tblgen ${action} -I ${td_dir} ${td_dir}/${root}
+    COMMAND offload-tblgen ${action} ${includes} ${root}
             -o ${out}
     DEPENDS offload-tblgen ${td_files}
     COMMENT "offload-tblgen ${action}: ${output}"

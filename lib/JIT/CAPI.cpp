@@ -5,53 +5,43 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The entry points of OffloadJIT.h (and ModuleProgram.h's engine part of
-// MLIRModule.h): argument checks that need no engine, then the engine
-// (Engine.h). Also the store of the errors they return.
+// The implementations of the entry points of OffloadJIT.h,
+// offloadjit::impl::offloadX_impl, one per function of
+// include/OffloadJIT/API/OffloadJITAPI.td. The entry points themselves are
+// generated from that description (OffloadJITEntryPoints.inc, included at
+// the end): they check what the description says of each parameter (null
+// handles and pointers, live JIT programs and kernels, zero sizes), then
+// call the implementation inside runEntryPoint (EntryPoint.h), which
+// converts its llvm::Error into an offload_result_t and traces the call. An
+// implementation checks only what depends on more than one argument or on
+// the engine's state, then calls the engine (Engine.h). Also the engine
+// part of MLIRModule.h's createProgram (ModuleProgram.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "OffloadJIT/OffloadJIT.h"
 
 #include "Engine.h"
+#include "EntryPoint.h"
 #include "ModuleProgram.h"
 
 #include "OffloadSupport/CheckTools.h"
 
+#include "OffloadJITImplDecls.inc"
+
+#include "llvm/Support/Format.h"
+
 #include <cstddef>
-#include <deque>
-#include <mutex>
 #include <optional>
 #include <string>
 
 using namespace mlir;
-using mlir::offload::KernelSpecialization;
-using mlir::offload::SpecializationOptions;
 using namespace offloadjit;
-
-//===----------------------------------------------------------------------===//
-// Errors
-//===----------------------------------------------------------------------===//
-
-/// Errors live until the process exits, like the runtime's.
-static offload_result_t storeError(offload_errc_t Code, std::string Message) {
-  static std::mutex Mutex;
-  static std::deque<std::string> Messages;
-  static std::deque<offload_error_struct_t> Errors;
-  std::lock_guard<std::mutex> Lock(Mutex);
-  Messages.push_back(std::move(Message));
-  Errors.push_back({Code, Messages.back().c_str()});
-  return &Errors.back();
-}
 
 offload_result_t offloadjit::makeJITError(offload_errc_t Code,
                                           std::string Message) {
-  return storeError(Code, std::move(Message));
+  return toResult(createError(Code, Message));
 }
-
-//===----------------------------------------------------------------------===//
-// C API
-//===----------------------------------------------------------------------===//
 
 offload_result_t
 offloadjit::createProgramFromModule(offload_device_handle_t Device,
@@ -62,14 +52,48 @@ offloadjit::createProgramFromModule(offload_device_handle_t Device,
       Device, std::move(Clone), std::move(ModuleHash), CheckTools, Out);
 }
 
-offload_result_t
-offloadCreateProgramFromMLIR(offload_device_handle_t Device, const void *Module,
-                             size_t Size,
-                             offload_jit_program_handle_t *Program) {
-  return Engine::get().createProgram(Device, Module, Size, Program);
+llvm::Error offloadjit::checkHandle(offload_jit_program_handle_t Program,
+                                    llvm::StringRef Name) {
+  if (!isValidationEnabled())
+    return llvm::Error::success();
+  if (!Program)
+    return createError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "{0} is null", Name);
+  if (!Engine::get().isLive(Program))
+    return createError(OFFLOAD_ERRC_INVALID_PROGRAM,
+                       "{0} ({1}) is not a live JIT program: it was destroyed "
+                       "or never created",
+                       Name, llvm::format_hex(reinterpret_cast<uintptr_t>(Program), 0));
+  return llvm::Error::success();
 }
 
-offload_result_t offloadCreateProgramFromMLIRWithOptions(
+llvm::Error offloadjit::checkHandle(offload_jit_kernel_handle_t Kernel,
+                                    llvm::StringRef Name) {
+  if (!isValidationEnabled())
+    return llvm::Error::success();
+  if (!Kernel)
+    return createError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "{0} is null", Name);
+  if (!Engine::get().isLive(Kernel))
+    return createError(OFFLOAD_ERRC_INVALID_SYMBOL,
+                       "{0} ({1}) is not a live JIT kernel: its program was "
+                       "destroyed or it was never created",
+                       Name, llvm::format_hex(reinterpret_cast<uintptr_t>(Kernel), 0));
+  return llvm::Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Implementations
+//===----------------------------------------------------------------------===//
+
+namespace offloadjit {
+namespace impl {
+
+llvm::Error offloadCreateProgramFromMLIR_impl(
+    offload_device_handle_t Device, const void *Module, size_t Size,
+    offload_jit_program_handle_t *Program) {
+  return fromResult(Engine::get().createProgram(Device, Module, Size, Program));
+}
+
+llvm::Error offloadCreateProgramFromMLIRWithOptions_impl(
     offload_device_handle_t Device, const void *Module, size_t Size,
     const offload_jit_program_options_t *Options,
     offload_jit_program_handle_t *Program) {
@@ -78,11 +102,11 @@ offload_result_t offloadCreateProgramFromMLIRWithOptions(
       offsetof(offload_jit_program_options_t, CheckTools);
   if (Options && Options->Size != sizeof(offload_jit_program_options_t) &&
       Options->Size != SizeWithoutTools)
-    return makeError(OFFLOAD_ERRC_INVALID_SIZE,
-                     "Options->Size is " + std::to_string(Options->Size) +
-                         "; this library knows options of " +
-                         std::to_string(sizeof(offload_jit_program_options_t)) +
-                         " or " + std::to_string(SizeWithoutTools) + " bytes");
+    return createError(OFFLOAD_ERRC_INVALID_SIZE,
+                       "Options->Size is {0}; this library knows options of "
+                       "{1} or {2} bytes",
+                       Options->Size, sizeof(offload_jit_program_options_t),
+                       SizeWithoutTools);
   uint32_t Tools = 0;
   if (Options && Options->Check)
     Tools |= ::offload::CheckMemcheck;
@@ -91,64 +115,62 @@ offload_result_t offloadCreateProgramFromMLIRWithOptions(
     std::optional<uint32_t> Parsed =
         ::offload::parseCheckTools(Options->CheckTools, &Bad);
     if (!Parsed)
-      return makeError(OFFLOAD_ERRC_INVALID_VALUE,
-                       "Options->CheckTools is '" +
-                           std::string(Options->CheckTools) + "': '" + Bad +
-                           "' is not a checking tool: expected " +
-                           ::offload::CheckToolsSyntax);
+      return createError(OFFLOAD_ERRC_INVALID_VALUE,
+                         "Options->CheckTools is '{0}': '{1}' is not a "
+                         "checking tool: expected {2}",
+                         Options->CheckTools, Bad, ::offload::CheckToolsSyntax);
     Tools |= *Parsed;
   }
-  return Engine::get().createProgram(Device, Module, Size, Program, Tools);
+  return fromResult(
+      Engine::get().createProgram(Device, Module, Size, Program, Tools));
 }
 
-offload_result_t
-offloadJITDestroyProgram(offload_jit_program_handle_t Program) {
-  return Engine::get().destroyProgram(Program);
+llvm::Error offloadJITDestroyProgram_impl(offload_jit_program_handle_t Program) {
+  return fromResult(Engine::get().destroyProgram(Program));
 }
 
-offload_result_t offloadJITGetKernel(offload_jit_program_handle_t Program,
+llvm::Error offloadJITGetKernel_impl(offload_jit_program_handle_t Program,
                                      const char *Name,
                                      offload_jit_kernel_handle_t *Kernel) {
-  return Engine::get().getKernel(Program, Name, Kernel);
+  return fromResult(Engine::get().getKernel(Program, Name, Kernel));
 }
 
-offload_result_t
-offloadJITGetKernelFromImage(offload_device_handle_t Device, const void *Image,
-                             size_t ImageSize, const char *KernelName,
-                             offload_jit_kernel_handle_t *Kernel) {
-  return Engine::get().getKernelFromImage(Device, Image, ImageSize, KernelName,
-                                          Kernel);
+llvm::Error
+offloadJITGetKernelFromImage_impl(offload_device_handle_t Device,
+                                  const void *Image, size_t ImageSize,
+                                  const char *KernelName,
+                                  offload_jit_kernel_handle_t *Kernel) {
+  return fromResult(Engine::get().getKernelFromImage(Device, Image, ImageSize,
+                                                     KernelName, Kernel));
 }
 
-offload_result_t offloadJITLaunchKernel(
+llvm::Error offloadJITLaunchKernel_impl(
     offload_queue_handle_t Queue, offload_device_handle_t Device,
     offload_jit_kernel_handle_t Kernel, const void *ArgumentsData,
     size_t ArgumentsSize,
     const offload_kernel_launch_size_args_t *LaunchSizeArgs) {
-  return Engine::get().launch(Queue, Device, Kernel, ArgumentsData,
-                              ArgumentsSize, LaunchSizeArgs);
+  return fromResult(Engine::get().launch(Queue, Device, Kernel, ArgumentsData,
+                                         ArgumentsSize, LaunchSizeArgs));
 }
 
-offload_result_t offloadJITGetSpecializedKernel(
+llvm::Error offloadJITGetSpecializedKernel_impl(
     offload_device_handle_t Device, offload_jit_kernel_handle_t Kernel,
     const void *ArgumentsData, size_t ArgumentsSize,
     const offload_kernel_launch_size_args_t *LaunchSizeArgs,
     offload_symbol_handle_t *Symbol) {
-  if (!Symbol)
-    return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Symbol is null");
-  return Engine::get().resolve(/*Queue=*/nullptr, Device, Kernel, ArgumentsData,
-                               ArgumentsSize, LaunchSizeArgs, *Symbol);
+  return fromResult(Engine::get().resolve(/*Queue=*/nullptr, Device, Kernel,
+                                          ArgumentsData, ArgumentsSize,
+                                          LaunchSizeArgs, *Symbol));
 }
 
-offload_result_t
-offloadJITGetKernelSignature(offload_jit_kernel_handle_t Kernel, size_t Size,
-                             char *Signature, size_t *SizeRet) {
-  return Engine::get().getSignature(Kernel, Size, Signature, SizeRet);
+llvm::Error offloadJITGetKernelSignature_impl(offload_jit_kernel_handle_t Kernel,
+                                              size_t Size, char *Signature,
+                                              size_t *SizeRet) {
+  return fromResult(
+      Engine::get().getSignature(Kernel, Size, Signature, SizeRet));
 }
 
-offload_result_t offloadJITGetStats(offload_jit_stats_t *Stats) {
-  if (!Stats)
-    return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Stats is null");
+llvm::Error offloadJITGetStats_impl(offload_jit_stats_t *Stats) {
   auto &C = Engine::get().Counters;
   Stats->Launches = C.Launches;
   Stats->Compiles = C.Compiles;
@@ -170,20 +192,20 @@ offload_result_t offloadJITGetStats(offload_jit_stats_t *Stats) {
   Stats->MeasuredFaster = M.Faster;
   Stats->MeasuredSlower = M.Slower;
   Stats->VerdictLoads = M.VerdictLoads;
-  return OFFLOAD_SUCCESS;
+  return llvm::Error::success();
 }
 
-offload_result_t offloadJITSetEnabled(bool Enabled) {
+llvm::Error offloadJITSetEnabled_impl(bool Enabled) {
   Engine::get().setEnabled(Enabled);
-  return OFFLOAD_SUCCESS;
+  return llvm::Error::success();
 }
 
-offload_result_t offloadJITSetAutoEnabled(bool Enabled) {
+llvm::Error offloadJITSetAutoEnabled_impl(bool Enabled) {
   Engine::get().setAutoEnabled(Enabled);
-  return OFFLOAD_SUCCESS;
+  return llvm::Error::success();
 }
 
-offload_result_t offloadJITResetStats(void) {
+llvm::Error offloadJITResetStats_impl() {
   auto &C = Engine::get().Counters;
   for (std::atomic<uint64_t> *Counter :
        {&C.Launches, &C.Compiles, &C.MemoryHits, &C.DiskHits, &C.DiskWrites,
@@ -192,15 +214,24 @@ offload_result_t offloadJITResetStats(void) {
     *Counter = 0;
   Engine::get().AutoCounts.reset();
   Engine::get().MeasureCounts.reset();
-  return OFFLOAD_SUCCESS;
+  return llvm::Error::success();
 }
 
-offload_result_t offloadJITClearMemoryCache(void) {
+llvm::Error offloadJITClearMemoryCache_impl() {
   Engine::get().clearMemoryCache();
-  return OFFLOAD_SUCCESS;
+  return llvm::Error::success();
 }
 
-offload_result_t offloadJITWaitForCompiles(void) {
+llvm::Error offloadJITWaitForCompiles_impl() {
   Engine::get().waitForCompiles();
-  return OFFLOAD_SUCCESS;
+  return llvm::Error::success();
 }
+
+} // namespace impl
+} // namespace offloadjit
+
+//===----------------------------------------------------------------------===//
+// Entry points (generated)
+//===----------------------------------------------------------------------===//
+
+#include "OffloadJITEntryPoints.inc"

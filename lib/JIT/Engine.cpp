@@ -385,16 +385,8 @@ Engine::resolve(offload_queue_handle_t Queue, offload_device_handle_t Device,
                 offload_jit_kernel_handle_t Kernel, const void *Args,
                 size_t ArgsSize, const offload_kernel_launch_size_args_t *Sizes,
                 offload_symbol_handle_t &Symbol, CacheEntry **Resolved) {
-  if (!Kernel)
-    return makeError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Kernel is null");
-  if (!Device)
-    return makeError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Device is null");
-  if (!Sizes)
-    return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER,
-                     "LaunchSizeArgs is null");
-  if (!isLive(Kernel))
-    return makeError(OFFLOAD_ERRC_INVALID_SYMBOL,
-                     "Kernel is not a live JIT kernel");
+  // The entry point checked the handles and LaunchSizeArgs (generated from
+  // OffloadJITAPI.td); what depends on two arguments is checked here.
   if (ArgsSize != Kernel->ArgumentsSize)
     return makeError(OFFLOAD_ERRC_INVALID_SIZE,
                      "ArgumentsSize is " + std::to_string(ArgsSize) +

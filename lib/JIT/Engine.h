@@ -277,15 +277,23 @@ public:
       Pool->wait();
   }
 
+  /// Whether \p Kernel is a kernel of a live program (the generated
+  /// validation, EntryPoint.h's checkHandle).
+  bool isLive(offload_jit_kernel_handle_t Kernel) {
+    std::shared_lock<std::shared_mutex> Lock(LiveKernelsMutex);
+    return LiveKernels.count(Kernel);
+  }
+  /// Whether \p Program is a live program.
+  bool isLive(offload_jit_program_handle_t Program) {
+    std::lock_guard<std::mutex> Lock(ProgramsMutex);
+    return Programs.count(Program);
+  }
+
 private:
   Engine();
   void trace(const llvm::Twine &Message) {
     if (Options.Trace)
       llvm::errs() << "offload-jit: " << Message << "\n";
-  }
-  bool isLive(offload_jit_kernel_handle_t Kernel) {
-    std::shared_lock<std::shared_mutex> Lock(LiveKernelsMutex);
-    return LiveKernels.count(Kernel);
   }
   /// The options that change generated code, as they enter every key.
   std::string getOptionsKey(const offload_jit_program_impl_t &Program) const;

@@ -103,14 +103,6 @@ offload_result_t Engine::createProgram(offload_device_handle_t Device,
                                        const void *Module, size_t Size,
                                        offload_jit_program_handle_t *Out,
                                        uint32_t CheckTools) {
-  if (!Device)
-    return makeError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Device is null");
-  if (!Module)
-    return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Module is null");
-  if (!Out)
-    return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Program is null");
-  if (Size == 0)
-    return makeError(OFFLOAD_ERRC_INVALID_SIZE, "Size is zero");
   std::shared_ptr<offload_jit_program_impl_t> Program;
   if (offload_result_t R = makeProgram(Device, CheckTools, Program))
     return R;
@@ -154,8 +146,6 @@ offload_result_t Engine::createProgram(offload_device_handle_t Device,
 }
 
 offload_result_t Engine::destroyProgram(offload_jit_program_handle_t Program) {
-  if (!Program)
-    return makeError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Program is null");
   std::shared_ptr<offload_jit_program_impl_t> Owned;
   {
     std::lock_guard<std::mutex> Lock(ProgramsMutex);
@@ -185,18 +175,6 @@ offload_result_t Engine::destroyProgram(offload_jit_program_handle_t Program) {
 offload_result_t Engine::getKernel(offload_jit_program_handle_t Program,
                                    const char *Name,
                                    offload_jit_kernel_handle_t *Out) {
-  if (!Program)
-    return makeError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Program is null");
-  if (!Name)
-    return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Name is null");
-  if (!Out)
-    return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Kernel is null");
-  {
-    std::lock_guard<std::mutex> Lock(ProgramsMutex);
-    if (!Programs.count(Program))
-      return makeError(OFFLOAD_ERRC_INVALID_PROGRAM,
-                       "Program is not a live JIT program");
-  }
   std::lock_guard<std::mutex> KernelsLock(Program->KernelsMutex);
   if (auto It = Program->Kernels.find(Name); It != Program->Kernels.end()) {
     *Out = It->second.get();
@@ -312,11 +290,6 @@ offload_result_t Engine::getKernel(offload_jit_program_handle_t Program,
 offload_result_t Engine::getSignature(offload_jit_kernel_handle_t Kernel,
                                       size_t Size, char *Signature,
                                       size_t *SizeRet) {
-  if (!Kernel)
-    return makeError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "Kernel is null");
-  if (!isLive(Kernel))
-    return makeError(OFFLOAD_ERRC_INVALID_SYMBOL,
-                     "Kernel is not a live JIT kernel");
   size_t Needed = Kernel->Signature.size() + 1;
   if (SizeRet)
     *SizeRet = Needed;
@@ -339,8 +312,6 @@ offload_result_t Engine::getKernelFromImage(offload_device_handle_t Device,
                                             const void *Image, size_t Size,
                                             const char *Name,
                                             offload_jit_kernel_handle_t *Out) {
-  if (!Image)
-    return makeError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "Image is null");
   offload_jit_program_impl_t *Program = nullptr;
   {
     std::lock_guard<std::mutex> Lock(ProgramsMutex);

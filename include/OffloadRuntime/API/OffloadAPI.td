@@ -1301,24 +1301,7 @@ def : Export<"__offload_host_check_init_pending">;
 def : Export<"__offload_host_check_init_write_all">;
 def : Export<"__offload_host_check_init_start">;
 
-// The JIT's entry points that convert-offload-to-llvm calls (declared in
-// include/OffloadJIT/OffloadJIT.h, implemented by libOffloadJIT).
-def offloadJITGetKernelFromImage : RuntimeFunction {
-  let Params = [
-    Param<"offload_device_handle_t", "Device", "">,
-    Param<"const void *", "Image", "">,
-    Param<"size_t", "ImageSize", "">,
-    Param<"const char *", "KernelName", "">,
-    Param<"offload_jit_kernel_handle_t *", "Kernel", "", PARAM_OUT>,
-  ];
-}
-def offloadJITLaunchKernel : RuntimeFunction {
-  let Params = [
-    Param<"offload_queue_handle_t", "Queue", "">,
-    Param<"offload_device_handle_t", "Device", "">,
-    Param<"offload_jit_kernel_handle_t", "Kernel", "">,
-    Param<"const void *", "ArgumentsData", "">,
-    Param<"size_t", "ArgumentsSize", "">,
-    Param<"const offload_kernel_launch_size_args_t *", "LaunchSizeArgs", "">,
-  ];
-}
+// The JIT's entry points that convert-offload-to-llvm calls are described
+// with the JIT's C API (include/OffloadJIT/API/OffloadJITAPI.td, which
+// includes this file), marked LoweringUses: the lowering's table of runtime
+// functions is generated from that description.
