@@ -1038,7 +1038,9 @@ LogicalResult LoopVectorizer::visitFor(scf::ForOp op) {
                         : getScalar(init));
   auto newFor = scf::ForOp::create(builder, loc, getScalar(op.getLowerBound()),
                                    getScalar(op.getUpperBound()),
-                                   getScalar(op.getStep()), inits);
+                                   getScalar(op.getStep()), inits,
+                                   /*bodyBuilder=*/nullptr,
+                                   op.getUnsignedCmp());
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(newFor.getBody());
   mapping.map(op.getInductionVar(), newFor.getInductionVar());

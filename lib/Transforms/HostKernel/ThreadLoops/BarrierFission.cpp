@@ -231,7 +231,8 @@ FailureOr<Operation *> ThreadLoopBuilder::demoteResults(ThreadRegion &region,
         storeSlot(b, loc, forOp.getInitArgs()[i], slotOf[i], index);
     auto newFor =
         scf::ForOp::create(b, loc, forOp.getLowerBound(), forOp.getUpperBound(),
-                           forOp.getStep(), keptValues(forOp.getInitArgs()));
+                           forOp.getStep(), keptValues(forOp.getInitArgs()),
+                           /*bodyBuilder=*/nullptr, forOp.getUnsignedCmp());
     Block *newBody = newFor.getBody();
     if (!newBody->empty())
       rewriter.eraseOp(newBody->getTerminator());

@@ -40,10 +40,12 @@ mlir::offload::buildHostThreadLoops(gpu::GPUFuncOp kernel,
                                     const HostThreadLoopsOptions &options,
                                     HostThreadLoopsFailure &why) {
   // Nothing to do (and no copy to make) for a kernel without synchronization
-  // whose body has neither loops to interchange nor checks to bound.
+  // whose body has neither loops to interchange (scf.for, or scf.while that
+  // may count) nor checks to bound.
   bool worthTrying = false;
   kernel.walk([&](Operation *op) {
-    if (isSyncOp(op) || (options.interchange && isa<scf::ForOp, scf::IfOp>(op)))
+    if (isSyncOp(op) ||
+        (options.interchange && isa<scf::ForOp, scf::WhileOp, scf::IfOp>(op)))
       worthTrying = true;
     return worthTrying ? WalkResult::interrupt() : WalkResult::advance();
   });
