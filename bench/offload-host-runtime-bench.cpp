@@ -16,16 +16,22 @@
 //       a launch of an empty kernel (its block loop optimized away), either
 //       synchronous or on a queue followed by offloadSyncQueue, on a grid of
 //       1 block of 1 thread or 64 blocks of 256 threads.
-//   BM_Launch/queued_1x1_after_idle
+//   BM_Launch/queued_1x1_after_idle, /sync_1x1_after_idle
 //       the queued 1x1 launch and sync after 2 ms without work, when the
-//       queue's thread sleeps (only the launch and sync are timed).
+//       queue's thread dozes (only the launch and sync are timed); the
+//       baseline: a synchronous 1x1 launch after 2 ms without work (the
+//       cost of cold caches, with no queue).
+//   BM_Launch/queued_1x1_after_long_idle
+//       the same after 150 ms, when the queue's thread sleeps past its doze
+//       and the launch wakes it.
 //   BM_LaunchStart/<awake|asleep>
 //       enqueue to kernel start without a sync: the time from calling
 //       offloadLaunchKernel (1x1, on the queue) until the enqueuing thread
 //       sees the flag the kernel's first store sets; after 5 ms without work
-//       (asleep: the queue's thread sleeps and must be woken), or right
-//       after the previous launch (awake: the same-run baseline, the queue's
-//       thread still spins). Counter ns: the mean of the timed iterations.
+//       (asleep: the queue's thread dozes and finds the launch at its next
+//       look, OFFLOAD_HOST_QUEUE_POLL_US), or right after the previous
+//       launch (awake: the same-run baseline, the queue's thread still
+//       spins). Counter ns: the mean of the timed iterations.
 //   BM_Native/omp_parallel_for_64
 //       the baseline of a 64-block launch: an OpenMP parallel for of 64
 //       empty iterations.
@@ -180,17 +186,25 @@ void launch(benchmark::State &State, bool Queued, uint32_t Blocks,
   reportNs(State, Clock::now() - Start);
 }
 
-/// A queued launch and sync after the queue's thread went to sleep (idle
-/// longer than OFFLOAD_HOST_SPIN_US): only the launch and sync are timed.
-void launchAfterIdle(benchmark::State &State) {
+/// A launch after \p IdleMicros without work: queued and followed by a sync
+/// (\p Queued; the queue's thread then dozes or, after 100 ms, sleeps), or
+/// synchronous (the same-run baseline: what a launch costs after the caches
+/// went cold, without any queue). Only the launch and sync are timed.
+void launchAfterIdle(benchmark::State &State, bool Queued,
+                     uint64_t IdleMicros) {
   offload_kernel_launch_size_args_t L = grid(1, 1);
   Clock::duration Total{};
   for (auto _ : State) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    std::this_thread::sleep_for(std::chrono::microseconds(IdleMicros));
     Clock::time_point Start = Clock::now();
-    check(offloadLaunchKernel(Queue, Host, EmptyKernel, nullptr, 0, &L),
-          "queued launch");
-    check(offloadSyncQueue(Queue), "offloadSyncQueue");
+    if (Queued) {
+      check(offloadLaunchKernel(Queue, Host, EmptyKernel, nullptr, 0, &L),
+            "queued launch");
+      check(offloadSyncQueue(Queue), "offloadSyncQueue");
+    } else {
+      check(offloadLaunchKernel(nullptr, Host, EmptyKernel, nullptr, 0, &L),
+            "launch");
+    }
     Clock::duration Elapsed = Clock::now() - Start;
     Total += Elapsed;
     State.SetIterationTime(std::chrono::duration<double>(Elapsed).count());
@@ -305,9 +319,23 @@ int main(int argc, char **argv) {
       })->UseRealTime();
     }
   benchmark::RegisterBenchmark("BM_Launch/queued_1x1_after_idle",
-                               launchAfterIdle)
+                               [](benchmark::State &S) {
+                                 launchAfterIdle(S, /*Queued=*/true, 2000);
+                               })
       ->UseManualTime()
       ->Iterations(200);
+  benchmark::RegisterBenchmark("BM_Launch/sync_1x1_after_idle",
+                               [](benchmark::State &S) {
+                                 launchAfterIdle(S, /*Queued=*/false, 2000);
+                               })
+      ->UseManualTime()
+      ->Iterations(200);
+  benchmark::RegisterBenchmark("BM_Launch/queued_1x1_after_long_idle",
+                               [](benchmark::State &S) {
+                                 launchAfterIdle(S, /*Queued=*/true, 150000);
+                               })
+      ->UseManualTime()
+      ->Iterations(10);
   for (bool Asleep : {false, true})
     benchmark::RegisterBenchmark(
         Asleep ? "BM_LaunchStart/asleep" : "BM_LaunchStart/awake",

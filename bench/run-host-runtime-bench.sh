@@ -106,8 +106,10 @@ print("%-34s %12s %12s %8s" % ("", "ours ns", "native ns", "ratio"))
 rows = [
     ("launch 1x1, synchronous", "BM_Launch/sync_1x1", None),
     ("launch 1x1, queued + sync", "BM_Launch/queued_1x1", None),
-    ("  the same, queue thread asleep", "BM_Launch/queued_1x1_after_idle",
-     None),
+    ("  the same after 2 ms idle", "BM_Launch/queued_1x1_after_idle",
+     "BM_Launch/sync_1x1_after_idle"),
+    ("  the same after 150 ms idle", "BM_Launch/queued_1x1_after_long_idle",
+     "BM_Launch/sync_1x1_after_idle"),
     ("enqueue to kernel start, asleep", "BM_LaunchStart/asleep",
      "BM_LaunchStart/awake"),
     ("launch 64x256, synchronous", "BM_Launch/sync_64x256",
@@ -127,7 +129,8 @@ for label, ours, native in rows:
     ratio = "%.2fx" % (o / n) if n else "-"
     print("%-34s %12s %12s %8s" % (label, fmt(o), fmt(n), ratio))
 print("(native: OpenMP parallel for of 64 empty iterations; memcpy(); for "
-      "the kernel start: the same on an awake queue)")
+      "the kernel start: the same on an awake queue; after idle: a "
+      "synchronous 1x1 launch after 2 ms idle)")
 print()
 print("results: %s" % sys.argv[1])
 PY

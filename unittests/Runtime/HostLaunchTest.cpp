@@ -218,6 +218,85 @@ TEST_P(HostLaunchTest, SleepingQueueThreadStillRunsWork) {
   }
 }
 
+/// Launches count_blocks on \p Q after \p IdleMicros without work and waits,
+/// calling nothing of the runtime, until the kernel's stores are visible
+/// (giving up after a minute, which only turns a hang into a failure).
+void checkStartsWithoutFurtherCalls(offload_device_handle_t Device,
+                                    offload_queue_handle_t Q,
+                                    offload_symbol_handle_t Kernel,
+                                    uint64_t IdleMicros) {
+  std::this_thread::sleep_for(std::chrono::microseconds(IdleMicros));
+  std::vector<int64_t> Counts(4, 0);
+  int64_t *CountsPtr = Counts.data();
+  auto L = launch1D(4, 16);
+  ASSERT_SUCCESS(
+      offloadLaunchKernel(Q, Device, Kernel, &CountsPtr, sizeof(CountsPtr), &L));
+  auto GiveUp = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+  auto Done = [&] {
+    for (int64_t &C : Counts)
+      if (__atomic_load_n(&C, __ATOMIC_ACQUIRE) != 16)
+        return false;
+    return true;
+  };
+  while (!Done() && std::chrono::steady_clock::now() < GiveUp)
+    std::this_thread::yield();
+  EXPECT_TRUE(Done()) << "a launch after " << IdleMicros
+                      << " us of idleness did not run without a further "
+                         "runtime call";
+  ASSERT_SUCCESS(offloadSyncQueue(Q));
+}
+
+TEST_P(HostLaunchTest, QueuedWorkStartsWithoutFurtherCalls) {
+  // Nobody wakes a dozing queue thread for new work (HostQueue.cpp): it must
+  // find a launch by itself when the program never calls the runtime again
+  // (no synchronization, no event), whether the thread still spins, dozes,
+  // or sleeps after its doze (longer than 100 ms idle).
+  RETURN_ON_FATAL_FAILURE(restartWith("OFFLOAD_HOST_SPIN_US", "0"));
+  offload_symbol_handle_t Kernel = getKernel("count_blocks");
+  for (uint64_t Idle : {0, 0, 50, 2000, 5000, 2000, 150000, 0, 3000})
+    RETURN_ON_FATAL_FAILURE(
+        checkStartsWithoutFurtherCalls(Device, Queue, Kernel, Idle));
+}
+
+TEST_P(HostLaunchTest, QueuedWorkStartsWithoutFurtherCallsNoDoze) {
+  // The same when submissions wake the sleeping queue thread.
+  RETURN_ON_FATAL_FAILURE(restartWith("OFFLOAD_HOST_QUEUE_POLL_US", "0"));
+  offload_symbol_handle_t Kernel = getKernel("count_blocks");
+  for (uint64_t Idle : {0, 300, 2000, 0})
+    RETURN_ON_FATAL_FAILURE(
+        checkStartsWithoutFurtherCalls(Device, Queue, Kernel, Idle));
+}
+
+TEST_P(HostLaunchTest, EventSynchronizationRunsDozingQueuesWork) {
+  // offloadSyncEvent on an event of a queue whose thread dozes (nobody wakes
+  // it): the work up to the event is complete when it returns, whichever
+  // thread ran it, everything runs in order, and later work still runs.
+  RETURN_ON_FATAL_FAILURE(restartWith("OFFLOAD_HOST_SPIN_US", "0"));
+  std::vector<int> Order;
+  std::vector<OrderTag> Tags;
+  for (int I = 0; I < 8; ++I)
+    Tags.push_back({&Order, I});
+  auto Record = [](void *P) {
+    auto *T = static_cast<OrderTag *>(P);
+    T->Order->push_back(T->Tag);
+  };
+  for (int Round = 0; Round < 4; ++Round) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    ASSERT_SUCCESS(offloadLaunchHostFunction(Queue, Record, &Tags[2 * Round]));
+    offload_event_handle_t Event = nullptr;
+    ASSERT_SUCCESS(offloadCreateEvent(Queue, &Event));
+    ASSERT_SUCCESS(
+        offloadLaunchHostFunction(Queue, Record, &Tags[2 * Round + 1]));
+    ASSERT_SUCCESS(offloadSyncEvent(Event));
+    ASSERT_GE(Order.size(), size_t(2 * Round + 1));
+    ASSERT_SUCCESS(offloadDestroyEvent(Event));
+    ASSERT_SUCCESS(offloadSyncQueue(Queue));
+  }
+  ASSERT_EQ(Order.size(), 8u);
+  for (int I = 0; I < 8; ++I)
+    EXPECT_EQ(Order[I], I);
+}
+
 TEST_P(HostLaunchTest, LaunchesDoNotAllocate) {
 #ifdef OFFLOAD_TEST_SANITIZED
   GTEST_SKIP() << "the sanitizer runtime owns operator new";

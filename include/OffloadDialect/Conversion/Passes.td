@@ -405,6 +405,7 @@ def OffloadHostThreadLoops : Pass<"offload-host-thread-loops",
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect",
+                           "::mlir::cf::ControlFlowDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::ub::UBDialect"];
   let options = [

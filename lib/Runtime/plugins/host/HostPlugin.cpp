@@ -166,7 +166,9 @@ Error HostDevice::unregisterHostMemory(void *HostPtr) {
 }
 
 Expected<std::unique_ptr<Queue>> HostDevice::createQueue() {
-  return std::make_unique<HostQueue>(*this, ThePlugin.getConfig().SpinMicros);
+  const HostConfig &Config = ThePlugin.getConfig();
+  return std::make_unique<HostQueue>(*this, Config.SpinMicros,
+                                     Config.QueuePollMicros);
 }
 
 //===----------------------------------------------------------------------===//
@@ -187,6 +189,8 @@ Error HostPlugin::init() {
   Config.FiberStackSize = std::max<uint64_t>(
       env::HostFiberStackSize.getUnsigned(Config.FiberStackSize), 16 * 1024);
   Config.SpinMicros = env::HostSpinMicros.getUnsigned(Config.SpinMicros);
+  Config.QueuePollMicros =
+      env::HostQueuePollMicros.getUnsigned(Config.QueuePollMicros);
   TheDevice = std::make_unique<HostDevice>(*this);
   return Error::success();
 }

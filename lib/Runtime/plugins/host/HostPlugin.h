@@ -38,6 +38,7 @@
 #include <mutex>
 #include <new>
 #include <optional>
+#include <shared_mutex>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -58,6 +59,11 @@ struct HostConfig {
   /// one, spins before it sleeps, in microseconds (OFFLOAD_HOST_SPIN_US,
   /// default 200; 0: sleep at once).
   uint64_t SpinMicros = 200;
+  /// The longest a queued operation waits for the queue's idle thread to
+  /// notice it when nobody woke that thread, in microseconds
+  /// (OFFLOAD_HOST_QUEUE_POLL_US, default 1000; 0: every submission to a
+  /// sleeping queue thread wakes it). See HostQueue.
+  uint64_t QueuePollMicros = 1000;
   /// Stack size of a fiber (OFFLOAD_HOST_FIBER_STACK_SIZE, default 64 KiB).
   size_t FiberStackSize = 64 * 1024;
   /// Shared memory per block the device reports (WORK_GROUP_LOCAL_MEM_SIZE).
@@ -169,6 +175,16 @@ private:
 // Queues and events
 //===----------------------------------------------------------------------===//
 
+class HostQueue;
+
+/// What an event knows of its queue: the queue while it exists (null once
+/// its destructor started; the destructor takes Mutex exclusively, a thread
+/// that runs the queue's tasks for an event holds it shared).
+struct HostQueueLink {
+  std::shared_mutex Mutex;
+  HostQueue *Queue = nullptr;
+};
+
 /// An event: set once the queue reaches the point where it was recorded,
 /// which is its time stamp (steady clock).
 class HostEvent final : public Event {
@@ -178,12 +194,21 @@ public:
     if (Complete)
       CompletedAt = std::chrono::steady_clock::now();
   }
+  /// An event that completes when \p Link's queue has completed \p Position
+  /// operations.
+  HostEvent(std::shared_ptr<HostQueueLink> Link, uint64_t Position)
+      : Link(std::move(Link)), Position(Position), Complete(false) {}
+  /// Blocks until the event is complete. While no other thread runs the
+  /// queue's operations, the calling thread runs them itself, up to the
+  /// event (as HostQueue::synchronize does).
   llvm::Error synchronize() override;
   bool isComplete() const override;
   llvm::Expected<float> elapsedMillisSince(Event &Start) override;
   void signal();
 
 private:
+  std::shared_ptr<HostQueueLink> Link;
+  uint64_t Position = 0;
   mutable std::mutex Mutex;
   std::condition_variable CV;
   bool Complete;
@@ -278,13 +303,18 @@ private:
 /// An in-order queue. Operations run one at a time, in submission order, on
 /// the queue's own thread, so that they do not block the submitter and a
 /// queue waiting on an event of another queue blocks only itself; or on a
-/// thread that synchronizes the queue while its thread is not running one
-/// (a launch followed by a synchronization then runs on the caller without
-/// any hand-off). The queue's thread spins for HostConfig::SpinMicros after
-/// its last operation before it sleeps.
+/// thread that synchronizes the queue (or one of its events) while its
+/// thread is not running one (a launch followed by a synchronization then
+/// runs on the caller without any hand-off). The queue's thread spins for
+/// HostConfig::SpinMicros after its last operation, then dozes: it looks
+/// for work every PollMicros without being woken, so a submission costs no
+/// system call, for DozeMillis (HostQueue.cpp); then it sleeps until a
+/// submission wakes it (one FUTEX_WAKE). Every operation thus starts at most
+/// PollMicros after its submission (plus the operating system's scheduling
+/// delay), whether or not the program calls the runtime again.
 class HostQueue final : public Queue {
 public:
-  HostQueue(Device &D, uint64_t SpinMicros);
+  HostQueue(Device &D, uint64_t SpinMicros, uint64_t PollMicros);
   ~HostQueue() override;
 
   llvm::Error synchronize() override;
@@ -298,6 +328,9 @@ public:
   /// Appends \p Task; its error, if any, is reported by the next
   /// synchronize.
   void enqueue(QueueTask Task);
+  /// Returns once \p Target operations have completed, running pending ones
+  /// on the calling thread while no other thread runs one (HostEvent).
+  void runUntil(uint64_t Target);
 
 private:
   void workerMain();
@@ -306,8 +339,11 @@ private:
   /// Runs the oldest task on the calling thread; \p Lock (of Mutex) is held
   /// and canStart().
   void runOne(std::unique_lock<SpinLock> &Lock);
+  /// Runs or waits for tasks until \p Target have completed; \p Lock (of
+  /// Mutex) is held.
+  void waitUntil(uint64_t Target, std::unique_lock<SpinLock> &Lock);
   /// Pushes \p Task; Mutex is held. Returns whether to wake the worker
-  /// (WorkerWake.notify_one() once Mutex is released).
+  /// (wakeWord(WorkerWake) once Mutex is released).
   bool push(QueueTask Task);
   /// Sleeps on \p Word until it differs from \p Seen: releases \p Lock
   /// meanwhile.
@@ -315,6 +351,7 @@ private:
                       std::unique_lock<SpinLock> &Lock);
 
   uint64_t SpinMicros;
+  uint64_t PollMicros;
   SpinLock Mutex;
   /// The queue's thread sleeps on it (waitOnWord) for canStart() or Stopping;
   /// changed under Mutex by whoever clears WorkerSleeping.
@@ -330,11 +367,17 @@ private:
   std::atomic<uint64_t> Version{0};
   /// Whether a thread runs one of the queue's tasks now.
   bool Executing = false;
+  /// Whether the queue's thread waits in the kernel (then it changes only
+  /// under Mutex); when it also dozes, it looks for work by itself every
+  /// PollMicros and nobody wakes it for new work.
   bool WorkerSleeping = false;
+  bool WorkerDozing = false;
   unsigned SyncWaiters = 0;
   bool Stopping = false;
   /// First error since the last synchronize.
   std::optional<llvm::Error> FirstError;
+  /// Shared with the queue's events.
+  std::shared_ptr<HostQueueLink> Link;
   std::thread Worker;
 };
 

@@ -21,6 +21,7 @@
 
 #include "ThreadLoopBuilder.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
@@ -390,6 +391,13 @@ LogicalResult ThreadLoopBuilder::handleUniformIf(ThreadRegion *&region,
   FailureOr<ThreadRegion *> next = moveOut(*region, ifOp, follows);
   if (failed(next))
     return LogicalResult::failure();
+  return splitUniformIf(region, ifOp, *next, follows);
+}
+
+LogicalResult ThreadLoopBuilder::splitUniformIf(ThreadRegion *&region,
+                                                scf::IfOp ifOp,
+                                                ThreadRegion *next,
+                                                bool follows) {
   SmallVector<ThreadRegion *, 2> branches;
   for (Block *block : {ifOp.thenBlock(), ifOp.elseBlock()}) {
     if (!block || block->without_terminator().empty())
@@ -405,8 +413,67 @@ LogicalResult ThreadLoopBuilder::handleUniformIf(ThreadRegion *&region,
   for (ThreadRegion *branch : branches)
     if (failed(process(*branch)))
       return LogicalResult::failure();
-  region = *next;
+  region = next;
   return success();
+}
+
+bool ThreadLoopBuilder::variesOnlyThroughMemory(Value value,
+                                                unsigned depth) {
+  if (!isVarying(value))
+    return true;
+  // Thread ids and per-thread loop values are block arguments.
+  Operation *def = value.getDefiningOp();
+  if (!def || depth > 16)
+    return false;
+  if (auto load = dyn_cast<memref::LoadOp>(def))
+    return !isSlotLoad(load) && !isVarying(load.getMemRef()) &&
+           llvm::none_of(load.getIndices(),
+                         [&](Value index) { return isVarying(index); });
+  if (!isRecomputable(def))
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return variesOnlyThroughMemory(operand, depth + 1);
+  });
+}
+
+LogicalResult ThreadLoopBuilder::handleCheckedUniformIf(ThreadRegion *&region,
+                                                        scf::IfOp op) {
+  Location loc = op.getLoc();
+  Value cond = op.getCondition();
+  FailureOr<Value> slot = getSlot(cond);
+  if (failed(slot))
+    return fail(op, "the condition of an scf.if whose branches synchronize "
+                    "could not be stored");
+  FailureOr<Operation *> rebuilt = demoteResults(*region, op, false);
+  if (failed(rebuilt))
+    return LogicalResult::failure();
+  auto ifOp = cast<scf::IfOp>(*rebuilt);
+  bool follows;
+  FailureOr<ThreadRegion *> next = moveOut(*region, ifOp, follows);
+  if (failed(next))
+    return LogicalResult::failure();
+  // Between the halves: thread 0's condition, and whether every thread's is
+  // the same. Threads that disagree would wait at different barriers (a
+  // deadlock on the fibers, undefined on a GPU): the block stops with a
+  // device-side assertion failure instead.
+  OpBuilder b(ifOp);
+  Value first = loadSlot(b, loc, *slot, zeroIndex);
+  Value trueValue = arith::ConstantIntOp::create(b, loc, 1, 1);
+  auto check = scf::ForOp::create(
+      b, loc, oneIndex, numThreads, oneIndex, ValueRange{trueValue},
+      [&](OpBuilder &lb, Location ll, Value index, ValueRange acc) {
+        Value other = loadSlot(lb, ll, *slot, index);
+        Value same = arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::eq,
+                                           other, first);
+        scf::YieldOp::create(
+            lb, ll, ValueRange{arith::AndIOp::create(lb, ll, acc[0], same)});
+      });
+  cf::AssertOp::create(
+      b, loc, check.getResult(0),
+      "the threads of a block disagree on the condition of an scf.if whose "
+      "branches synchronize the block (divergent barriers)");
+  ifOp.getConditionMutable().assign(first);
+  return splitUniformIf(region, ifOp, *next, follows);
 }
 
 LogicalResult ThreadLoopBuilder::handleDivergentIf(ThreadRegion *&region,
@@ -418,6 +485,21 @@ LogicalResult ThreadLoopBuilder::handleDivergentIf(ThreadRegion *&region,
   bool thenHasBlockSync = regionSync(op.getThenRegion());
   bool elseHasBlockSync = regionSync(op.getElseRegion());
   if (thenHasBlockSync || elseHasBlockSync) {
+    // A condition that only memory makes differ (a flag in workgroup memory
+    // that one thread wrote before a barrier) is mostly the same for the
+    // whole block: check that at run time. When only one branch
+    // synchronizes inside a loop, threads that skip it could meet the others
+    // at the same barrier in the next iteration, which the fibers would
+    // accept: that stays on the fibers.
+    bool bothOrThenAnother =
+        (thenHasBlockSync && elseHasBlockSync) ||
+        (!region->inLoop &&
+         (region->blockSyncFollows ||
+          rangeContainsBlockSync(std::next(op->getIterator()),
+                                 region->getBody()->end())));
+    if (bothOrThenAnother && region->mask.empty() &&
+        variesOnlyThroughMemory(op.getCondition()))
+      return handleCheckedUniformIf(region, op);
     if (thenHasBlockSync && elseHasBlockSync)
       return fail(op, "both branches of an scf.if whose condition differs "
                       "between threads synchronize the block");

@@ -318,7 +318,18 @@ private:
   LogicalResult handleFor(ThreadRegion *&region, scf::ForOp op);
   LogicalResult handleWhile(ThreadRegion *&region, scf::WhileOp op);
   LogicalResult handleUniformIf(ThreadRegion *&region, scf::IfOp op);
+  LogicalResult splitUniformIf(ThreadRegion *&region, scf::IfOp ifOp,
+                               ThreadRegion *next, bool follows);
   LogicalResult handleDivergentIf(ThreadRegion *&region, scf::IfOp op);
+  /// An scf.if whose branches synchronize the block and whose condition is
+  /// not proven uniform but depends on the thread only through loads of
+  /// memory at uniform addresses: the condition is checked to be the same
+  /// for every thread at run time (a cf.assert), then the if is uniform
+  /// (BarrierFission.cpp).
+  LogicalResult handleCheckedUniformIf(ThreadRegion *&region, scf::IfOp op);
+  /// Whether \p value may differ between threads only through what memory
+  /// loads at uniform addresses read (no thread id, no per-thread loop value).
+  bool variesOnlyThroughMemory(Value value, unsigned depth = 0);
   LogicalResult handleAllReduce(ThreadRegion *&region, gpu::AllReduceOp op);
   LogicalResult handleSubgroupReduce(ThreadRegion *&region,
                                      gpu::SubgroupReduceOp op);
