@@ -318,22 +318,19 @@ int main(int argc, char **argv) {
         launch(S, Queued, Blocks, Threads);
       })->UseRealTime();
     }
-  benchmark::RegisterBenchmark("BM_Launch/queued_1x1_after_idle",
-                               [](benchmark::State &S) {
-                                 launchAfterIdle(S, /*Queued=*/true, 2000);
-                               })
+  benchmark::RegisterBenchmark(
+      "BM_Launch/queued_1x1_after_idle",
+      [](benchmark::State &S) { launchAfterIdle(S, /*Queued=*/true, 2000); })
       ->UseManualTime()
       ->Iterations(200);
-  benchmark::RegisterBenchmark("BM_Launch/sync_1x1_after_idle",
-                               [](benchmark::State &S) {
-                                 launchAfterIdle(S, /*Queued=*/false, 2000);
-                               })
+  benchmark::RegisterBenchmark(
+      "BM_Launch/sync_1x1_after_idle",
+      [](benchmark::State &S) { launchAfterIdle(S, /*Queued=*/false, 2000); })
       ->UseManualTime()
       ->Iterations(200);
-  benchmark::RegisterBenchmark("BM_Launch/queued_1x1_after_long_idle",
-                               [](benchmark::State &S) {
-                                 launchAfterIdle(S, /*Queued=*/true, 150000);
-                               })
+  benchmark::RegisterBenchmark(
+      "BM_Launch/queued_1x1_after_long_idle",
+      [](benchmark::State &S) { launchAfterIdle(S, /*Queued=*/true, 150000); })
       ->UseManualTime()
       ->Iterations(10);
   for (bool Asleep : {false, true})

@@ -20,7 +20,7 @@ command -v "$clang_format" >/dev/null || {
 fix=0
 if [ "${1:-}" = "--fix" ]; then fix=1; shift; fi
 base=${1:-}
-generated='^include/OffloadRuntime/OffloadAPI\.h$'
+generated='^include/(OffloadRuntime/OffloadAPI|OffloadJIT/OffloadJIT)\.h$'
 if [ -n "$base" ]; then
   git_clang_format=${GIT_CLANG_FORMAT:-git-clang-format-22}
   if [ $fix = 1 ]; then

@@ -52,9 +52,8 @@ inline void appendUnique(std::vector<std::string> &Dirs, std::string Dir) {
 } // namespace detail
 
 /// The variables that name a CUDA toolkit, in search order.
-inline constexpr const char *kCUDAToolkitVariables[] = {"CUDA_HOME",
-                                                        "CUDA_PATH",
-                                                        "CUDA_ROOT"};
+inline constexpr const char *kCUDAToolkitVariables[] = {
+    "CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"};
 /// Where a CUDA toolkit is installed when no variable names one.
 inline constexpr const char *kDefaultCUDAToolkit = "/usr/local/cuda";
 

@@ -59,10 +59,11 @@ llvm::Error offloadjit::checkHandle(offload_jit_program_handle_t Program,
   if (!Program)
     return createError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "{0} is null", Name);
   if (!Engine::get().isLive(Program))
-    return createError(OFFLOAD_ERRC_INVALID_PROGRAM,
-                       "{0} ({1}) is not a live JIT program: it was destroyed "
-                       "or never created",
-                       Name, llvm::format_hex(reinterpret_cast<uintptr_t>(Program), 0));
+    return createError(
+        OFFLOAD_ERRC_INVALID_PROGRAM,
+        "{0} ({1}) is not a live JIT program: it was destroyed "
+        "or never created",
+        Name, llvm::format_hex(reinterpret_cast<uintptr_t>(Program), 0));
   return llvm::Error::success();
 }
 
@@ -73,10 +74,11 @@ llvm::Error offloadjit::checkHandle(offload_jit_kernel_handle_t Kernel,
   if (!Kernel)
     return createError(OFFLOAD_ERRC_INVALID_NULL_HANDLE, "{0} is null", Name);
   if (!Engine::get().isLive(Kernel))
-    return createError(OFFLOAD_ERRC_INVALID_SYMBOL,
-                       "{0} ({1}) is not a live JIT kernel: its program was "
-                       "destroyed or it was never created",
-                       Name, llvm::format_hex(reinterpret_cast<uintptr_t>(Kernel), 0));
+    return createError(
+        OFFLOAD_ERRC_INVALID_SYMBOL,
+        "{0} ({1}) is not a live JIT kernel: its program was "
+        "destroyed or it was never created",
+        Name, llvm::format_hex(reinterpret_cast<uintptr_t>(Kernel), 0));
   return llvm::Error::success();
 }
 
@@ -87,9 +89,10 @@ llvm::Error offloadjit::checkHandle(offload_jit_kernel_handle_t Kernel,
 namespace offloadjit {
 namespace impl {
 
-llvm::Error offloadCreateProgramFromMLIR_impl(
-    offload_device_handle_t Device, const void *Module, size_t Size,
-    offload_jit_program_handle_t *Program) {
+llvm::Error
+offloadCreateProgramFromMLIR_impl(offload_device_handle_t Device,
+                                  const void *Module, size_t Size,
+                                  offload_jit_program_handle_t *Program) {
   return fromResult(Engine::get().createProgram(Device, Module, Size, Program));
 }
 
@@ -125,7 +128,8 @@ llvm::Error offloadCreateProgramFromMLIRWithOptions_impl(
       Engine::get().createProgram(Device, Module, Size, Program, Tools));
 }
 
-llvm::Error offloadJITDestroyProgram_impl(offload_jit_program_handle_t Program) {
+llvm::Error
+offloadJITDestroyProgram_impl(offload_jit_program_handle_t Program) {
   return fromResult(Engine::get().destroyProgram(Program));
 }
 
@@ -135,11 +139,9 @@ llvm::Error offloadJITGetKernel_impl(offload_jit_program_handle_t Program,
   return fromResult(Engine::get().getKernel(Program, Name, Kernel));
 }
 
-llvm::Error
-offloadJITGetKernelFromImage_impl(offload_device_handle_t Device,
-                                  const void *Image, size_t ImageSize,
-                                  const char *KernelName,
-                                  offload_jit_kernel_handle_t *Kernel) {
+llvm::Error offloadJITGetKernelFromImage_impl(
+    offload_device_handle_t Device, const void *Image, size_t ImageSize,
+    const char *KernelName, offload_jit_kernel_handle_t *Kernel) {
   return fromResult(Engine::get().getKernelFromImage(Device, Image, ImageSize,
                                                      KernelName, Kernel));
 }
@@ -163,9 +165,10 @@ llvm::Error offloadJITGetSpecializedKernel_impl(
                                           LaunchSizeArgs, *Symbol));
 }
 
-llvm::Error offloadJITGetKernelSignature_impl(offload_jit_kernel_handle_t Kernel,
-                                              size_t Size, char *Signature,
-                                              size_t *SizeRet) {
+llvm::Error
+offloadJITGetKernelSignature_impl(offload_jit_kernel_handle_t Kernel,
+                                  size_t Size, char *Signature,
+                                  size_t *SizeRet) {
   return fromResult(
       Engine::get().getSignature(Kernel, Size, Signature, SizeRet));
 }

@@ -1,4 +1,5 @@
-//===- EntryPoint.h - The JIT's entry points: errors, checks, trace -*- C++ -*-===//
+//===- EntryPoint.h - The JIT's entry points: errors, checks, trace -*- C++
+//-*-===//
 //
 // Part of the offload project, under the Apache License v2.0 with LLVM
 // Exceptions.

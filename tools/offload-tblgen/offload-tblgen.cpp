@@ -77,33 +77,32 @@ enum Action {
 
 cl::opt<Action> TheAction(
     cl::desc("What to generate:"),
-    cl::values(clEnumValN(GenAPIHeader, "gen-api-header", "the public header"),
-               clEnumValN(GenEntryPoints, "gen-entry-points",
-                          "entry points with validation and tracing"),
-               clEnumValN(GenImplDecls, "gen-impl-decls",
-                          "declarations of the implementations"),
-               clEnumValN(GenEnumInfo, "gen-enum-info", "enum tables"),
-               clEnumValN(GenPrinters, "gen-printers",
-                          "trace printers of structs"),
-               clEnumValN(GenExports, "gen-exports", "the export list"),
-               clEnumValN(GenRuntimeFunctions, "gen-runtime-functions",
-                          "the lowering's runtime-function table"),
-               clEnumValN(GenDocsTables, "gen-docs-tables",
-                          "the Markdown tables of docs/RuntimeAPI.md"),
-               clEnumValN(GenLiboffload22, "gen-liboffload22",
-                          "liboffload 22's entry points over the runtime's "
-                          "(Liboffload22.td)"),
-               clEnumValN(GenJITHeader, "gen-jit-header",
-                          "the JIT's public header (OffloadJITAPI.td)"),
-               clEnumValN(GenJITEntryPoints, "gen-jit-entry-points",
-                          "the JIT's entry points with validation and "
-                          "tracing"),
-               clEnumValN(GenJITImplDecls, "gen-jit-impl-decls",
-                          "declarations of the JIT's implementations"),
-               clEnumValN(GenJITExports, "gen-jit-exports",
-                          "the JIT's exported C symbols"),
-               clEnumValN(GenJITDocs, "gen-jit-docs",
-                          "docs/JITAPIReference.md")));
+    cl::values(
+        clEnumValN(GenAPIHeader, "gen-api-header", "the public header"),
+        clEnumValN(GenEntryPoints, "gen-entry-points",
+                   "entry points with validation and tracing"),
+        clEnumValN(GenImplDecls, "gen-impl-decls",
+                   "declarations of the implementations"),
+        clEnumValN(GenEnumInfo, "gen-enum-info", "enum tables"),
+        clEnumValN(GenPrinters, "gen-printers", "trace printers of structs"),
+        clEnumValN(GenExports, "gen-exports", "the export list"),
+        clEnumValN(GenRuntimeFunctions, "gen-runtime-functions",
+                   "the lowering's runtime-function table"),
+        clEnumValN(GenDocsTables, "gen-docs-tables",
+                   "the Markdown tables of docs/RuntimeAPI.md"),
+        clEnumValN(GenLiboffload22, "gen-liboffload22",
+                   "liboffload 22's entry points over the runtime's "
+                   "(Liboffload22.td)"),
+        clEnumValN(GenJITHeader, "gen-jit-header",
+                   "the JIT's public header (OffloadJITAPI.td)"),
+        clEnumValN(GenJITEntryPoints, "gen-jit-entry-points",
+                   "the JIT's entry points with validation and "
+                   "tracing"),
+        clEnumValN(GenJITImplDecls, "gen-jit-impl-decls",
+                   "declarations of the JIT's implementations"),
+        clEnumValN(GenJITExports, "gen-jit-exports",
+                   "the JIT's exported C symbols"),
+        clEnumValN(GenJITDocs, "gen-jit-docs", "docs/JITAPIReference.md")));
 
 // Parameter flags (APIDefs.td).
 constexpr int64_t ParamIn = 0x1, ParamOut = 0x2, ParamOptional = 0x4,
@@ -1279,8 +1278,7 @@ bool emitJITImplDecls(raw_ostream &OS, const RecordKeeper &Records) {
   for (const Record *F : J.Functions) {
     verifyJITFunction(J, F);
     std::vector<std::string> Params = paramDecls(F);
-    OS << wrapCall(("llvm::Error " + F->getName() + "_impl").str(), Params,
-                   ";")
+    OS << wrapCall(("llvm::Error " + F->getName() + "_impl").str(), Params, ";")
        << "\n";
   }
   OS << "} // namespace impl\n} // namespace offloadjit\n";
@@ -1293,8 +1291,7 @@ void emitJITEntryPoint(raw_ostream &OS, const JITAPI &J, const Record *F) {
   std::vector<std::string> Decls = paramDecls(F);
   OS << "\n"
      << wrapCall(("offload_result_t " + Name).str(),
-                 Decls.empty() ? std::vector<std::string>{"void"} : Decls,
-                 " {")
+                 Decls.empty() ? std::vector<std::string>{"void"} : Decls, " {")
      << "\n";
   OS << "  return runEntryPoint(\n      \"" << Name << "\",\n"
      << "      [&]() -> llvm::Error {\n";
@@ -1344,8 +1341,8 @@ void emitJITEntryPoint(raw_ostream &OS, const JITAPI &J, const Record *F) {
                     "\"{0}\"))\n          return E;\n",
                     PName);
   }
-  OS << "        return offloadjit::impl::" << Name << "_impl(" << join(ImplArgs, ", ")
-     << ");\n      }";
+  OS << "        return offloadjit::impl::" << Name << "_impl("
+     << join(ImplArgs, ", ") << ");\n      }";
   for (const Record *P : Params) {
     StringRef PName = P->getValueAsString("Name");
     OS << ",\n      \"" << PName << "\", ";
@@ -1463,8 +1460,8 @@ bool emitJITDocs(raw_ostream &OS, const RecordKeeper &Records) {
         for (const Record *P : Params) {
           int64_t Flags = P->getValueAsInt("Flags");
           std::string Dir = (Flags & ParamIn) && (Flags & ParamOut) ? "in, out"
-                            : (Flags & ParamOut)                   ? "out"
-                                                                   : "in";
+                            : (Flags & ParamOut)                    ? "out"
+                                                                    : "in";
           if (Flags & ParamOptional)
             Dir += ", optional";
           std::vector<std::string> Codes = jitValidationCodes(J, P);
@@ -1477,8 +1474,7 @@ bool emitJITDocs(raw_ostream &OS, const RecordKeeper &Records) {
              << Checked << " |\n";
         }
       }
-      OS << "\nErrors: " << markdownCell(R->getValueAsString("Errors"))
-         << "\n";
+      OS << "\nErrors: " << markdownCell(R->getValueAsString("Errors")) << "\n";
     }
   }
   return false;

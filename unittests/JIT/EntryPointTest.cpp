@@ -84,8 +84,7 @@ TEST(JITEntryPointTest, BadHandlesAndNullPointersGetTheDocumentedCodes) {
   R = offloadJITGetKernelSignature(K, sizeof(Signature), Signature, nullptr);
   ASSERT_NE(R, OFFLOAD_SUCCESS);
   EXPECT_EQ(R->Code, OFFLOAD_ERRC_INVALID_SYMBOL);
-  EXPECT_NE(detailsOf(R).find("Kernel (0x"), std::string::npos)
-      << detailsOf(R);
+  EXPECT_NE(detailsOf(R).find("Kernel (0x"), std::string::npos) << detailsOf(R);
 
   // INVALID_NULL_POINTER, naming the argument, before anything runs.
   R = offloadJITGetStats(nullptr);
@@ -173,7 +172,8 @@ int childNoValidation() {
   if (!Device)
     return 2;
   offload_jit_program_handle_t P = nullptr;
-  offload_result_t R = offloadCreateProgramFromMLIR(Device, KernelsSource, 0, &P);
+  offload_result_t R =
+      offloadCreateProgramFromMLIR(Device, KernelsSource, 0, &P);
   if (!R || R->Code != OFFLOAD_ERRC_INVALID_SIZE)
     return 3;
   offload_jit_kernel_handle_t K = nullptr;
@@ -215,8 +215,7 @@ TEST(JITEntryPointTest, TraceShowsJITCalls) {
 
 TEST(JITEntryPointTest, AlwaysCheckedRulesHoldWithoutValidation) {
   std::string Stderr;
-  EXPECT_EQ(runChild("novalidation", "OFFLOAD_DISABLE_VALIDATION=1", Stderr),
-            0)
+  EXPECT_EQ(runChild("novalidation", "OFFLOAD_DISABLE_VALIDATION=1", Stderr), 0)
       << Stderr;
 }
 

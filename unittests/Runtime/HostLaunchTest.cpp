@@ -229,8 +229,8 @@ void checkStartsWithoutFurtherCalls(offload_device_handle_t Device,
   std::vector<int64_t> Counts(4, 0);
   int64_t *CountsPtr = Counts.data();
   auto L = launch1D(4, 16);
-  ASSERT_SUCCESS(
-      offloadLaunchKernel(Q, Device, Kernel, &CountsPtr, sizeof(CountsPtr), &L));
+  ASSERT_SUCCESS(offloadLaunchKernel(Q, Device, Kernel, &CountsPtr,
+                                     sizeof(CountsPtr), &L));
   auto GiveUp = std::chrono::steady_clock::now() + std::chrono::minutes(1);
   auto Done = [&] {
     for (int64_t &C : Counts)

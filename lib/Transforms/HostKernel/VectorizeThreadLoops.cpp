@@ -398,11 +398,10 @@ LogicalResult LoopVectorizer::visitElementwise(Operation *op) {
       std::optional<AffineLane> t = affineOf(select.getTrueValue()),
                                 f = affineOf(select.getFalseValue());
       if (t && f && t->stride == f->stride) {
-        form = AffineLane{
-            arith::SelectOp::create(builder, loc,
-                                    getScalar(select.getCondition()), t->base,
-                                    f->base),
-            t->stride};
+        form = AffineLane{arith::SelectOp::create(
+                              builder, loc, getScalar(select.getCondition()),
+                              t->base, f->base),
+                          t->stride};
         guard = andGuards(guards.lookup(select.getTrueValue()),
                           guards.lookup(select.getFalseValue()));
       }
@@ -760,9 +759,8 @@ Value LoopVectorizer::emitStridedLoad(memref::LoadOp op) {
           builder, loc, DenseElementsAttr::get(maskType, ArrayRef(read)));
     }
     if (runMask)
-      runs.push_back(vector::MaskedLoadOp::create(builder, loc, type,
-                                                  getScalar(memref), indices,
-                                                  runMask, zero));
+      runs.push_back(vector::MaskedLoadOp::create(
+          builder, loc, type, getScalar(memref), indices, runMask, zero));
     else
       runs.push_back(vector::LoadOp::create(builder, loc, type,
                                             getScalar(memref), indices));
@@ -832,15 +830,17 @@ std::optional<AffineLane> LoopVectorizer::affineAssuming(Value v, Value cond,
     APInt c;
     if (l->stride == 0 && r->stride == 0)
       stride = 0;
-    else if (r->stride == 0 && matchPattern(def->getOperand(1), m_ConstantInt(&c)))
+    else if (r->stride == 0 &&
+             matchPattern(def->getOperand(1), m_ConstantInt(&c)))
       stride = l->stride * c.getSExtValue();
-    else if (l->stride == 0 && matchPattern(def->getOperand(0), m_ConstantInt(&c)))
+    else if (l->stride == 0 &&
+             matchPattern(def->getOperand(0), m_ConstantInt(&c)))
       stride = r->stride * c.getSExtValue();
     else
       return std::nullopt;
   } else {
-    stride = isa<arith::AddIOp>(def) ? l->stride + r->stride
-                                     : l->stride - r->stride;
+    stride =
+        isa<arith::AddIOp>(def) ? l->stride + r->stride : l->stride - r->stride;
   }
   if (!build)
     return AffineLane{Value(), stride};
@@ -876,8 +876,8 @@ Value LoopVectorizer::emitUniformChoiceLoad(memref::LoadOp op) {
   auto ifOp = scf::IfOp::create(builder, loc, type, getScalar(cond),
                                 /*withElseRegion=*/true);
   OpBuilder::InsertionGuard insertion(builder);
-  for (auto [block, taken] :
-       {std::pair{ifOp.thenBlock(), true}, std::pair{ifOp.elseBlock(), false}}) {
+  for (auto [block, taken] : {std::pair{ifOp.thenBlock(), true},
+                              std::pair{ifOp.elseBlock(), false}}) {
     builder.setInsertionPointToStart(block);
     SmallVector<Value> indices;
     for (Value index : op.getIndices().drop_back())
@@ -1036,11 +1036,10 @@ LogicalResult LoopVectorizer::visitFor(scf::ForOp op) {
     inits.push_back(isVarying(op.getRegionIterArg(inits.size()))
                         ? getVector(init)
                         : getScalar(init));
-  auto newFor = scf::ForOp::create(builder, loc, getScalar(op.getLowerBound()),
-                                   getScalar(op.getUpperBound()),
-                                   getScalar(op.getStep()), inits,
-                                   /*bodyBuilder=*/nullptr,
-                                   op.getUnsignedCmp());
+  auto newFor = scf::ForOp::create(
+      builder, loc, getScalar(op.getLowerBound()),
+      getScalar(op.getUpperBound()), getScalar(op.getStep()), inits,
+      /*bodyBuilder=*/nullptr, op.getUnsignedCmp());
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(newFor.getBody());
   mapping.map(op.getInductionVar(), newFor.getInductionVar());

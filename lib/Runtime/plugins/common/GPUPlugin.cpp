@@ -58,8 +58,7 @@ Error APIDriver::checkComplete(int R, StringRef Call) const {
 }
 
 Expected<GPUAttributes>
-GPUAttributes::read(const Codes &C,
-                    function_ref<Expected<uint32_t>(int)> Get) {
+GPUAttributes::read(const Codes &C, function_ref<Expected<uint32_t>(int)> Get) {
   uint32_t Values[12];
   for (int I = 0; I < 12; ++I) {
     Expected<uint32_t> V = Get(C[I]);
@@ -539,10 +538,10 @@ GPUDevice::~GPUDevice() { consumeError(release()); }
 
 void GPUDevice::disableStreamWaitValue(Error Why) {
   if (WaitValue.exchange(false))
-    trace::printLine(formatv("{0} device {1}: host work falls back to the driver's "
-                      "host callbacks: {2}",
-                      TheDriver.getAPIName(), Ordinal,
-                      toString(std::move(Why))));
+    trace::printLine(
+        formatv("{0} device {1}: host work falls back to the driver's "
+                "host callbacks: {2}",
+                TheDriver.getAPIName(), Ordinal, toString(std::move(Why))));
   else
     consumeError(std::move(Why));
 }

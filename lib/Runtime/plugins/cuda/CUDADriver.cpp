@@ -517,7 +517,8 @@ Error CUDADriver::synchronizeStream(void *Stream) {
 }
 
 Expected<bool> CUDADriver::queryStream(void *Stream) {
-  return checkQuery(Sym.cuStreamQuery(static_cast<CUstream>(Stream)), "cuStreamQuery");
+  return checkQuery(Sym.cuStreamQuery(static_cast<CUstream>(Stream)),
+                    "cuStreamQuery");
 }
 
 Expected<void *> CUDADriver::createEvent(bool Timing) {
@@ -546,7 +547,8 @@ Error CUDADriver::synchronizeEvent(void *Event) {
 }
 
 Expected<bool> CUDADriver::queryEvent(void *Event) {
-  return checkQuery(Sym.cuEventQuery(static_cast<CUevent>(Event)), "cuEventQuery");
+  return checkQuery(Sym.cuEventQuery(static_cast<CUevent>(Event)),
+                    "cuEventQuery");
 }
 
 Error CUDADriver::streamWaitEvent(void *Stream, void *Event) {
@@ -627,9 +629,9 @@ Expected<void *> CUDADriver::loadModule(StringRef Image) {
     return Module;
   }
   auto [Name, Description] = describe(R);
-  const char *Kind = Format == ImageKind::PTX     ? "PTX"
+  const char *Kind = Format == ImageKind::PTX   ? "PTX"
                      : Format == ImageKind::ELF ? "cubin"
-                                                    : "fatbin";
+                                                : "fatbin";
   std::string Message =
       formatv("cuModuleLoadDataEx failed to load the {0} image: {1} ({2})",
               Kind, Name, Description)
@@ -874,10 +876,10 @@ CUDADriver::getOptimalBlockSize(void *Function, size_t SharedMemoryPerThread) {
 
 Error CUDADriver::launchKernel(void *Function, const LaunchDims &D,
                                void *Stream, void **Extra) {
-  return check(Sym.cuLaunchKernel(static_cast<CUfunction>(Function), D.Grid[0],
-                                  D.Grid[1], D.Grid[2], D.Block[0], D.Block[1],
-                                  D.Block[2], D.SharedBytes,
-                                  static_cast<CUstream>(Stream), nullptr, Extra),
+  return check(Sym.cuLaunchKernel(
+                   static_cast<CUfunction>(Function), D.Grid[0], D.Grid[1],
+                   D.Grid[2], D.Block[0], D.Block[1], D.Block[2], D.SharedBytes,
+                   static_cast<CUstream>(Stream), nullptr, Extra),
                "cuLaunchKernel");
 }
 
@@ -897,8 +899,8 @@ Error CUDADriver::launchCooperativeKernel(void *Function, const LaunchDims &D,
                                           void *Stream, void **Params) {
   return check(Sym.cuLaunchCooperativeKernel(
                    static_cast<CUfunction>(Function), D.Grid[0], D.Grid[1],
-                   D.Grid[2], D.Block[0], D.Block[1], D.Block[2],
-                   D.SharedBytes, static_cast<CUstream>(Stream), Params),
+                   D.Grid[2], D.Block[0], D.Block[1], D.Block[2], D.SharedBytes,
+                   static_cast<CUstream>(Stream), Params),
                "cuLaunchCooperativeKernel");
 }
 

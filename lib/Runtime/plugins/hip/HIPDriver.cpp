@@ -270,7 +270,7 @@ DriverStatus HIPDriver::initialize() {
   }
   if (!Sym.hipLaunchHostFunc)
     trace::printLine(Runtime + ": the driver's host callbacks are "
-                        "hipStreamAddCallback (no hipLaunchHostFunc)");
+                               "hipStreamAddCallback (no hipLaunchHostFunc)");
   int Count = 0;
   R = Sym.hipGetDeviceCount(&Count);
   if (R == hipErrorNoDevice)
@@ -503,7 +503,8 @@ Error HIPDriver::synchronizeStream(void *Stream) {
 }
 
 Expected<bool> HIPDriver::queryStream(void *Stream) {
-  return checkQuery(Sym.hipStreamQuery(static_cast<hipStream_t>(Stream)), "hipStreamQuery");
+  return checkQuery(Sym.hipStreamQuery(static_cast<hipStream_t>(Stream)),
+                    "hipStreamQuery");
 }
 
 Expected<void *> HIPDriver::createEvent(bool Timing) {
@@ -533,7 +534,8 @@ Error HIPDriver::synchronizeEvent(void *Event) {
 }
 
 Expected<bool> HIPDriver::queryEvent(void *Event) {
-  return checkQuery(Sym.hipEventQuery(static_cast<hipEvent_t>(Event)), "hipEventQuery");
+  return checkQuery(Sym.hipEventQuery(static_cast<hipEvent_t>(Event)),
+                    "hipEventQuery");
 }
 
 Error HIPDriver::streamWaitEvent(void *Stream, void *Event) {
@@ -812,24 +814,23 @@ HIPDriver::getOptimalBlockSize(void *Function, size_t SharedMemoryPerThread) {
   return Expected<uint64_t>(static_cast<uint64_t>(Block));
 }
 
-Error HIPDriver::launchKernel(void *Function, const LaunchDims &D,
-                              void *Stream, void **Extra) {
+Error HIPDriver::launchKernel(void *Function, const LaunchDims &D, void *Stream,
+                              void **Extra) {
   return check(Sym.hipModuleLaunchKernel(
                    static_cast<hipFunction_t>(Function), D.Grid[0], D.Grid[1],
-                   D.Grid[2], D.Block[0], D.Block[1], D.Block[2],
-                   D.SharedBytes, static_cast<hipStream_t>(Stream), nullptr,
-                   Extra),
+                   D.Grid[2], D.Block[0], D.Block[1], D.Block[2], D.SharedBytes,
+                   static_cast<hipStream_t>(Stream), nullptr, Extra),
                "hipModuleLaunchKernel");
 }
 
 Expected<uint32_t> HIPDriver::getMaxActiveBlocksPerMultiprocessor(
     void *Function, uint32_t BlockThreads, size_t DynShared) {
   int Blocks = 0;
-  if (Error E = check(Sym.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
-                          &Blocks, static_cast<hipFunction_t>(Function),
-                          int(std::min<uint32_t>(BlockThreads, INT_MAX)),
-                          DynShared),
-                      "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor"))
+  if (Error E =
+          check(Sym.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
+                    &Blocks, static_cast<hipFunction_t>(Function),
+                    int(std::min<uint32_t>(BlockThreads, INT_MAX)), DynShared),
+                "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor"))
     return std::move(E);
   return uint32_t(std::max(Blocks, 0));
 }
@@ -838,8 +839,8 @@ Error HIPDriver::launchCooperativeKernel(void *Function, const LaunchDims &D,
                                          void *Stream, void **Params) {
   return check(Sym.hipModuleLaunchCooperativeKernel(
                    static_cast<hipFunction_t>(Function), D.Grid[0], D.Grid[1],
-                   D.Grid[2], D.Block[0], D.Block[1], D.Block[2],
-                   D.SharedBytes, static_cast<hipStream_t>(Stream), Params),
+                   D.Grid[2], D.Block[0], D.Block[1], D.Block[2], D.SharedBytes,
+                   static_cast<hipStream_t>(Stream), Params),
                "hipModuleLaunchCooperativeKernel");
 }
 

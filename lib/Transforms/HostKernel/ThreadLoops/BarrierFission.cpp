@@ -417,8 +417,7 @@ LogicalResult ThreadLoopBuilder::splitUniformIf(ThreadRegion *&region,
   return success();
 }
 
-bool ThreadLoopBuilder::variesOnlyThroughMemory(Value value,
-                                                unsigned depth) {
+bool ThreadLoopBuilder::variesOnlyThroughMemory(Value value, unsigned depth) {
   if (!isVarying(value))
     return true;
   // Thread ids and per-thread loop values are block arguments.

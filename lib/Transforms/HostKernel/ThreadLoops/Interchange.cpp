@@ -284,8 +284,8 @@ void ThreadLoopBuilder::normalizeThreadOffsetLoops() {
     Location loc = loop.getLoc();
     if (!offset && isThreadOffset(lb)) {
       offset = lb;
-      uniformPart = arith::ConstantOp::create(
-          b, loc, b.getZeroAttr(lb.getType()));
+      uniformPart =
+          arith::ConstantOp::create(b, loc, b.getZeroAttr(lb.getType()));
     }
     if (!offset)
       continue;
@@ -308,11 +308,11 @@ void ThreadLoopBuilder::normalizeThreadOffsetLoops() {
             t = arith::IndexCastUIOp::create(lb2, l, index, offset);
             left = arith::IndexCastUIOp::create(lb2, l, index, left);
           }
-          Value inside = arith::CmpIOp::create(
-              lb2, l,
-              isUnsigned && !narrow ? arith::CmpIPredicate::ult
-                                    : arith::CmpIPredicate::slt,
-              t, left);
+          Value inside = arith::CmpIOp::create(lb2, l,
+                                               isUnsigned && !narrow
+                                                   ? arith::CmpIPredicate::ult
+                                                   : arith::CmpIPredicate::slt,
+                                               t, left);
           auto guard =
               scf::IfOp::create(lb2, l, loop.getResultTypes(), inside,
                                 /*addThenBlock=*/true, /*addElseBlock=*/true);
