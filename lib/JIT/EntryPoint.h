@@ -8,8 +8,8 @@
 //
 // What the generated entry points of OffloadJIT.h (OffloadJITEntryPoints.inc,
 // from include/OffloadJIT/API/OffloadJITAPI.td) are made of, as the
-// runtime's are (lib/Runtime/Trace.h, Validation.h, Error.h; those live in
-// libOffloadRuntime.so and are not exported):
+// runtime's are (include/OffloadSupport/Error.h, shared; lib/Runtime/Trace.h
+// and Validation.h, which live in libOffloadRuntime.so and are not exported):
 //
 //  - inside the JIT every failure is an llvm::Error carrying an
 //    offload_errc_t (JITError, createError); runEntryPoint converts it once,
@@ -29,6 +29,7 @@
 #define OFFLOAD_LIB_JIT_ENTRYPOINT_H
 
 #include "OffloadJIT/OffloadJIT.h"
+#include "OffloadSupport/Error.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
@@ -46,66 +47,19 @@ namespace offloadjit {
 // Errors
 //===----------------------------------------------------------------------===//
 
-/// An error with an offload error code and a message.
-class JITError : public llvm::ErrorInfo<JITError> {
-public:
-  static char ID;
-
-  JITError(offload_errc_t Code, std::string Message)
-      : Code(Code), Message(std::move(Message)) {}
-
-  void log(llvm::raw_ostream &OS) const override;
-  std::error_code convertToErrorCode() const override {
-    return llvm::inconvertibleErrorCode();
-  }
-
-  offload_errc_t getCode() const { return Code; }
-  const std::string &getMessage() const { return Message; }
-
-private:
-  offload_errc_t Code;
-  std::string Message;
-};
-
-/// A JITError with code \p Code and message \p Message.
-inline llvm::Error createError(offload_errc_t Code,
-                               const llvm::Twine &Message) {
-  return llvm::make_error<JITError>(Code, Message.str());
-}
-
-/// A JITError whose message is formatted with llvm::formatv.
-template <typename T, typename... Ts>
-llvm::Error createError(offload_errc_t Code, const char *Fmt, T &&Val,
-                        Ts &&...Vals) {
-  return llvm::make_error<JITError>(
-      Code, llvm::formatv(Fmt, std::forward<T>(Val), std::forward<Ts>(Vals)...)
-                .str());
-}
+// The runtime's errors (include/OffloadSupport/Error.h): the JIT links its
+// own copy of the library OffloadError, with its own store of results.
+using JITError = ::offload::OffloadError;
+using ::offload::createError;
+using ::offload::toFailureResult;
+using ::offload::toResult;
+using ::offload::wrapError;
 
 /// The result of a runtime call as an llvm::Error (its code and message).
 inline llvm::Error fromResult(offload_result_t Result) {
   if (Result == OFFLOAD_SUCCESS)
     return llvm::Error::success();
   return createError(Result->Code, Result->Details ? Result->Details : "");
-}
-
-/// Re-tags \p E with \p Code, prefixing its message with \p Context: for
-/// errors of LLVM and MLIR libraries (and of the compiler), and to add
-/// context to an error the JIT passes on.
-llvm::Error wrapError(llvm::Error E, offload_errc_t Code,
-                      const llvm::Twine &Context);
-
-/// toResult for a failure (the store of the errors handed out).
-offload_result_t toFailureResult(llvm::Error E);
-
-/// Converts \p E into the result a C entry point returns: success is
-/// OFFLOAD_SUCCESS; a JITError keeps its code; any other error is
-/// OFFLOAD_ERRC_UNKNOWN. Identical errors share one stored result, never
-/// freed.
-inline offload_result_t toResult(llvm::Error E) {
-  if (!E)
-    return OFFLOAD_SUCCESS;
-  return toFailureResult(std::move(E));
 }
 
 //===----------------------------------------------------------------------===//

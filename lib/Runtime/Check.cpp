@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Check.h"
-#include "Error.h"
+#include "OffloadSupport/Error.h"
 #include "OffloadSupport/Environment.h"
 
 #include "llvm/ADT/DenseMap.h"

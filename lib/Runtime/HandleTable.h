@@ -27,7 +27,7 @@
 #ifndef OFFLOADRUNTIME_LIB_HANDLETABLE_H
 #define OFFLOADRUNTIME_LIB_HANDLETABLE_H
 
-#include "Error.h"
+#include "OffloadSupport/Error.h"
 
 #include "llvm/Support/Compiler.h"
 #include "llvm/Support/Error.h"

@@ -14,7 +14,7 @@
 
 #include "OffloadRuntime/OffloadAPI.h"
 
-#include "Error.h"
+#include "OffloadSupport/Error.h"
 
 #include <cstdio>
 #include <cstdlib>

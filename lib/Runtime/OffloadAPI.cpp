@@ -22,7 +22,7 @@
 #include "OffloadRuntime/OffloadAPI.h"
 
 #include "ChromeTrace.h"
-#include "Error.h"
+#include "OffloadSupport/Error.h"
 #include "InitCheck.h"
 #include "Plugin.h"
 #include "Profile.h"

@@ -7,7 +7,7 @@
 
 #include "Plugin.h"
 
-#include "Error.h"
+#include "OffloadSupport/Error.h"
 
 #include <algorithm>
 

@@ -14,7 +14,7 @@
 
 #include "Profile.h"
 
-#include "Error.h"
+#include "OffloadSupport/Error.h"
 #include "OffloadSupport/Environment.h"
 
 #include "llvm/ADT/STLExtras.h"

@@ -18,7 +18,7 @@
 #define OFFLOADRUNTIME_LIB_RUNTIME_H
 
 #include "Config.h"
-#include "Error.h"
+#include "OffloadSupport/Error.h"
 #include "HandleTable.h"
 #include "Plugin.h"
 

@@ -21,7 +21,7 @@
 #define OFFLOADRUNTIME_LIB_TRACE_H
 
 #include "Check.h"
-#include "Error.h"
+#include "OffloadSupport/Error.h"
 #include "Runtime.h"
 #include "Validation.h"
 

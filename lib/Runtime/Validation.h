@@ -16,7 +16,7 @@
 #ifndef OFFLOADRUNTIME_LIB_VALIDATION_H
 #define OFFLOADRUNTIME_LIB_VALIDATION_H
 
-#include "Error.h"
+#include "OffloadSupport/Error.h"
 #include "Runtime.h"
 
 #include <cstring>

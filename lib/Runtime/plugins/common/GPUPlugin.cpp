@@ -8,7 +8,7 @@
 #include "GPUPlugin.h"
 
 #include "../../Config.h"
-#include "../../Error.h"
+#include "OffloadSupport/Error.h"
 #include "OffloadSupport/Environment.h"
 
 #include "llvm/ADT/SmallString.h"

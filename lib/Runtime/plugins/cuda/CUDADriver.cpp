@@ -20,7 +20,7 @@
 
 #include "../Plugins.h"
 
-#include "../../Error.h"
+#include "OffloadSupport/Error.h"
 #include "../common/DynamicLibrary.h"
 #include "../common/GPUPlugin.h"
 #include "../common/ImageCheck.h"

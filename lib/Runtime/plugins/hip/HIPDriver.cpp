@@ -20,7 +20,7 @@
 #include "HIPTypes.h"
 
 #include "../../Config.h"
-#include "../../Error.h"
+#include "OffloadSupport/Error.h"
 #include "../Plugins.h"
 #include "../common/DynamicLibrary.h"
 #include "../common/GPUPlugin.h"

@@ -74,7 +74,7 @@
 
 #include "Fiber.h"
 
-#include "../../Error.h"
+#include "OffloadSupport/Error.h"
 #include "HostCheck.h"
 
 #include "llvm/ADT/ArrayRef.h"

@@ -33,7 +33,7 @@
 #include "HostFault.h"
 #include "llvm/ADT/ScopeExit.h"
 
-#include "../../Error.h"
+#include "OffloadSupport/Error.h"
 #include "../../Runtime.h"
 #include "../../Trace.h"
 

@@ -9,7 +9,7 @@
 
 #include "../Plugins.h"
 
-#include "../../Error.h"
+#include "OffloadSupport/Error.h"
 #include "HostMemory.h"
 #include "OffloadSupport/Environment.h"
 

@@ -31,7 +31,7 @@
 
 #include "HostEHFrame.h"
 
-#include "../../Error.h"
+#include "OffloadSupport/Error.h"
 #include "../../Runtime.h"
 
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"

@@ -44,7 +44,7 @@
 
 #include "HostPlugin.h"
 
-#include "../../Error.h"
+#include "OffloadSupport/Error.h"
 
 #include <ctime>
 

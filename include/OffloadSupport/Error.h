@@ -1,18 +1,20 @@
-//===- Error.h - Errors of the offload runtime ------------------*- C++ -*-===//
+//===- Error.h - Errors of the offload runtime and JIT ----------*- C++ -*-===//
 //
 // Part of the offload project, under the Apache License v2.0 with LLVM
 // Exceptions.
 //
 //===----------------------------------------------------------------------===//
 //
-// Inside the runtime every failure is an llvm::Error carrying an
+// Inside the runtime and the JIT every failure is an llvm::Error carrying an
 // offload_errc_t; the C entry points convert it once, at the boundary, into an
-// offload_result_t whose storage lives until the library is unloaded.
+// offload_result_t whose storage lives until the process exits. The library
+// OffloadError (lib/Support/Error.cpp) is linked statically into
+// libOffloadRuntime.so and libOffloadJIT.so, each with its own store.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OFFLOADRUNTIME_LIB_ERROR_H
-#define OFFLOADRUNTIME_LIB_ERROR_H
+#ifndef OFFLOAD_SUPPORT_ERROR_H
+#define OFFLOAD_SUPPORT_ERROR_H
 
 #include "OffloadRuntime/OffloadAPI.h"
 
@@ -82,4 +84,4 @@ inline offload_result_t toResult(llvm::Error E) {
 
 } // namespace offload
 
-#endif // OFFLOADRUNTIME_LIB_ERROR_H
+#endif // OFFLOAD_SUPPORT_ERROR_H
