@@ -6,8 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Check.h"
-#include "OffloadSupport/Error.h"
 #include "OffloadSupport/Environment.h"
+#include "OffloadSupport/Error.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"

@@ -22,8 +22,8 @@
 #include "OffloadRuntime/OffloadAPI.h"
 
 #include "ChromeTrace.h"
-#include "OffloadSupport/Error.h"
 #include "InitCheck.h"
+#include "OffloadSupport/Error.h"
 #include "Plugin.h"
 #include "Profile.h"
 #include "Runtime.h"

@@ -14,8 +14,8 @@
 
 #include "Profile.h"
 
-#include "OffloadSupport/Error.h"
 #include "OffloadSupport/Environment.h"
+#include "OffloadSupport/Error.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"

@@ -18,8 +18,8 @@
 #define OFFLOADRUNTIME_LIB_RUNTIME_H
 
 #include "Config.h"
-#include "OffloadSupport/Error.h"
 #include "HandleTable.h"
+#include "OffloadSupport/Error.h"
 #include "Plugin.h"
 
 #include "llvm/ADT/FunctionExtras.h"

@@ -8,8 +8,8 @@
 #include "GPUPlugin.h"
 
 #include "../../Config.h"
-#include "OffloadSupport/Error.h"
 #include "OffloadSupport/Environment.h"
+#include "OffloadSupport/Error.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/MathExtras.h"

@@ -20,11 +20,11 @@
 
 #include "../Plugins.h"
 
-#include "OffloadSupport/Error.h"
 #include "../common/DynamicLibrary.h"
 #include "../common/GPUPlugin.h"
 #include "../common/ImageCheck.h"
 #include "OffloadSupport/Environment.h"
+#include "OffloadSupport/Error.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"

@@ -20,12 +20,12 @@
 #include "HIPTypes.h"
 
 #include "../../Config.h"
-#include "OffloadSupport/Error.h"
 #include "../Plugins.h"
 #include "../common/DynamicLibrary.h"
 #include "../common/GPUPlugin.h"
 #include "../common/ImageCheck.h"
 #include "OffloadSupport/Environment.h"
+#include "OffloadSupport/Error.h"
 #include "OffloadSupport/Toolkit.h"
 
 #include "llvm/ADT/DenseMap.h"

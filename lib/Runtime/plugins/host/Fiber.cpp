@@ -74,8 +74,8 @@
 
 #include "Fiber.h"
 
-#include "OffloadSupport/Error.h"
 #include "HostCheck.h"
+#include "OffloadSupport/Error.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -33,9 +33,9 @@
 #include "HostFault.h"
 #include "llvm/ADT/ScopeExit.h"
 
-#include "OffloadSupport/Error.h"
 #include "../../Runtime.h"
 #include "../../Trace.h"
+#include "OffloadSupport/Error.h"
 
 #include "llvm/Support/MathExtras.h"
 

@@ -9,9 +9,9 @@
 
 #include "../Plugins.h"
 
-#include "OffloadSupport/Error.h"
 #include "HostMemory.h"
 #include "OffloadSupport/Environment.h"
+#include "OffloadSupport/Error.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"

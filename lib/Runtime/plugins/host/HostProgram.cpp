@@ -31,8 +31,8 @@
 
 #include "HostEHFrame.h"
 
-#include "OffloadSupport/Error.h"
 #include "../../Runtime.h"
+#include "OffloadSupport/Error.h"
 
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
