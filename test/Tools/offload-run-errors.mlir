@@ -14,6 +14,7 @@
 // RUN: not offload-run --jit --chip=bogus %t/no-main.mlir 2>&1 | FileCheck %s --check-prefix=JITCHIP
 // RUN: not offload-run --jit --device=cuda --chip=sm_80 %t/no-main.mlir 2>&1 | FileCheck %s --check-prefix=JITGPUCHIP
 // RUN: offload-run --help | FileCheck %s --check-prefix=HELP
+// RUN: not offload-run %t/empty.mlir 2>&1 | FileCheck %s --check-prefix=EMPTY
 
 // MALFORMED: malformed.mlir:2:{{[0-9]+}}: error:
 // UNKNOWN: unknown-op.mlir:{{[0-9]+}}:{{[0-9]+}}: error: Dialect `foo' not found for custom op 'foo.bar'
@@ -27,8 +28,13 @@
 // FOREIGN: offload error: offload.free: OFFLOAD_ERRC_INVALID_ARGUMENT: Address ({{.*}}) was not allocated by offloadMemAlloc or was already freed
 // JITCHIP: offload-run: --jit compiles kernels for the host CPU at launch; --chip and --features are not supported with it
 // JITGPUCHIP: offload-run: --jit compiles kernels at launch for the chip and features of the --device=cuda device; --chip and --features are not supported with it
+// EMPTY: offload-run: the input holds no operations (an empty file?): nothing to run
+// EMPTY-NOT: entry point
 // HELP-DAG: --device=<host|cuda|hip>
 // HELP-DAG: --entry-point-result
+
+//--- empty.mlir
+// Nothing but a comment.
 
 //--- malformed.mlir
 func.func @main() {

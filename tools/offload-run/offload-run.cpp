@@ -469,7 +469,14 @@ static LogicalResult lowerForDevice(Operation *module,
   pm.addInstrumentation(std::make_unique<PassCrashContext>());
   if (failed(buildPipeline(pm)))
     return failure();
-  // Report a missing entry point by name before compiling anything.
+  // Report a missing entry point by name before compiling anything; an
+  // empty input (nothing but whitespace or comments) says so.
+  if (module->getNumRegions() == 1 && module->getRegion(0).hasOneBlock() &&
+      module->getRegion(0).front().empty()) {
+    llvm::errs() << "offload-run: the input holds no operations (an empty "
+                    "file?): nothing to run\n";
+    return failure();
+  }
   if (!SymbolTable::lookupSymbolIn(module, options.mainFuncName)) {
     llvm::errs() << "offload-run: entry point '" << options.mainFuncName
                  << "' not found in the input (choose one with -e)\n";

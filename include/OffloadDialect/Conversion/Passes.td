@@ -502,8 +502,7 @@ def OffloadHostLowerAsserts : Pass<"offload-host-lower-asserts",
     `convert-scf-to-cf`: each `cf.assert` in a kernel body that
     `convert-gpu-to-offload-host` made becomes a branch to a call of
     `__offload_host_assert_fail` (message, file, line, function, block and
-    thread ids) and a return of the thread; an assert that a bounds check
-    made (`offload.check_stop`) only returns. A `cf.assert` left in a device
+    thread ids) and a return of the thread. A `cf.assert` left in a device
     function is an error (inline the function into its kernel).
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",

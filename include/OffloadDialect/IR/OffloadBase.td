@@ -44,9 +44,6 @@ def Offload_Dialect : Dialect {
     - `offload.fiber_reason` (string), on a `gpu.func` kernel: why a kernel
       that synchronizes threads could not be turned into thread loops and
       runs on fibers.
-    - `offload.check_stop` (unit), on a `cf.assert`: the stop of a failed
-      checking-tool check, which has reported already (the thread only
-      returns).
     - `offload.jit` (unit): not on an operation but a key of the properties
       of a `gpu.object` that holds MLIR bytecode for the JIT
       (offload-embed-mlir); only its name is used.
@@ -55,7 +52,6 @@ def Offload_Dialect : Dialect {
     "::mlir::StringAttr":$specialization_of,
     "::mlir::UnitAttr":$thread_loops,
     "::mlir::StringAttr":$fiber_reason,
-    "::mlir::UnitAttr":$check_stop,
     "::mlir::UnitAttr":$jit
   );
   let useDefaultTypePrinterParser = 1;

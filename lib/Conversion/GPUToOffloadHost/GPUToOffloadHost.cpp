@@ -841,10 +841,6 @@ static void lowerAsserts(func::FuncOp body, gpu::GPUModuleOp module,
   for (cf::AssertOp op : asserts) {
     OpBuilder b(op);
     Location loc = op.getLoc();
-    // The stop of a failed bounds check (offload-check-memory-accesses),
-    // which has reported already: the thread only returns.
-    bool silent =
-        OffloadDialect::CheckStopAttrHelper(op->getContext()).isAttrPresent(op);
     std::optional<FileLineColLoc> source = getSourceLocation(loc);
     std::string file =
         source ? source->getFilename().str() : std::string("<unknown>");
@@ -861,11 +857,6 @@ static void lowerAsserts(func::FuncOp body, gpu::GPUModuleOp module,
     cf::CondBranchOp::create(b, loc, op.getArg(), rest, fail);
 
     b.setInsertionPointToStart(fail);
-    if (silent) {
-      func::ReturnOp::create(b, loc);
-      op.erase();
-      continue;
-    }
     auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
     Type i64 = b.getI64Type(), i32 = b.getI32Type();
     func::FuncOp fn = getOrDeclareFunc(

@@ -946,3 +946,58 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// The classic shared-memory tree reduction, its halving stride `s` the
+// argument of the scf.while a C frontend emits: `s` is defined outside the
+// thread loops that fission makes inside the while, so it does not depend on
+// the thread id (coefficient 0), `tid < s` becomes the bound of the thread
+// loop (no per-thread test) and `tid + s` a unit-stride index along x.
+// CHECK-LABEL: gpu.func @tree
+// CHECK: scf.while (%[[S0:.*]] = %{{.*}}) : (index) -> index
+// CHECK: ^bb0(%[[S:.*]]: index):
+// CHECK:   arith.minsi %[[S]], %{{.*}} : index
+// CHECK:   scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%{{.*}}) step
+// CHECK-NOT: scf.if
+// CHECK:     %[[J:.*]] = arith.addi %[[T]], %[[S]] : index
+// CHECK:     memref.load %{{.*}}[%[[T]]]
+// CHECK:     memref.load %{{.*}}[%[[J]]]
+// CHECK:   arith.shrui %[[S]]
+gpu.module @kernels {
+  gpu.func @tree(%in: memref<?xf32>, %out: memref<?xf32>)
+      workgroup(%part: memref<256xf32, #gpu.address_space<workgroup>>) kernel
+      attributes {offload.thread_loops, known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %bdim = gpu.block_dim x
+    %tid = gpu.thread_id x
+    %x = memref.load %in[%tid] : memref<?xf32>
+    memref.store %x, %part[%tid] : memref<256xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %s0 = arith.shrui %bdim, %c1 : index
+    %last = scf.while (%s = %s0) : (index) -> index {
+      %more = arith.cmpi ugt, %s, %c0 : index
+      scf.condition(%more) %s : index
+    } do {
+    ^bb0(%s: index):
+      %low = arith.cmpi ult, %tid, %s : index
+      scf.if %low {
+        %j = arith.addi %tid, %s : index
+        %a = memref.load %part[%tid] : memref<256xf32, #gpu.address_space<workgroup>>
+        %b = memref.load %part[%j] : memref<256xf32, #gpu.address_space<workgroup>>
+        %t = arith.addf %a, %b : f32
+        memref.store %t, %part[%tid] : memref<256xf32, #gpu.address_space<workgroup>>
+      }
+      gpu.barrier
+      %next = arith.shrui %s, %c1 : index
+      scf.yield %next : index
+    }
+    %first = arith.cmpi eq, %tid, %c0 : index
+    scf.if %first {
+      %sum = memref.load %part[%c0] : memref<256xf32, #gpu.address_space<workgroup>>
+      memref.store %sum, %out[%c0] : memref<?xf32>
+    }
+    gpu.return
+  }
+}

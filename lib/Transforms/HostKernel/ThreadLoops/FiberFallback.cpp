@@ -67,11 +67,7 @@ mlir::offload::buildHostThreadLoops(gpu::GPUFuncOp kernel,
     });
     if (!synchronizes)
       return false;
-    why.reason = OffloadDialect::CheckStopAttrHelper(assertOp->getContext())
-                         .isAttrPresent(assertOp)
-                     ? "its bounds checks (--check) stop a failing thread "
-                       "alone"
-                     : "a failing cf.assert stops its thread alone";
+    why.reason = "a failing cf.assert stops its thread alone";
     why.loc = assertOp.getLoc();
     return failure();
   }

@@ -206,6 +206,16 @@ threadloops::getCoefficient(Value value, Value var,
     return 1;
   if (auto it = memo.find(value); it != memo.end())
     return it->second;
+  // A value defined outside the region that defines \p var (an induction
+  // variable or another block argument) cannot depend on it: SSA dominance
+  // keeps it from using \p var. This covers loop-carried values of an
+  // enclosing loop, such as the halving stride of a tree reduction whose
+  // thread loop runs inside it.
+  if (auto varArg = dyn_cast<BlockArgument>(var)) {
+    Region *varRegion = varArg.getOwner()->getParent();
+    if (!varRegion->isAncestor(value.getParentRegion()))
+      return memo[value] = 0;
+  }
   std::optional<int64_t> result;
   Operation *def = value.getDefiningOp();
   if (!def) {
