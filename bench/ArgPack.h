@@ -5,34 +5,45 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The packed argument buffer of a host kernel launch (docs/HostTarget.md),
-// built argument by argument. Shared by the benchmarks of bench/ and their
-// correctness tests.
+// The packed argument buffer of a kernel launch, built argument by argument
+// with the project's one layout (OffloadSupport/KernelArguments.h). Shared by
+// the benchmarks of bench/ and their correctness tests.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef OFFLOAD_BENCH_ARGPACK_H
 #define OFFLOAD_BENCH_ARGPACK_H
 
+#include "OffloadSupport/KernelArguments.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <type_traits>
 #include <vector>
 
 namespace offload_bench {
 
 /// A kernel's packed argument buffer: every argument lowered (memref =
 /// allocated ptr, aligned ptr, offset, sizes[rank], strides[rank]; index =
-/// i64) and laid out as a C struct at natural alignment (docs/HostTarget.md).
+/// i64) and laid out as OffloadSupport/KernelArguments.h describes.
 class ArgPack {
 public:
   template <typename T> ArgPack &scalar(T Value) {
-    append(&Value, sizeof(T), alignof(T));
+    static_assert(std::is_arithmetic_v<T> || std::is_pointer_v<T>,
+                  "a scalar or a pointer");
+    if constexpr (std::is_pointer_v<T>)
+      store(Layout.addPointer(), &Value, sizeof(T));
+    else
+      store(Layout.addScalar(8 * sizeof(T)), &Value, sizeof(T));
     return *this;
   }
-  ArgPack &index(int64_t Value) { return scalar<int64_t>(Value); }
+  ArgPack &index(int64_t Value) {
+    store(Layout.addIndex(), &Value, sizeof(Value));
+    return *this;
+  }
   /// A memref with the identity (row-major) layout over \p Data.
   template <typename T>
   ArgPack &memref(T *Data, std::initializer_list<int64_t> Sizes) {
@@ -74,9 +85,7 @@ public:
   }
   const void *data() const { return Bytes.data(); }
   /// The size of the struct: its fields rounded up to its alignment.
-  size_t size() const {
-    return (Bytes.size() + MaxAlign - 1) / MaxAlign * MaxAlign;
-  }
+  size_t size() const { return Layout.getSize(); }
 
 private:
   ArgPack &memrefRaw(void *Data, const std::vector<int64_t> &Sizes,
@@ -90,33 +99,34 @@ private:
     MemrefArg M{};
     M.Data = Data;
     // The bytes up to the last element (what a GPU benchmark copies).
-    int64_t Last = Offset;
-    for (size_t I = 0; I < Sizes.size(); ++I)
-      Last += (Sizes[I] - 1) * Strides[I];
-    M.Bytes = ElementSize * static_cast<size_t>(Last + 1);
-    for (int64_t Size : Sizes)
-      if (Size == 0)
-        M.Bytes = 0;
-    M.AllocatedOffset = append(&Data, sizeof(Data), alignof(void *));
-    M.AlignedOffset = append(&Data, sizeof(Data), alignof(void *));
+    offload::kernelargs::MemRefExtent Extent;
+    offload::kernelargs::getMemRefExtent(Sizes.size(), Sizes.data(),
+                                         Strides.data(), Extent);
+    M.Bytes = Extent.Empty
+                  ? 0
+                  : ElementSize * static_cast<size_t>(Offset + Extent.High + 1);
+    unsigned First = Layout.addMemRef(Sizes.size());
+    M.AllocatedOffset =
+        Layout.getFields()[First + offload::kernelargs::kAllocatedPointerField]
+            .Offset;
+    M.AlignedOffset =
+        Layout.getFields()[First + offload::kernelargs::kAlignedPointerField]
+            .Offset;
+    // The whole struct, tail padding included (what size() reports).
+    Bytes.resize(Layout.getSize());
+    offload::kernelargs::writeMemRefDescriptor(Bytes.data() + M.AllocatedOffset,
+                                               Data, Data, Offset, Sizes.data(),
+                                               Strides.data(), Sizes.size());
     Memrefs.push_back(M);
-    index(Offset);
-    for (int64_t Size : Sizes)
-      index(Size);
-    for (int64_t Stride : Strides)
-      index(Stride);
     return *this;
   }
-  size_t append(const void *Value, size_t Size, size_t Align) {
-    size_t Offset = (Bytes.size() + Align - 1) / Align * Align;
-    Bytes.resize(Offset + Size);
-    std::memcpy(Bytes.data() + Offset, Value, Size);
-    MaxAlign = std::max(MaxAlign, Align);
-    return Offset;
+  void store(unsigned Field, const void *Value, size_t Size) {
+    Bytes.resize(Layout.getSize());
+    std::memcpy(Bytes.data() + Layout.getFields()[Field].Offset, Value, Size);
   }
+  offload::kernelargs::ArgumentLayout Layout;
   std::vector<char> Bytes;
   std::vector<MemrefArg> Memrefs;
-  size_t MaxAlign = 1;
 };
 
 } // namespace offload_bench

@@ -17,10 +17,13 @@
 
 #include "NativeBaselines.h"
 
+#include "OffloadSupport/KernelArguments.h"
+
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 using namespace offload_bench;
 
@@ -33,17 +36,17 @@ namespace {
 //===----------------------------------------------------------------------===//
 
 /// Reads a packed argument buffer field by field, as ArgPack writes it
-/// (natural alignment; a memref of rank R is allocated and aligned
-/// pointers, offset, R sizes, R strides).
+/// (OffloadSupport/KernelArguments.h: a memref of rank R is allocated and
+/// aligned pointers, offset, R sizes, R strides).
 class ArgReader {
 public:
   explicit ArgReader(const void *Args)
       : Base(static_cast<const char *>(Args)) {}
   template <typename T> T scalar() {
-    Offset = (Offset + alignof(T) - 1) / alignof(T) * alignof(T);
+    unsigned Field = std::is_pointer_v<T> ? Layout.addPointer()
+                                          : Layout.addScalar(8 * sizeof(T));
     T Value;
-    std::memcpy(&Value, Base + Offset, sizeof(T));
-    Offset += sizeof(T);
+    std::memcpy(&Value, Base + Layout.getFields()[Field].Offset, sizeof(T));
     return Value;
   }
   int64_t index() { return scalar<int64_t>(); }
@@ -60,7 +63,7 @@ public:
 
 private:
   const char *Base;
-  size_t Offset = 0;
+  offload::kernelargs::ArgumentLayout Layout;
 };
 
 /// Whether two values are the same bits (the folded constants are compared

@@ -428,11 +428,14 @@ Engine::resolve(offload_queue_handle_t Queue, offload_device_handle_t Device,
       // The descriptor's offset, sizes and strides, then the footprint's
       // bytes: equal hashes mean equal elements.
       auto MemRef = cast<MemRefType>(Arg.ArgType);
+      const Field &Offset =
+          Kernel->Fields[Arg.FirstField + ::offload::kernelargs::kOffsetField];
       const Field &Last =
-          Kernel->Fields[Arg.FirstField + 2 + 2 * MemRef.getRank()];
-      Append(Base + Kernel->Fields[Arg.FirstField + 2].Offset,
-             Last.Offset + Last.Size -
-                 Kernel->Fields[Arg.FirstField + 2].Offset);
+          Kernel->Fields[Arg.FirstField +
+                         ::offload::kernelargs::getMemRefFieldCount(
+                             MemRef.getRank()) -
+                         1];
+      Append(Base + Offset.Offset, Last.Offset + Last.Size - Offset.Offset);
       llvm::Expected<ContentsView> View = getContentsView(
           MemRef, llvm::ArrayRef(Kernel->Fields).slice(Arg.FirstField), Base);
       if (!View) {

@@ -11,7 +11,6 @@
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/APInt.h"
-#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <cstring>
@@ -21,48 +20,43 @@ using namespace mlir;
 using namespace offloadjit;
 
 uint64_t offloadjit::getFieldSize(Type Ty) {
-  if (isa<IndexType>(Ty))
-    return 8;
-  if (auto Int = dyn_cast<IntegerType>(Ty))
-    return llvm::PowerOf2Ceil(std::max<uint64_t>(1, (Int.getWidth() + 7) / 8));
-  if (auto Float = dyn_cast<FloatType>(Ty))
-    return llvm::PowerOf2Ceil((Float.getWidth() + 7) / 8);
-  return 8; // pointers
+  if (std::optional<::offload::kernelargs::FieldType> Field =
+          ::offload::kernelargs::getFieldType(Ty))
+    return Field->Size;
+  return ::offload::kernelargs::kPointerSize;
 }
 
 llvm::Expected<ContentsView>
 offloadjit::getContentsView(MemRefType Type, llvm::ArrayRef<Field> Fields,
                             const char *Base) {
-  auto Read = [&](unsigned I) {
-    int64_t V = 0;
-    std::memcpy(&V, Base + Fields[I].Offset, sizeof(V));
-    return V;
-  };
   ContentsView View;
   View.ElementSize = getFieldSize(Type.getElementType());
   if (Type.getNumElements() == 0)
     return View;
-  int64_t Rank = Type.getRank(), Offset = Read(2);
-  const char *Aligned = nullptr;
-  std::memcpy(&Aligned, Base + Fields[1].Offset, sizeof(Aligned));
-  // The lowest and highest element positions, relative to Offset.
-  int64_t Low = 0, High = 0, Expected = 1;
+  int64_t Rank = Type.getRank();
+  // The descriptor's fields are contiguous from its first one.
+  ::offload::kernelargs::MemRefDescriptor Descriptor =
+      ::offload::kernelargs::readMemRefDescriptor(Base + Fields[0].Offset,
+                                                  Rank);
+  int64_t Expected = 1;
   bool Contiguous = true;
   for (int64_t D = Rank - 1; D >= 0; --D) {
-    int64_t Size = Read(3 + D), Stride = Read(3 + Rank + D);
+    int64_t Size = Descriptor.Sizes[D], Stride = Descriptor.Strides[D];
     if (Size != Type.getDimSize(D))
       return llvm::createStringError(
           "dimension " + std::to_string(D) + " of the memref is " +
           std::to_string(Size) + " at launch but " +
           std::to_string(Type.getDimSize(D)) + " in the kernel's type");
-    int64_t Extent;
-    if (__builtin_mul_overflow(Size - 1, Stride, &Extent) ||
-        __builtin_add_overflow(Extent < 0 ? Low : High, Extent,
-                               Extent < 0 ? &Low : &High))
-      return llvm::createStringError("the memref's strides overflow");
     Contiguous &= Size == 1 || Stride == Expected;
     Expected *= Size;
   }
+  // The lowest and highest element positions, relative to the offset.
+  ::offload::kernelargs::MemRefExtent Extent;
+  if (!::offload::kernelargs::getMemRefExtent(
+          Rank, Descriptor.Sizes.data(), Descriptor.Strides.data(), Extent))
+    return llvm::createStringError("the memref's strides overflow");
+  int64_t Low = Extent.Low, High = Extent.High, Offset = Descriptor.Offset;
+  const char *Aligned = Descriptor.Aligned;
   uint64_t Span;
   if (__builtin_add_overflow(uint64_t(High - Low), uint64_t(1), &Span) ||
       __builtin_mul_overflow(Span, View.ElementSize, &View.Bytes) ||
@@ -75,7 +69,7 @@ offloadjit::getContentsView(MemRefType Type, llvm::ArrayRef<Field> Fields,
     for (int64_t I = 0, E = View.Positions.size(); I < E; ++I) {
       int64_t Position = -Low, Rest = I;
       for (int64_t D = Rank - 1; D >= 0; --D) {
-        Position += (Rest % Type.getDimSize(D)) * Read(3 + Rank + D);
+        Position += (Rest % Type.getDimSize(D)) * Descriptor.Strides[D];
         Rest /= Type.getDimSize(D);
       }
       View.Positions[I] = Position;

@@ -6,14 +6,17 @@
 //===----------------------------------------------------------------------===//
 //
 // The packed argument buffer of a JIT kernel as the engine reads it at each
-// launch: the layout of its fields (what convert-offload-to-llvm packs), the
-// descriptors of `contents` memrefs, and the attributes that carry a runtime
-// constant's launch value into offload-specialize.
+// launch: the descriptors of `contents` memrefs and the attributes that carry
+// a runtime constant's launch value into offload-specialize. The layout of its
+// fields is the project's one (OffloadSupport/KernelArguments.h, through
+// OffloadSupport/MLIRKernelArguments.h for MLIR types).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef OFFLOAD_LIB_JIT_KERNELARGUMENTS_H
 #define OFFLOAD_LIB_JIT_KERNELARGUMENTS_H
+
+#include "OffloadSupport/MLIRKernelArguments.h"
 
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -28,9 +31,7 @@
 namespace offloadjit {
 
 /// One field of the packed argument buffer.
-struct Field {
-  uint64_t Offset = 0, Size = 0;
-};
+using Field = ::offload::kernelargs::Field;
 
 /// What the JIT knows about one kernel argument.
 struct Argument {
@@ -41,8 +42,8 @@ struct Argument {
   bool Contents = false;
 };
 
-/// Size (and alignment) in bytes of one lowered field, as LLVM lays out a
-/// struct of them on the host: the layout convert-offload-to-llvm packs.
+/// Size in bytes of a scalar argument's field or of a memref's element
+/// (::offload::kernelargs::getFieldType; 8 for a type without one).
 uint64_t getFieldSize(mlir::Type Ty);
 
 /// Where the elements of a `contents` memref argument lie: its descriptor

@@ -206,38 +206,23 @@ offload_result_t Engine::getKernel(offload_jit_program_handle_t Program,
                                                    "' in the JIT program");
     Kernel->KernelName = Found.getName().str();
 
-    // The packed layout: every lowered field at its natural alignment.
-    auto AddField = [&](Type Ty) {
-      uint64_t Size = getFieldSize(Ty);
-      Kernel->ArgumentsSize = llvm::alignTo(Kernel->ArgumentsSize, Size);
-      Kernel->Fields.push_back({Kernel->ArgumentsSize, Size});
-      Kernel->ArgumentsSize += Size;
-    };
-    uint64_t MaxAlign = 1;
+    // The packed layout (OffloadSupport/KernelArguments.h).
+    ::offload::kernelargs::ArgumentLayout Layout;
     // The kernel's arguments: the entry block's leading arguments (workgroup
     // and private attributions follow them and are not passed).
     for (BlockArgument Arg :
          Found.getArguments().take_front(Found.getNumArguments())) {
       Argument Info;
       Info.ArgType = Arg.getType();
-      Info.FirstField = Kernel->Fields.size();
-      if (auto MemRef = dyn_cast<MemRefType>(Arg.getType())) {
-        Type Ptr = IntegerType::get(Context.get(), 64); // 8-byte fields
-        for (int64_t I = 0, E = 3 + 2 * MemRef.getRank(); I < E; ++I)
-          AddField(Ptr);
-        MaxAlign = 8;
-      } else if (Arg.getType().isIntOrIndexOrFloat()) {
-        AddField(Arg.getType());
-        MaxAlign = std::max(MaxAlign, getFieldSize(Arg.getType()));
-      } else if (isa<LLVM::LLVMPointerType>(Arg.getType())) {
-        // A pointer of any address space (FlyDSL's !llvm.ptr<1> arguments).
-        AddField(Arg.getType());
-        MaxAlign = 8;
-      } else {
+      // Memrefs, scalars and pointers of any address space (FlyDSL's
+      // !llvm.ptr<1> arguments).
+      std::optional<unsigned> First =
+          ::offload::kernelargs::addArgument(Layout, Arg.getType());
+      if (!First)
         return makeError(OFFLOAD_ERRC_UNSUPPORTED,
                          "kernel '" + Kernel->KernelName +
                              "' has an argument the JIT cannot pass");
-      }
+      Info.FirstField = *First;
       for (Operation *User : Arg.getUsers())
         if (auto Mark = dyn_cast<mlir::offload::RuntimeConstantOp>(User)) {
           Info.RuntimeConstant = true;
@@ -253,7 +238,8 @@ offload_result_t Engine::getKernel(offload_jit_program_handle_t Program,
       Line << "\n";
       Kernel->Arguments.push_back(Info);
     }
-    Kernel->ArgumentsSize = llvm::alignTo(Kernel->ArgumentsSize, MaxAlign);
+    Kernel->Fields = Layout.getFields();
+    Kernel->ArgumentsSize = Layout.getSize();
     // Automatic specialization watches the unmarked scalars.
     std::vector<offloadjit::AutoArgument> Watched;
     for (auto [Index, Arg] : llvm::enumerate(Kernel->Arguments))

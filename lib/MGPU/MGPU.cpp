@@ -31,6 +31,7 @@
 
 #include "OffloadRuntime/OffloadAPI.h"
 #include "OffloadSupport/Environment.h"
+#include "OffloadSupport/KernelArguments.h"
 
 #include <cstdarg>
 #include <cstdint>
@@ -392,15 +393,15 @@ static void readLayout(Kernel &K, const char *Fn) {
     K.Sizes.clear();
     return;
   }
-  for (uint64_t I = 0; I < Count; ++I) {
-    if (K.Sizes[I] > K.PackedSize || K.Offsets[I] > K.PackedSize - K.Sizes[I]) {
-      K.LayoutError = "argument " + std::to_string(I) +
-                      " lies outside the packed buffer of " +
-                      std::to_string(K.PackedSize) + " bytes";
-      K.Offsets.clear();
-      K.Sizes.clear();
-      return;
-    }
+  if (size_t I = offload::kernelargs::findFieldOutside(
+          K.Offsets.data(), K.Sizes.data(), Count, K.PackedSize);
+      I != Count) {
+    K.LayoutError = "argument " + std::to_string(I) +
+                    " lies outside the packed buffer of " +
+                    std::to_string(K.PackedSize) + " bytes";
+    K.Offsets.clear();
+    K.Sizes.clear();
+    return;
   }
   K.LayoutKnown = true;
 }
@@ -502,9 +503,10 @@ MGPU_EXPORT void *mgpuModuleGetFunction(void *Handle, const char *Name) {
 //===----------------------------------------------------------------------===//
 
 static uint32_t dimension(intptr_t Value, const char *Name, const char *Fn) {
-  if (Value < 1 || static_cast<uintmax_t>(Value) > UINT32_MAX)
-    fail(Fn, "%s = %lld must be in [1, %u]", Name,
-         static_cast<long long>(Value), UINT32_MAX);
+  if (!offload::kernelargs::isValidLaunchSize(Value))
+    fail(Fn, "%s = %lld must be in [1, %lld]", Name,
+         static_cast<long long>(Value),
+         static_cast<long long>(offload::kernelargs::kMaxLaunchSize));
   return static_cast<uint32_t>(Value);
 }
 
@@ -556,12 +558,12 @@ MGPU_EXPORT void mgpuLaunchKernel(void *FunctionHandle, intptr_t GridX,
     if (ParamsCount > 0 && !Params)
       fail(Fn, "kernel '%s': params is null but %zu are expected", Name,
            ParamsCount);
-    Buffer.resize(K->PackedSize);
-    for (size_t I = 0; I < ParamsCount; ++I) {
+    for (size_t I = 0; I < ParamsCount; ++I)
       if (!Params[I])
         fail(Fn, "kernel '%s': params[%zu] is null", Name, I);
-      std::memcpy(Buffer.data() + K->Offsets[I], Params[I], K->Sizes[I]);
-    }
+    Buffer.resize(K->PackedSize);
+    offload::kernelargs::packFields(Buffer.data(), K->Offsets.data(),
+                                    K->Sizes.data(), ParamsCount, Params);
     Symbol = K->Symbol;
     KernelName = F->Name;
   }
@@ -979,37 +981,39 @@ static MemRefSpan spanOf(const char *Fn, int64_t Rank, void *Descriptor,
     fail(Fn, "memref descriptor is null");
   if (Rank < 0)
     fail(Fn, "rank %lld is negative", static_cast<long long>(Rank));
+  if (Rank > OFFLOAD_MEMREF_MAX_RANK)
+    fail(Fn, "rank %lld exceeds the maximum of %d (a corrupt descriptor?)",
+         static_cast<long long>(Rank), OFFLOAD_MEMREF_MAX_RANK);
   if (ElementSizeBytes <= 0)
     fail(Fn, "element size %lld is not positive",
          static_cast<long long>(ElementSizeBytes));
-  auto *Pointers = static_cast<char **>(Descriptor);
-  auto *Integers = reinterpret_cast<int64_t *>(Pointers + 2);
-  int64_t Offset = Integers[0];
-  const int64_t *Sizes = Integers + 1;
-  const int64_t *Strides = Sizes + Rank;
+  offload::kernelargs::MemRefDescriptor D =
+      offload::kernelargs::readMemRefDescriptor(Descriptor, Rank);
   MemRefSpan Span;
-  if (!Pointers[1])
+  if (!D.Aligned)
     fail(Fn, "memref data pointer is null");
-  if (Offset < 0)
-    fail(Fn, "memref offset %lld is negative", static_cast<long long>(Offset));
-  // 1 + sum((size_i - 1) * stride_i) elements: the dense size for the dense
-  // memrefs upstream accepts (it asserts density), the covering extent for
-  // strided ones.
-  uint64_t Last = 0;
-  for (int64_t I = 0; I < Rank; ++I) {
-    if (Sizes[I] < 0 || Strides[I] < 0)
+  if (D.Offset < 0)
+    fail(Fn, "memref offset %lld is negative",
+         static_cast<long long>(D.Offset));
+  for (int64_t I = 0; I < Rank; ++I)
+    if (D.Sizes[I] < 0 || D.Strides[I] < 0)
       fail(Fn,
            "dimension %lld has size %lld and stride %lld; negative sizes "
            "and strides are not supported",
-           static_cast<long long>(I), static_cast<long long>(Sizes[I]),
-           static_cast<long long>(Strides[I]));
-    if (Sizes[I] == 0)
-      return Span;
-    Last +=
-        static_cast<uint64_t>(Sizes[I] - 1) * static_cast<uint64_t>(Strides[I]);
-  }
-  Span.Start = Pointers[1] + Offset * ElementSizeBytes;
-  Span.Bytes = (Last + 1) * static_cast<uint64_t>(ElementSizeBytes);
+           static_cast<long long>(I), static_cast<long long>(D.Sizes[I]),
+           static_cast<long long>(D.Strides[I]));
+  // 1 + sum((size_i - 1) * stride_i) elements: the dense size for the dense
+  // memrefs upstream accepts (it asserts density), the covering extent for
+  // strided ones.
+  offload::kernelargs::MemRefExtent Extent;
+  if (!offload::kernelargs::getMemRefExtent(Rank, D.Sizes.data(),
+                                            D.Strides.data(), Extent))
+    fail(Fn, "the memory the memref spans does not fit in 64 bits");
+  if (Extent.Empty)
+    return Span;
+  Span.Start = D.Aligned + D.Offset * ElementSizeBytes;
+  Span.Bytes = (static_cast<uint64_t>(Extent.High) + 1) *
+               static_cast<uint64_t>(ElementSizeBytes);
   return Span;
 }
 

@@ -15,6 +15,7 @@
 #include "OffloadRuntime/OffloadAPI.h"
 
 #include "OffloadSupport/Error.h"
+#include "OffloadSupport/KernelArguments.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -24,21 +25,12 @@
 #define OFFLOAD_STRINGIFY_IMPL(X) #X
 #define OFFLOAD_STRINGIFY(X) OFFLOAD_STRINGIFY_IMPL(X)
 
-namespace {
-/// The ranked memref descriptor of MLIR's LLVM lowering: allocated and aligned
-/// pointers, offset, then sizes[rank] and strides[rank] (all int64_t).
-struct MemRefView {
-  void *Aligned;
-  int64_t Offset;
-  const int64_t *Sizes;
-  const int64_t *Strides;
-};
-} // namespace
+/// The ranked memref descriptor of MLIR's LLVM lowering, as the packed
+/// argument buffer holds it too (OffloadSupport/KernelArguments.h).
+using MemRefView = offload::kernelargs::MemRefDescriptor;
 
 static MemRefView viewDescriptor(int64_t Rank, void *Descriptor) {
-  auto *Pointers = static_cast<void **>(Descriptor);
-  auto *Integers = reinterpret_cast<int64_t *>(Pointers + 2);
-  return {Pointers[1], Integers[0], Integers + 1, Integers + 1 + Rank};
+  return offload::kernelargs::readMemRefDescriptor(Descriptor, Rank);
 }
 
 /// Extent in bytes of the memory a memref spans from its first element:
@@ -54,23 +46,17 @@ static offload_result_t spanInBytes(int64_t Rank, const MemRefView &View,
       OFFLOAD_ERRC_INVALID_SIZE,
       "the memory the descriptor spans does not fit in the address space"};
   Bytes = 0;
-  int64_t Last = 0;
-  bool Empty = false;
-  for (int64_t I = 0; I < Rank; ++I) {
+  for (int64_t I = 0; I < Rank; ++I)
     if (View.Sizes[I] < 0 || View.Strides[I] < 0)
       return &BadShape;
-    if (View.Sizes[I] == 0)
-      Empty = true;
-    int64_t Extent;
-    if (__builtin_mul_overflow(View.Sizes[I] ? View.Sizes[I] - 1 : 0,
-                               View.Strides[I], &Extent) ||
-        __builtin_add_overflow(Last, Extent, &Last))
-      return &TooLarge;
-  }
-  if (Empty)
+  offload::kernelargs::MemRefExtent Extent;
+  if (!offload::kernelargs::getMemRefExtent(Rank, View.Sizes.data(),
+                                            View.Strides.data(), Extent))
+    return &TooLarge;
+  if (Extent.Empty)
     return OFFLOAD_SUCCESS;
   int64_t Span;
-  if (__builtin_add_overflow(Last, 1, &Span) ||
+  if (__builtin_add_overflow(Extent.High, 1, &Span) ||
       __builtin_mul_overflow(Span, ElementSize, &Span))
     return &TooLarge;
   Bytes = static_cast<size_t>(Span);
@@ -155,12 +141,11 @@ offload_result_t offloadCheckLaunchSizes(int64_t GridX, int64_t GridY,
                                          int64_t BlockY, int64_t BlockZ) {
   const int64_t Sizes[6] = {GridX, GridY, GridZ, BlockX, BlockY, BlockZ};
   for (int I = 0; I < 6; ++I) {
-    if (Sizes[I] >= 1 && Sizes[I] <= int64_t(UINT32_MAX))
+    if (offload::kernelargs::isValidLaunchSize(Sizes[I]))
       continue;
     return offload::toResult(offload::createError(
         OFFLOAD_ERRC_INVALID_ARGUMENT,
-        "the {0} size {1} is {2} {3}; launch sizes must be between 1 and "
-        "4294967295",
+        "the {0} size {1} is {2} {3}; " OFFLOAD_LAUNCH_SIZE_RULE,
         I < 3 ? "grid" : "block", "xyz"[I % 3], Sizes[I],
         I < 3 ? "blocks" : "threads"));
   }

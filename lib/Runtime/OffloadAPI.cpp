@@ -24,6 +24,7 @@
 #include "ChromeTrace.h"
 #include "InitCheck.h"
 #include "OffloadSupport/Error.h"
+#include "OffloadSupport/KernelArguments.h"
 #include "Plugin.h"
 #include "Profile.h"
 #include "Runtime.h"
@@ -1245,10 +1246,6 @@ Error offloadLaunchKernelWithArguments_impl(
                        "NumArguments ({0}) is not the number of arguments of "
                        "kernel '{1}' ({2})",
                        NumArguments, Sym.getName(), NumExpected);
-  uint64_t Bytes = BufferSize.value_or(0);
-  for (size_t I = 0; I < NumArguments; ++I)
-    Bytes = std::max(Bytes, Layout->Offsets[I] + Layout->Sizes[I]);
-  SmallVector<uint8_t, 256> Buffer(Bytes, 0);
   for (size_t I = 0; I < NumArguments; ++I) {
     if (!Arguments[I])
       return createError(OFFLOAD_ERRC_INVALID_NULL_POINTER,
@@ -1258,9 +1255,17 @@ Error offloadLaunchKernelWithArguments_impl(
                          "ArgumentSizes[{0}] ({1}) is not the size of argument "
                          "{0} of kernel '{2}' ({3} bytes)",
                          I, ArgumentSizes[I], Sym.getName(), Layout->Sizes[I]);
-    std::memcpy(Buffer.data() + Layout->Offsets[I], Arguments[I],
-                ArgumentSizes[I]);
   }
+  // Packed as OffloadSupport/KernelArguments.h describes, at the offsets the
+  // binary records.
+  const uint64_t *Offsets = Layout ? Layout->Offsets.data() : nullptr;
+  const uint64_t *Sizes = Layout ? Layout->Sizes.data() : nullptr;
+  SmallVector<uint8_t, 256> Buffer(
+      offload::kernelargs::getPackedSize(Offsets, Sizes, NumArguments,
+                                         BufferSize.value_or(0)),
+      0);
+  offload::kernelargs::packFields(Buffer.data(), Offsets, Sizes, NumArguments,
+                                  Arguments);
   Expected<LaunchProperties> Props = readLaunchProperties(Properties);
   if (!Props)
     return Props.takeError();

@@ -202,16 +202,8 @@ static Kernel makeKernel(nb::handle ModuleObject, const std::string &Name) {
   check(offloadJITGetKernelSignature(K.Handle, Size, Text.data(), nullptr));
   Text.resize(std::strlen(Text.c_str()));
 
-  // The packed layout (docs/HostTarget.md): each field at its natural
-  // alignment, the whole padded to the largest one.
-  size_t Offset = 0, MaxAlign = 1;
-  auto AddField = [&](size_t FieldSize) {
-    Offset = (Offset + FieldSize - 1) / FieldSize * FieldSize;
-    size_t At = Offset;
-    Offset += FieldSize;
-    MaxAlign = std::max(MaxAlign, FieldSize);
-    return At;
-  };
+  // The packed layout (OffloadSupport/KernelArguments.h).
+  offload::kernelargs::ArgumentLayout Layout;
   size_t Begin = 0;
   while (Begin < Text.size()) {
     size_t End = Text.find('\n', Begin);
@@ -219,21 +211,19 @@ static Kernel makeKernel(nb::handle ModuleObject, const std::string &Name) {
       End = Text.size();
     ArgumentInfo Info = parseArgument(Text.substr(Begin, End - Begin));
     Begin = End + 1;
-    if (Info.IsPointer) {
-      Info.FieldOffset = AddField(8);
-    } else if (Info.IsMemRef) {
-      Info.FieldOffset = AddField(8);
-      for (size_t I = 1, E = 3 + 2 * Info.Dims.size(); I < E; ++I)
-        AddField(8);
-    } else {
-      size_t S = Info.Scalar.size();
-      if (S & (S - 1)) // i24 and friends: round up to a power of two
-        S = size_t(1) << (64 - __builtin_clzll(S));
-      Info.FieldOffset = AddField(S);
-    }
+    unsigned First;
+    if (Info.IsPointer)
+      First = Layout.addPointer();
+    else if (Info.IsMemRef)
+      First = Layout.addMemRef(Info.Dims.size());
+    else if (Info.Scalar.K == ScalarType::Index)
+      First = Layout.addIndex();
+    else
+      First = Layout.addScalar(Info.Scalar.Bits);
+    Info.FieldOffset = Layout.getFields()[First].Offset;
     K.Arguments.push_back(std::move(Info));
   }
-  K.ArgumentsSize = (Offset + MaxAlign - 1) / MaxAlign * MaxAlign;
+  K.ArgumentsSize = Layout.getSize();
   return K;
 }
 

@@ -15,6 +15,8 @@
 
 #include "Bindings.h"
 
+#include "OffloadSupport/KernelArguments.h"
+
 #include <algorithm>
 #include <climits>
 

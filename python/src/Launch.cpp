@@ -8,7 +8,8 @@
 // Kernel.__call__: the Python arguments checked against the kernel's
 // signature and packed into its argument buffer (memrefs as {allocated,
 // aligned, offset, sizes[rank], strides[rank]}, scalars as their bytes, each
-// at its natural alignment), then offloadJITLaunchKernel.
+// at its natural alignment: OffloadSupport/KernelArguments.h), then
+// offloadJITLaunchKernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -338,13 +339,9 @@ static void packMemRef(const Kernel &K, size_t I, nb::handle Object, char *Out,
       Offset = Info.Offset;
     break;
   }
-  int64_t Fields[3] = {0, 0, Offset};
   char *Aligned = Data - Offset * int64_t(Type->itemSize());
-  std::memcpy(&Fields[0], &Data, 8);
-  std::memcpy(&Fields[1], &Aligned, 8);
-  std::memcpy(Out, Fields, sizeof(Fields));
-  std::memcpy(Out + 24, Shape.data(), 8 * Shape.size());
-  std::memcpy(Out + 24 + 8 * Shape.size(), Strides.data(), 8 * Strides.size());
+  offload::kernelargs::writeMemRefDescriptor(
+      Out, Data, Aligned, Offset, Shape.data(), Strides.data(), Shape.size());
 }
 
 /// grid= / block=: an int or a sequence of 1 to 3 ints, each >= 1.
@@ -356,7 +353,7 @@ static std::vector<uint32_t> toDims(nb::handle Object, const char *What) {
           (std::string(What) + " must be an int or a tuple of 1 to 3 ints")
               .c_str());
     long long V = nb::cast<long long>(nb::int_(D));
-    if (V < 1 || V > UINT32_MAX)
+    if (!offload::kernelargs::isValidLaunchSize(V))
       throw nb::value_error(
           (std::string(What) + " dimensions must be between 1 and 2**32-1")
               .c_str());

@@ -41,6 +41,7 @@
 #include "OffloadDialect/Transforms/HostKernel/WorkgroupMemory.h"
 
 #include "OffloadRuntime/HostKernelABI.h"
+#include "OffloadSupport/MLIRKernelArguments.h"
 
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
 #include "mlir/Conversion/Passes.h"
@@ -959,7 +960,8 @@ static LogicalResult emitEntryPoints(gpu::GPUModuleOp module,
   // Packed arguments: the body's lowered parameters before the ABI ones (ctx,
   // three thread ids, two expanded 1-D memref descriptors).
   ArrayRef<Type> bodyParams = body.getFunctionType().getParams();
-  constexpr unsigned kTrailing = 4 + 2 * 5;
+  constexpr unsigned kTrailing =
+      4 + 2 * ::offload::kernelargs::getMemRefFieldCount(1);
   if (bodyParams.size() < kTrailing)
     return body.emitOpError("unexpected signature after lowering");
   ArrayRef<Type> argTypes = bodyParams.drop_back(kTrailing);
@@ -1006,20 +1008,26 @@ static LogicalResult emitEntryPoints(gpu::GPUModuleOp module,
       /*isConstant=*/true, LLVM::Linkage::Internal, nameSymbol,
       builder.getStringAttr(name));
 
-  // The argument buffer's layout: natural alignment, like the LLVM struct.
+  // The argument buffer's layout (OffloadSupport/KernelArguments.h), field
+  // by field: the lowered parameters are the fields (a memref's descriptor
+  // already expanded). A type the layout does not describe (a vector, a
+  // struct) takes the data layout's size and alignment.
   DataLayout layout = DataLayout::closest(module);
-  SmallVector<int64_t> offsets, sizes;
-  int64_t argsSize = 0, maxAlign = 1;
+  ::offload::kernelargs::ArgumentLayout argsLayout;
   for (Type type : argTypes) {
-    int64_t size = layout.getTypeSize(type);
-    int64_t align = layout.getTypeABIAlignment(type);
-    argsSize = llvm::alignTo(argsSize, align);
-    offsets.push_back(argsSize);
-    sizes.push_back(size);
-    argsSize += size;
-    maxAlign = std::max(maxAlign, align);
+    std::optional<::offload::kernelargs::FieldType> field =
+        ::offload::kernelargs::getFieldType(type);
+    argsLayout.addField(field ? *field
+                              : ::offload::kernelargs::FieldType{
+                                    layout.getTypeSize(type),
+                                    layout.getTypeABIAlignment(type)});
   }
-  argsSize = llvm::alignTo(argsSize, maxAlign);
+  SmallVector<int64_t> offsets, sizes;
+  for (const ::offload::kernelargs::Field &field : argsLayout.getFields()) {
+    offsets.push_back(field.Offset);
+    sizes.push_back(field.Size);
+  }
+  int64_t argsSize = argsLayout.getSize();
   for (LLVM::LLVMFuncOp fn : {threadFn, blockFn}) {
     if (argsSize > 0)
       fn.setArgAttr(0, LLVM::LLVMDialect::getDereferenceableAttrName(),
@@ -1177,7 +1185,7 @@ namespace {
 /// calls. Each body carries its KernelInfo (kKernelInfoAttrName) for
 /// `offload-host-emit-kernel-entries`.
 struct ConvertGPUToOffloadHostPass
-    : public offload::impl::ConvertGPUToOffloadHostBase<
+    : public mlir::offload::impl::ConvertGPUToOffloadHostBase<
           ConvertGPUToOffloadHostPass> {
   using Base::Base;
 
@@ -1198,7 +1206,7 @@ struct ConvertGPUToOffloadHostPass
 /// Device-side asserts of the kernels (cf.assert, after convert-scf-to-cf),
 /// in the bodies convert-gpu-to-offload-host made.
 struct OffloadHostLowerAssertsPass
-    : public offload::impl::OffloadHostLowerAssertsBase<
+    : public mlir::offload::impl::OffloadHostLowerAssertsBase<
           OffloadHostLowerAssertsPass> {
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
@@ -1226,7 +1234,7 @@ struct OffloadHostLowerAssertsPass
 /// ABI's thread entry bodies, the block entries' linkage and the kernel
 /// descriptors, from each body's KernelInfo.
 struct OffloadHostEmitKernelEntriesPass
-    : public offload::impl::OffloadHostEmitKernelEntriesBase<
+    : public mlir::offload::impl::OffloadHostEmitKernelEntriesBase<
           OffloadHostEmitKernelEntriesPass> {
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();

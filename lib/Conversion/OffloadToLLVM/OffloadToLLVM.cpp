@@ -17,7 +17,9 @@
 // Kernel arguments are packed into one buffer whose layout is the non-packed
 // LLVM struct of the lowered argument types, in order; a ranked memref
 // contributes its descriptor's fields as separate members (allocated pointer,
-// aligned pointer, offset, sizes[rank], strides[rank]).
+// aligned pointer, offset, sizes[rank], strides[rank]). That is the layout
+// OffloadSupport/KernelArguments.h describes for every other component
+// (unittests/Support/KernelArgumentsTest.cpp compares the two).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +27,7 @@
 
 #include "OffloadDialect/Conversion/Passes.h"
 #include "OffloadDialect/IR/OffloadDialect.h"
+#include "OffloadSupport/KernelArguments.h"
 #include "mlir/Analysis/DataLayoutAnalysis.h"
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
@@ -906,7 +909,13 @@ struct LaunchOpLowering : OffloadOpLowering<LaunchOp> {
         if (!isa<LLVM::LLVMStructType>(converted.getType()))
           return rewriter.notifyMatchFailure(
               op, "memref argument was not converted to a descriptor");
+        size_t first = fields.size();
         MemRefDescriptor::unpack(rewriter, loc, converted, memrefType, fields);
+        if (fields.size() - first !=
+            ::offload::kernelargs::getMemRefFieldCount(memrefType.getRank()))
+          return rewriter.notifyMatchFailure(
+              op, "memref descriptor does not expand into the packed layout's "
+                  "fields");
         continue;
       }
       if (!LLVM::isCompatibleType(converted.getType()))
@@ -1049,7 +1058,8 @@ struct BinaryOpLowering : ConvertOpToLLVMPattern<gpu::BinaryOp> {
 //===----------------------------------------------------------------------===//
 
 struct ConvertOffloadToLLVMPass
-    : public offload::impl::ConvertOffloadToLLVMBase<ConvertOffloadToLLVMPass> {
+    : public mlir::offload::impl::ConvertOffloadToLLVMBase<
+          ConvertOffloadToLLVMPass> {
   using Base::Base;
 
   /// Launch sizes that are constants must fit the runtime's 32-bit sizes.
@@ -1062,13 +1072,12 @@ struct ConvertOffloadToLLVMPass
       if (!matchPattern(size, m_ConstantInt(&value)))
         continue;
       int64_t v = value.getSExtValue();
-      if (v >= 1 && v <= int64_t(UINT32_MAX))
+      if (::offload::kernelargs::isValidLaunchSize(v))
         continue;
-      return launch.emitError()
-             << (index < 3 ? "grid" : "block") << " size "
-             << "xyz"[index % 3] << " is " << v
-             << (index < 3 ? " blocks" : " threads")
-             << "; launch sizes must be between 1 and 4294967295";
+      return launch.emitError() << (index < 3 ? "grid" : "block") << " size "
+                                << "xyz"[index % 3] << " is " << v
+                                << (index < 3 ? " blocks" : " threads")
+                                << "; " OFFLOAD_LAUNCH_SIZE_RULE;
     }
     return success();
   }
