@@ -10,7 +10,9 @@
 // entry points validate arguments and then talk to plugins only through these
 // classes; the runtime creates them from the list in plugins/Plugins.def, so
 // adding a platform touches no caller. A plugin includes this header,
-// Error.h and Config.h, and no other header of the core.
+// OffloadSupport/Error.h and the leaf headers Config.h and CheckServices.h,
+// and no other header of the core (scripts/check-plugin-includes.py, run by
+// test/Runtime/plugin-includes.test).
 //
 // Ownership: a Plugin owns its Devices; Queues, Programs and Symbols are owned
 // by the runtime's handles; Events are shared, because a queue that waits on
