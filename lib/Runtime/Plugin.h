@@ -135,6 +135,14 @@ public:
   /// Fills \p Size bytes at \p Ptr with \p Pattern repeated.
   virtual llvm::Error fill(Queue *Q, void *Ptr, llvm::ArrayRef<uint8_t> Pattern,
                            size_t Size) = 0;
+  /// Moves \p Size bytes of managed memory at \p Ptr towards this device
+  /// (\p ToDevice) or the host, in the order of \p Q (a queue of this
+  /// device): a hint, which changes no contents or addresses. A plugin
+  /// ignores memory that is not managed; the default ignores everything.
+  virtual llvm::Error prefetch(Queue &Q, const void *Ptr, size_t Size,
+                               bool ToDevice) {
+    return llvm::Error::success();
+  }
   virtual llvm::Expected<void *> registerHostMemory(void *HostPtr,
                                                     size_t Size) = 0;
   virtual llvm::Error unregisterHostMemory(void *HostPtr) = 0;

@@ -347,6 +347,21 @@ protected:
     return isFake() ? fakeCounter(Name, GetParam().FakeLibrary) : -1;
   }
 
+  /// Where the fake driver's last cuMemPrefetchAsync_v2 moved memory to
+  /// (CUmemLocationType, id) and how much; false for a real driver or none.
+  bool lastPrefetch(int &Type, int &Id, size_t &Size) const {
+    if (!isFake())
+      return false;
+    void *Handle = dlopen(GetParam().FakeLibrary, RTLD_NOW | RTLD_NOLOAD);
+    if (!Handle)
+      return false;
+    auto *Fn = reinterpret_cast<int (*)(int *, int *, size_t *)>(
+        dlsym(Handle, "fakeCudaGetLastPrefetch"));
+    bool Found = Fn && Fn(&Type, &Id, &Size);
+    dlclose(Handle);
+    return Found;
+  }
+
   /// A 64-bit little-endian ELF header for machine \p Machine.
   static std::string makeElfHeader(uint16_t Machine) {
     std::string H(64, '\0');
@@ -901,6 +916,64 @@ TEST_P(GPUDriverTest, EventsAcrossDevicesAndPlatforms) {
   }
   ASSERT_SUCCESS(offloadDestroyEvent(CudaEvent));
   ASSERT_SUCCESS(offloadDestroyQueue(HostQueue));
+}
+
+TEST_P(GPUDriverTest, PrefetchMovesManagedMemoryOnly) {
+  // offloadMemPrefetch is a hint the GPU plugins carry out on the queue for
+  // managed memory (cuMemPrefetchAsync_v2, hipMemPrefetchAsync) and ignore
+  // for other memory: device memory, memory the runtime does not know.
+  constexpr size_t Size = 4096;
+  int32_t *Managed = nullptr;
+  void *DeviceMemory = nullptr;
+  ASSERT_SUCCESS(offloadMemAlloc(Device, OFFLOAD_ALLOC_TYPE_MANAGED, Size,
+                                 reinterpret_cast<void **>(&Managed)));
+  ASSERT_SUCCESS(
+      offloadMemAlloc(Device, OFFLOAD_ALLOC_TYPE_DEVICE, Size, &DeviceMemory));
+  std::vector<char> Pageable(Size);
+  for (size_t I = 0; I < Size / sizeof(int32_t); ++I)
+    Managed[I] = int32_t(I);
+  const char *Entry = isHIP() ? "hipMemPrefetchAsync" : "cuMemPrefetchAsync_v2";
+  long Before = counter(Entry);
+  const void *Ptrs[] = {Managed, DeviceMemory, Pageable.data()};
+  size_t Sizes[] = {Size, Size, Size};
+  ASSERT_SUCCESS(offloadMemPrefetch(Queue, 3, Ptrs, Sizes,
+                                    OFFLOAD_MEM_MIGRATION_FLAG_HOST_TO_DEVICE));
+  ASSERT_SUCCESS(offloadSyncQueue(Queue));
+  int Type = 0, Id = -1;
+  size_t Bytes = 0;
+  if (isFake()) {
+    EXPECT_EQ(counter(Entry) - Before, 1);
+    ASSERT_TRUE(lastPrefetch(Type, Id, Bytes));
+    EXPECT_EQ(Type, 1); // CU_MEM_LOCATION_TYPE_DEVICE
+    EXPECT_EQ(Id, 0);
+    EXPECT_EQ(Bytes, Size);
+  }
+  // Part of the allocation, back to the host; a range of 0 bytes is
+  // ignored.
+  const void *Part[] = {Managed + 256, Managed};
+  size_t PartSizes[] = {1024, 0};
+  ASSERT_SUCCESS(offloadMemPrefetch(Queue, 2, Part, PartSizes,
+                                    OFFLOAD_MEM_MIGRATION_FLAG_DEVICE_TO_HOST));
+  ASSERT_SUCCESS(offloadSyncQueue(Queue));
+  if (isFake()) {
+    EXPECT_EQ(counter(Entry) - Before, 2);
+    ASSERT_TRUE(lastPrefetch(Type, Id, Bytes));
+    EXPECT_EQ(Type, 2); // CU_MEM_LOCATION_TYPE_HOST
+    EXPECT_EQ(Bytes, 1024u);
+  }
+  // A hint: the contents stay.
+  for (size_t I = 0; I < Size / sizeof(int32_t); ++I)
+    ASSERT_EQ(Managed[I], int32_t(I)) << I;
+  // Past the end of the allocation is an error, before the driver sees it.
+  size_t TooLarge[] = {Size + 1};
+  const void *Start[] = {Managed};
+  ASSERT_ERROR(OFFLOAD_ERRC_INVALID_SIZE,
+               offloadMemPrefetch(Queue, 1, Start, TooLarge,
+                                  OFFLOAD_MEM_MIGRATION_FLAG_HOST_TO_DEVICE));
+  if (isFake())
+    EXPECT_EQ(counter(Entry) - Before, 2);
+  EXPECT_SUCCESS(offloadMemFree(DeviceMemory));
+  EXPECT_SUCCESS(offloadMemFree(Managed));
 }
 
 TEST_P(GPUDriverTest, FillPatternsUseDeviceMemsets) {

@@ -138,6 +138,9 @@ public:
 
   Error streamWaitValue32(void *Stream, uint32_t *Address,
                           uint32_t Value) override;
+  Error prefetch(int Ordinal, const void *Ptr, size_t Size, bool ToDevice,
+                 void *Stream) override;
+  bool isManaged(const void *Ptr) override;
 
   bool isValidBinary(StringRef Image) const override;
   Expected<void *> loadModule(StringRef Image) override;
@@ -403,6 +406,29 @@ PointerKind CUDADriver::classify(const void *Ptr) {
       MemoryType == 0)
     return PointerKind::Pageable;
   return PointerKind::DeviceAccessible;
+}
+
+bool CUDADriver::isManaged(const void *Ptr) {
+  // As in classify: memory the driver does not know reads as not managed.
+  unsigned Managed = 0;
+  int Attribute = CU_POINTER_ATTRIBUTE_IS_MANAGED;
+  void *Data[] = {&Managed};
+  return Sym.cuPointerGetAttributes(1, &Attribute, Data, toDevicePtr(Ptr)) ==
+             CUDA_SUCCESS &&
+         Managed;
+}
+
+Error CUDADriver::prefetch(int Ordinal, const void *Ptr, size_t Size,
+                           bool ToDevice, void *Stream) {
+  // A hint: a driver older than CUDA 12.2 has no cuMemPrefetchAsync_v2.
+  if (!Sym.cuMemPrefetchAsync_v2)
+    return Error::success();
+  CUmemLocation To = {ToDevice ? CU_MEM_LOCATION_TYPE_DEVICE
+                               : CU_MEM_LOCATION_TYPE_HOST,
+                      ToDevice ? Devices[Ordinal] : 0};
+  return check(Sym.cuMemPrefetchAsync_v2(toDevicePtr(Ptr), Size, To, 0,
+                                         static_cast<CUstream>(Stream)),
+               "cuMemPrefetchAsync_v2");
 }
 
 Error CUDADriver::memcpyAsync(void *Dst, const void *Src, size_t Size,

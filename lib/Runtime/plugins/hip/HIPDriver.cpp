@@ -146,6 +146,9 @@ public:
 
   Error streamWaitValue32(void *Stream, uint32_t *Address,
                           uint32_t Value) override;
+  Error prefetch(int Ordinal, const void *Ptr, size_t Size, bool ToDevice,
+                 void *Stream) override;
+  bool isManaged(const void *Ptr) override;
   Error launchHostFunction(void *Stream, HostFn Fn, void *UserData) override;
 
   bool isValidBinary(StringRef Image) const override;
@@ -408,6 +411,27 @@ PointerKind HIPDriver::classify(const void *Ptr) {
   if (RuntimeVersion >= 60000000 && Type == 0)
     return PointerKind::Pageable;
   return PointerKind::DeviceAccessible;
+}
+
+bool HIPDriver::isManaged(const void *Ptr) {
+  alignas(8) char Attributes[256] = {0};
+  if (Sym.hipPointerGetAttributes(Attributes, Ptr) != hipSuccess)
+    return false;
+  int Managed;
+  std::memcpy(&Managed, Attributes + hipPointerAttributeIsManagedOffset,
+              sizeof(Managed));
+  return Managed != 0;
+}
+
+Error HIPDriver::prefetch(int Ordinal, const void *Ptr, size_t Size,
+                          bool ToDevice, void *Stream) {
+  // A hint: nothing to do for a runtime without hipMemPrefetchAsync.
+  if (!Sym.hipMemPrefetchAsync)
+    return Error::success();
+  return check(Sym.hipMemPrefetchAsync(Ptr, Size,
+                                       ToDevice ? Ordinal : hipCpuDeviceId,
+                                       static_cast<hipStream_t>(Stream)),
+               "hipMemPrefetchAsync");
 }
 
 Error HIPDriver::memcpyAsync(void *Dst, const void *Src, size_t Size,
