@@ -21,7 +21,8 @@
 #   7. the runtime conformance suite on the CUDA devices (tests parameterized
 #      over devices, filtered to cuda*), the CUDA plugin's own tests on the
 #      real driver (RealCUDA/*) and the tests that need no GPU
-#      (CUDAPluginTest.*, HIPPluginTest.*, on the bundle's fake drivers), with
+#      (FakeVendors/*, CUDAPluginTest.*, HIPPluginTest.*, on the bundle's fake
+#      drivers), with
 #      what is left of the budget (at most 300 s).
 # Every step prints "<step>: PASS|FAIL|SKIPPED ..." lines in gpu-summary.txt.
 # It writes gpu-summary.txt, gpu-check.log and the JSON files to $OUT, or to
@@ -328,7 +329,7 @@ fi
 # host to host memory on a device's queue are host-only for now (see
 # unittests/Runtime/Plugins/CMakeLists.txt).
 excluded='*/offloadCreateEventTest.SuccessManyEvents/*:*/offloadDestroyQueueTest.SuccessWaitsForWork/*:*/offloadGetQueueInfoTest.SuccessEmpty/*:*/offloadLaunchHostFunctionTest.SuccessIsAsynchronous/*:*/offloadMemcpyTest.SuccessHostToHostOnQueue/*:*/offloadSyncEventTest.SuccessWaitsForRecordedPoint/*'
-filter="*/cuda*:RealCUDA/*:CUDAPluginTest.*:HIPPluginTest.*:CUDAHeaderTest.*:-$excluded"
+filter="*/cuda*:RealCUDA/*:FakeVendors/*:CUDAPluginTest.*:HIPPluginTest.*:CUDAHeaderTest.*:-$excluded"
 # The plugin tests that need no GPU use the bundle's fake drivers.
 export OFFLOAD_TEST_FAKE_CUDA_LIBRARY=$b/lib/test/libfakecuda.so
 export OFFLOAD_TEST_FAKE_CUDA122_LIBRARY=$b/lib/test/libfakecuda122.so

@@ -533,14 +533,15 @@ typedef enum offload_mem_migration_flag_t {
 /// (liboffload 23's `olMemPrefetch`). A hint only: the memory's contents and
 /// its addresses do not change, and a range that is not managed memory (another
 /// kind of allocation, memory the runtime does not know) is ignored without an
-/// error, as is a range of 0 bytes. The host device's managed memory is host
-/// memory, and the CUDA and HIP plugins do not migrate it yet: every range is
-/// ignored, after the checks. With validation, a range that starts inside an
-/// allocation of offloadMemAlloc must have Sizes[i] bytes left in it. Errors:
-/// INVALID_NULL_HANDLE, INVALID_QUEUE, INVALID_NULL_POINTER (Ptrs or Sizes null
-/// with NumPtrs > 0, an entry of Ptrs null: the message names it, "Ptrs[i]"),
-/// INVALID_ENUMERATION (Flags), INVALID_SIZE (with validation: Sizes[i] past
-/// the end of the allocation Ptrs[i] is in).
+/// error, as is a range of 0 bytes. The CUDA and HIP plugins move managed
+/// memory with cuMemPrefetchAsync_v2 and hipMemPrefetchAsync, on the queue (a
+/// driver without them ignores the hint); the host device's managed memory is
+/// host memory, which stays where it is. With validation, a range that starts
+/// inside an allocation of offloadMemAlloc must have Sizes[i] bytes left in it.
+/// Errors: INVALID_NULL_HANDLE, INVALID_QUEUE, INVALID_NULL_POINTER (Ptrs or
+/// Sizes null with NumPtrs > 0, an entry of Ptrs null: the message names it,
+/// "Ptrs[i]"), INVALID_ENUMERATION (Flags), INVALID_SIZE (with validation:
+/// Sizes[i] past the end of the allocation Ptrs[i] is in).
 OFFLOAD_API offload_result_t offloadMemPrefetch(
     offload_queue_handle_t Queue, size_t NumPtrs, const void *const *Ptrs,
     const size_t *Sizes, offload_mem_migration_flag_t Flags);

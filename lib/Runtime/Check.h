@@ -28,6 +28,7 @@
 #ifndef OFFLOADRUNTIME_LIB_CHECK_H
 #define OFFLOADRUNTIME_LIB_CHECK_H
 
+#include "CheckServices.h"
 #include "InitCheck.h"
 
 #include "OffloadRuntime/OffloadAPI.h"
@@ -61,13 +62,7 @@ inline bool isLeakCheckEnabled() {
 /// Reads OFFLOAD_CHECK; an error names a word that is no tool.
 llvm::Error loadEnabledTools();
 
-/// Prints \p Lines (newline-separated) with "========= " before each, on
-/// stdout, at once, and counts one error of the summary.
-void report(llvm::StringRef Lines);
-
-/// Counts \p N errors reported elsewhere (memcheck's lines) and makes sure
-/// the summary is printed at exit.
-void countErrors(uint64_t N);
+/// report and countErrors, what plugins use, are in CheckServices.h.
 
 /// The errors counted so far.
 uint64_t getErrorCount();

@@ -9,8 +9,8 @@
 // entry points validate and trace (OFFLOAD_DISABLE_VALIDATION,
 // OFFLOAD_TRACE, read by offloadInit), and the trace's one-line messages. A
 // leaf header: it includes nothing of the runtime, so that a plugin needs no
-// private header of the core (plugins include Plugin.h, Error.h and this
-// file; docs/RuntimeAPI.md, "Plugins").
+// private header of the core (plugins include Plugin.h, Error.h, this file
+// and CheckServices.h; docs/GPU.md, "Plugins").
 //
 //===----------------------------------------------------------------------===//
 

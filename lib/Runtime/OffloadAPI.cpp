@@ -577,10 +577,24 @@ Error offloadMemPrefetch_impl(Runtime &RT, offload_queue_handle_t Queue,
               ("Sizes[" + Twine(I) + "]").str()))
         return E;
   }
-  // A hint: the host device's managed memory is host memory, and the GPU
-  // plugins do not migrate managed memory (cuMemPrefetchAsync) yet.
-  (void)Queue;
-  (void)Flags;
+  // A hint, which the queue's device carries out (Device::prefetch): the GPU
+  // plugins migrate managed memory (cuMemPrefetchAsync_v2,
+  // hipMemPrefetchAsync) and ignore other memory; the host device's managed
+  // memory is host memory. Allocations the table knows to be of another kind
+  // are skipped here.
+  QueueObject &Q = unwrap(Queue);
+  offload::Device &D = *unwrap(Q.Device).Impl;
+  bool ToDevice = Flags == OFFLOAD_MEM_MIGRATION_FLAG_HOST_TO_DEVICE;
+  for (size_t I = 0; I < NumPtrs; ++I) {
+    if (!Sizes[I])
+      continue;
+    if (std::optional<std::pair<void *, AllocationInfo>> A =
+            RT.findAllocation(Ptrs[I]);
+        A && A->second.Kind != OFFLOAD_ALLOC_TYPE_MANAGED)
+      continue;
+    if (Error E = D.prefetch(*Q.Impl, Ptrs[I], Sizes[I], ToDevice))
+      return E;
+  }
   return Error::success();
 }
 

@@ -10,7 +10,9 @@
 // entry points validate arguments and then talk to plugins only through these
 // classes; the runtime creates them from the list in plugins/Plugins.def, so
 // adding a platform touches no caller. A plugin includes this header,
-// Error.h and Config.h, and no other header of the core.
+// OffloadSupport/Error.h and the leaf headers Config.h and CheckServices.h,
+// and no other header of the core (scripts/check-plugin-includes.py, run by
+// test/Runtime/plugin-includes.test).
 //
 // Ownership: a Plugin owns its Devices; Queues, Programs and Symbols are owned
 // by the runtime's handles; Events are shared, because a queue that waits on
@@ -133,6 +135,14 @@ public:
   /// Fills \p Size bytes at \p Ptr with \p Pattern repeated.
   virtual llvm::Error fill(Queue *Q, void *Ptr, llvm::ArrayRef<uint8_t> Pattern,
                            size_t Size) = 0;
+  /// Moves \p Size bytes of managed memory at \p Ptr towards this device
+  /// (\p ToDevice) or the host, in the order of \p Q (a queue of this
+  /// device): a hint, which changes no contents or addresses. A plugin
+  /// ignores memory that is not managed; the default ignores everything.
+  virtual llvm::Error prefetch(Queue &Q, const void *Ptr, size_t Size,
+                               bool ToDevice) {
+    return llvm::Error::success();
+  }
   virtual llvm::Expected<void *> registerHostMemory(void *HostPtr,
                                                     size_t Size) = 0;
   virtual llvm::Error unregisterHostMemory(void *HostPtr) = 0;

@@ -519,9 +519,10 @@ def offloadMemPrefetch : Function {
 (liboffload 23's `olMemPrefetch`). A hint only: the memory's contents and
 its addresses do not change, and a range that is not managed memory
 (another kind of allocation, memory the runtime does not know) is ignored
-without an error, as is a range of 0 bytes. The host device's managed
-memory is host memory, and the CUDA and HIP plugins do not migrate it yet:
-every range is ignored, after the checks. With validation, a range that
+without an error, as is a range of 0 bytes. The CUDA and HIP plugins move
+managed memory with cuMemPrefetchAsync_v2 and hipMemPrefetchAsync, on the
+queue (a driver without them ignores the hint); the host device's managed
+memory is host memory, which stays where it is. With validation, a range that
 starts inside an allocation of offloadMemAlloc must have Sizes[i] bytes
 left in it.}];
   let Params = [

@@ -85,7 +85,14 @@ struct Allocation {
   size_t Size;
   int Type; ///< CU_MEMORYTYPE_*: 1 host, 2 device
   bool Owned;
+  /// cuMemAllocManaged's (CU_POINTER_ATTRIBUTE_IS_MANAGED).
+  bool Managed = false;
 };
+
+/// Where the last cuMemPrefetchAsync_v2 moved memory to, for
+/// fakeCudaGetLastPrefetch (StateMutex held): CUmemLocationType and id.
+int LastPrefetchType = 0, LastPrefetchId = 0;
+size_t LastPrefetchSize = 0;
 
 std::mutex StateMutex;
 bool Initialized = false;
@@ -820,6 +827,10 @@ FAKE_API CUresult cuMemAllocManaged(CUdeviceptr *Ptr, size_t Size,
   void *P = nullptr;
   CUresult R = allocate(&P, Size, 2);
   *Ptr = reinterpret_cast<uintptr_t>(P);
+  if (R == Success) {
+    std::lock_guard<std::mutex> Lock(StateMutex);
+    Allocations[*Ptr].Managed = true;
+  }
   return R;
 }
 
@@ -851,11 +862,52 @@ FAKE_API CUresult cuPointerGetAttributes(unsigned N, int *Attrs, void **Data,
   std::lock_guard<std::mutex> Lock(StateMutex);
   const Allocation *A = findAllocation(Ptr);
   for (unsigned I = 0; I < N; ++I) {
-    if (Attrs[I] != 2)
+    if (Attrs[I] == 2) // CU_POINTER_ATTRIBUTE_MEMORY_TYPE
+      *static_cast<unsigned *>(Data[I]) = A ? A->Type : 0;
+    else if (Attrs[I] == 8) // CU_POINTER_ATTRIBUTE_IS_MANAGED
+      *static_cast<unsigned *>(Data[I]) = A && A->Managed;
+    else
       return InvalidValue;
-    *static_cast<unsigned *>(Data[I]) = A ? A->Type : 0;
   }
   return Success;
+}
+
+/// CUDA 12.2's prefetch: managed memory only (CUDA_ERROR_INVALID_VALUE for
+/// other memory, as the driver answers), inside one allocation, to a device
+/// (type 1) or the host (type 2). Nothing moves: it is recorded for
+/// fakeCudaGetLastPrefetch.
+struct FakeMemLocation {
+  int Type;
+  int Id;
+};
+FAKE_API CUresult cuMemPrefetchAsync_v2(CUdeviceptr Ptr, size_t Size,
+                                        FakeMemLocation To, unsigned Flags,
+                                        void *S) {
+  if (CUresult R = enter("cuMemPrefetchAsync_v2"))
+    return R;
+  if ((S && !isStream(S)) || Flags)
+    return InvalidValue;
+  std::lock_guard<std::mutex> Lock(StateMutex);
+  const Allocation *A = findAllocation(Ptr);
+  auto It = Allocations.upper_bound(Ptr);
+  if (!A || !A->Managed || It == Allocations.begin() ||
+      Ptr + Size > std::prev(It)->first + A->Size)
+    return InvalidValue;
+  if ((To.Type != 1 || To.Id < 0 || To.Id >= DeviceCount) && To.Type != 2)
+    return InvalidValue;
+  LastPrefetchType = To.Type;
+  LastPrefetchId = To.Id;
+  LastPrefetchSize = Size;
+  return Success;
+}
+
+/// The location and size of the last cuMemPrefetchAsync_v2; 0 if none.
+FAKE_API int fakeCudaGetLastPrefetch(int *Type, int *Id, size_t *Size) {
+  std::lock_guard<std::mutex> Lock(StateMutex);
+  *Type = LastPrefetchType;
+  *Id = LastPrefetchId;
+  *Size = LastPrefetchSize;
+  return LastPrefetchType != 0;
 }
 
 FAKE_API CUresult cuMemcpyAsync(CUdeviceptr Dst, CUdeviceptr Src, size_t Size,

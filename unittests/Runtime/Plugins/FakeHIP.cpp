@@ -214,7 +214,27 @@ HIP_API hipError_t hipPointerGetAttributes(void *Attributes, const void *Ptr) {
   int HipType = static_cast<int>(Type); // host 1, device 2, as in HIP 6
 #endif
   std::memcpy(Attributes, &HipType, sizeof(HipType));
+  // isManaged, after the type, the device and two pointers (HIP 5 and 6).
+  unsigned Managed = 0;
+  Attr = 8; // CU_POINTER_ATTRIBUTE_IS_MANAGED
+  Data[0] = &Managed;
+  if (CUresult R = cuPointerGetAttributes(1, &Attr, Data,
+                                          reinterpret_cast<uintptr_t>(Ptr)))
+    return R;
+  int IsManaged = Managed != 0;
+  std::memcpy(static_cast<char *>(Attributes) + 24, &IsManaged,
+              sizeof(IsManaged));
   return 0;
+}
+
+/// To device \p Device, or the host for hipCpuDeviceId (-1).
+HIP_API hipError_t hipMemPrefetchAsync(const void *Ptr, size_t Size, int Device,
+                                       void *S) {
+  count("hipMemPrefetchAsync");
+  bindDevice();
+  FakeMemLocation To = {Device >= 0 ? 1 : 2, Device >= 0 ? Device : 0};
+  return fromCUDA(
+      cuMemPrefetchAsync_v2(reinterpret_cast<uintptr_t>(Ptr), Size, To, 0, S));
 }
 
 HIP_API hipError_t hipMemcpyAsync(void *Dst, const void *Src, size_t Size,

@@ -680,6 +680,16 @@ Error GPUDevice::memcpy(Queue *Q, void *Dst, const void *Src, size_t Size) {
                                static_cast<GPUQueue *>(Q)->getStream());
 }
 
+Error GPUDevice::prefetch(Queue &Q, const void *Ptr, size_t Size,
+                          bool ToDevice) {
+  if (Error E = makeCurrent())
+    return E;
+  if (!TheDriver.isManaged(Ptr))
+    return Error::success();
+  return TheDriver.prefetch(Ordinal, Ptr, Size, ToDevice,
+                            static_cast<GPUQueue &>(Q).getStream());
+}
+
 Error GPUDevice::fill(Queue *Q, void *Ptr, ArrayRef<uint8_t> Pattern,
                       size_t Size) {
   if (Error E = makeCurrent())

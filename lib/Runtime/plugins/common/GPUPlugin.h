@@ -444,6 +444,10 @@ public:
   static constexpr size_t kMaxAlignment = size_t(2) << 20;
   llvm::Error memcpy(Queue *Q, void *Dst, const void *Src,
                      size_t Size) override;
+  /// Driver::prefetch on \p Q's stream where Driver::isManaged says the
+  /// memory is managed.
+  llvm::Error prefetch(Queue &Q, const void *Ptr, size_t Size,
+                       bool ToDevice) override;
   llvm::Error fill(Queue *Q, void *Ptr, llvm::ArrayRef<uint8_t> Pattern,
                    size_t Size) override;
   llvm::Expected<void *> registerHostMemory(void *HostPtr,

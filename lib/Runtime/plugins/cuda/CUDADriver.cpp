@@ -23,6 +23,7 @@
 #include "../common/DynamicLibrary.h"
 #include "../common/GPUPlugin.h"
 #include "../common/ImageCheck.h"
+#include "../common/VendorDriver.h"
 #include "OffloadSupport/Environment.h"
 #include "OffloadSupport/Error.h"
 
@@ -49,21 +50,72 @@ namespace {
 
 /// The resolved entry points.
 struct CUDASymbols {
-#define CUDA_SYMBOL(Member, Export, Fallback, Required, Ret, Params)           \
-  Ret(*Member) Params = nullptr;
+#define CUDA_SYMBOL OFFLOAD_VENDOR_SYMBOL
 #include "CUDASymbols.def"
 };
 
-class CUDADriver final : public APIDriver {
-public:
-  CUDADriver() : APIDriver(CUDA_ERROR_NOT_READY) {}
+/// The entry points and constants of the operations the CUDA plugin shares
+/// with the HIP plugin (../common/VendorDriver.h).
+struct CUDAEntryPoints {
+  using Symbols = CUDASymbols;
+  static constexpr const char *PlatformName = "cuda", *APIName = "CUDA",
+                              *VendorName = "NVIDIA Corporation";
+  static constexpr offload_platform_backend_t Backend =
+      OFFLOAD_PLATFORM_BACKEND_CUDA;
+  static constexpr uintptr_t LaunchParamBufferPointer =
+      cuda::LaunchParamBufferPointer;
+  static constexpr uintptr_t LaunchParamBufferSize =
+      cuda::LaunchParamBufferSize;
+  static constexpr uintptr_t LaunchParamEnd = cuda::LaunchParamEnd;
+  static constexpr int NotFound = CUDA_ERROR_NOT_FOUND;
+  static constexpr unsigned StreamFlags = CU_STREAM_NON_BLOCKING;
+  static constexpr unsigned EventFlags = CU_EVENT_DEFAULT;
+  static constexpr unsigned EventFlagsNoTiming = CU_EVENT_DISABLE_TIMING;
+  static constexpr unsigned HostRegisterFlags = MemHostRegisterPortable;
+  static constexpr unsigned ManagedFlags = CU_MEM_ATTACH_GLOBAL;
+  static constexpr int FuncSharedSizeAttribute =
+      CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES;
+  static constexpr int CooperativeLaunchAttribute =
+      CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH;
+#define CUDA_ENTRY(Op, Member) OFFLOAD_VENDOR_ENTRY(CUDASymbols, Op, Member)
+  CUDA_ENTRY(DeviceGetAttribute, cuDeviceGetAttribute)
+  CUDA_ENTRY(DeviceTotalMem, cuDeviceTotalMem)
+  CUDA_ENTRY(MemAlloc, cuMemAlloc)
+  CUDA_ENTRY(MemAllocHost, cuMemAllocHost)
+  CUDA_ENTRY(MemAllocManaged, cuMemAllocManaged)
+  CUDA_ENTRY(MemFree, cuMemFree)
+  CUDA_ENTRY(MemFreeHost, cuMemFreeHost)
+  CUDA_ENTRY(HostRegister, cuMemHostRegister)
+  CUDA_ENTRY(HostUnregister, cuMemHostUnregister)
+  CUDA_ENTRY(MemsetD8Async, cuMemsetD8Async)
+  CUDA_ENTRY(MemsetD16Async, cuMemsetD16Async)
+  CUDA_ENTRY(MemsetD32Async, cuMemsetD32Async)
+  CUDA_ENTRY(StreamCreate, cuStreamCreate)
+  CUDA_ENTRY(StreamDestroy, cuStreamDestroy)
+  CUDA_ENTRY(StreamSynchronize, cuStreamSynchronize)
+  CUDA_ENTRY(StreamQuery, cuStreamQuery)
+  CUDA_ENTRY(StreamWaitEvent, cuStreamWaitEvent)
+  CUDA_ENTRY(LaunchHostFunc, cuLaunchHostFunc)
+  CUDA_ENTRY(EventCreate, cuEventCreate)
+  CUDA_ENTRY(EventDestroy, cuEventDestroy)
+  CUDA_ENTRY(EventRecord, cuEventRecord)
+  CUDA_ENTRY(EventSynchronize, cuEventSynchronize)
+  CUDA_ENTRY(EventQuery, cuEventQuery)
+  CUDA_ENTRY(EventElapsedTime, cuEventElapsedTime)
+  CUDA_ENTRY(ModuleGetFunction, cuModuleGetFunction)
+  CUDA_ENTRY(ModuleGetGlobal, cuModuleGetGlobal)
+  CUDA_ENTRY(FuncGetAttribute, cuFuncGetAttribute)
+  CUDA_ENTRY(LaunchKernel, cuLaunchKernel)
+  CUDA_ENTRY(OccupancyMaxActiveBlocksPerMultiprocessor,
+             cuOccupancyMaxActiveBlocksPerMultiprocessor)
+  CUDA_ENTRY(LaunchCooperativeKernel, cuLaunchCooperativeKernel)
+#undef CUDA_ENTRY
+};
 
-  StringRef getPlatformName() const override { return "cuda"; }
-  StringRef getAPIName() const override { return "CUDA"; }
-  StringRef getVendorName() const override { return "NVIDIA Corporation"; }
-  offload_platform_backend_t getBackend() const override {
-    return OFFLOAD_PLATFORM_BACKEND_CUDA;
-  }
+class CUDADriver final : public VendorDriver<CUDAEntryPoints> {
+public:
+  CUDADriver() : VendorDriver(CUDA_ERROR_NOT_READY) {}
+
   std::string getVersion() const override {
     return formatv("CUDA {0}.{1}", DriverVersion / 1000,
                    (DriverVersion % 1000) / 10)
@@ -78,62 +130,32 @@ public:
   Expected<DeviceInfo> queryDeviceInfo(int Ordinal) override;
   bool supportsStreamWaitValue(int Ordinal) override;
 
-  Expected<void *> allocate(size_t Size, offload_alloc_type_t Kind) override;
-  Error free(void *Ptr, offload_alloc_type_t Kind) override;
-  Error registerHost(void *Ptr, size_t Size) override;
-  Error unregisterHost(void *Ptr) override;
   PointerKind classify(const void *Ptr) override;
   Error memcpyAsync(void *Dst, const void *Src, size_t Size,
                     void *Stream) override;
-  Error memsetAsync(void *Ptr, uint32_t Value, unsigned ElementSize,
-                    size_t Count, void *Stream) override;
   Error memset2D32Async(void *Ptr, size_t Pitch, uint32_t Value, size_t Height,
                         void *Stream) override;
 
-  Expected<void *> createStream() override;
-  Error destroyStream(void *Stream) override;
-  Error synchronizeStream(void *Stream) override;
-  Expected<bool> queryStream(void *Stream) override;
-  Expected<void *> createEvent(bool Timing) override;
-  Error destroyEvent(void *Event) override;
-  Error recordEvent(void *Event, void *Stream) override;
-  Error synchronizeEvent(void *Event) override;
-  Expected<bool> queryEvent(void *Event) override;
-  Error streamWaitEvent(void *Stream, void *Event) override;
-  Expected<float> eventElapsedTime(void *Start, void *End) override;
   Error streamWaitValue32(void *Stream, uint32_t *Address,
                           uint32_t Value) override;
-  Error launchHostFunction(void *Stream, HostFn Fn, void *UserData) override;
+  Error prefetch(int Ordinal, const void *Ptr, size_t Size, bool ToDevice,
+                 void *Stream) override;
+  bool isManaged(const void *Ptr) override;
 
   bool isValidBinary(StringRef Image) const override;
   Expected<void *> loadModule(StringRef Image) override;
   Error unloadModule(void *Module) override;
-  Expected<void *> getFunction(void *Module, StringRef Name) override;
-  Expected<std::pair<void *, uint64_t>> getGlobal(void *Module,
-                                                  StringRef Name) override;
   Expected<std::vector<ParameterSlot>>
   getParameterLayout(void *Module, void *Function, StringRef Name) override;
-  uint64_t getStaticSharedBytes(void *Function) override;
   Error setMaxDynamicSharedBytes(void *Function, uint64_t Bytes) override;
   std::optional<Expected<uint64_t>>
   getOptimalBlockSize(void *Function, size_t SharedMemoryPerThread) override;
-  LaunchParamTags getLaunchParamTags() const override {
-    return {LaunchParamBufferPointer, LaunchParamBufferSize, LaunchParamEnd};
-  }
-  Error launchKernel(void *Function, const LaunchDims &D, void *Stream,
-                     void **Extra) override;
-  Expected<uint32_t>
-  getMaxActiveBlocksPerMultiprocessor(void *Function, uint32_t BlockThreads,
-                                      size_t DynShared) override;
-  Error launchCooperativeKernel(void *Function, const LaunchDims &D,
-                                void *Stream, void **Params) override;
 
 private:
   std::pair<std::string, std::string> describe(int R) const override;
   offload_errc_t getErrorCode(int R) const override;
 
   std::optional<DynamicLibrary> Library;
-  CUDASymbols Sym;
   int DriverVersion = 0;
   std::vector<CUdevice> Devices;
 
@@ -208,9 +230,7 @@ DriverStatus CUDADriver::initialize() {
 
   Sym = CUDASymbols();
   std::string Missing;
-#define CUDA_SYMBOL(Member, Export, Fallback, Required, Ret, Params)           \
-  Sym.Member = reinterpret_cast<Ret(*) Params>(                                \
-      Library->resolve(Export, Fallback, Required, Missing));
+#define CUDA_SYMBOL OFFLOAD_VENDOR_RESOLVE
 #include "CUDASymbols.def"
   if (!Missing.empty()) {
     Status.Message = Path + " is not a usable CUDA driver: it lacks " + Missing;
@@ -294,13 +314,7 @@ static std::string formatUUID(const CUuuid &U) {
 
 Expected<DeviceInfo> CUDADriver::queryDeviceInfo(int Ordinal) {
   CUdevice D = Devices[Ordinal];
-  auto Attribute = [&](int Attr) -> Expected<uint32_t> {
-    int Value = 0;
-    if (Error E = check(Sym.cuDeviceGetAttribute(&Value, Attr, D),
-                        formatv("cuDeviceGetAttribute({0})", Attr).str()))
-      return std::move(E);
-    return static_cast<uint32_t>(std::max(Value, 0));
-  };
+  auto Attribute = [&](int Attr) { return getAttribute(Attr, D); };
   DeviceInfo Info;
   char Name[256] = {0};
   if (Error E = check(Sym.cuDeviceGetName(Name, sizeof(Name) - 1, D),
@@ -308,7 +322,7 @@ Expected<DeviceInfo> CUDADriver::queryDeviceInfo(int Ordinal) {
     return std::move(E);
   Info.Name = Name;
   Info.ProductName = Name;
-  Info.Vendor = "NVIDIA Corporation";
+  Info.Vendor = getVendorName().str();
   Info.VendorId = 0x10de;
   Info.DriverVersion = getVersion();
   CUuuid UUID;
@@ -354,19 +368,8 @@ Expected<DeviceInfo> CUDADriver::queryDeviceInfo(int Ordinal) {
       OptIn > 0)
     Info.WorkGroupLocalMemSize =
         std::max<uint64_t>(Info.WorkGroupLocalMemSize, uint32_t(OptIn));
-  int Cooperative = 0;
-  Info.CooperativeLaunchSupport =
-      Sym.cuLaunchCooperativeKernel &&
-      Sym.cuOccupancyMaxActiveBlocksPerMultiprocessor &&
-      Sym.cuDeviceGetAttribute(&Cooperative,
-                               CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH,
-                               D) == CUDA_SUCCESS &&
-      Cooperative;
-  size_t Total = 0;
-  if (Error E = check(Sym.cuDeviceTotalMem(&Total, D), "cuDeviceTotalMem_v2"))
+  if (Error E = queryMemoryAndCooperativeInfo(Info, D))
     return std::move(E);
-  Info.GlobalMemSize = Total;
-  Info.MaxMemAllocSize = Total;
   return Info;
 }
 
@@ -392,58 +395,6 @@ static CUdeviceptr toDevicePtr(const void *Ptr) {
   return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(Ptr));
 }
 
-Expected<void *> CUDADriver::allocate(size_t Size, offload_alloc_type_t Kind) {
-  switch (Kind) {
-  case OFFLOAD_ALLOC_TYPE_DEVICE: {
-    CUdeviceptr Ptr = 0;
-    if (Error E = check(
-            Sym.cuMemAlloc(&Ptr, Size),
-            formatv("cannot allocate {0} bytes of device memory: cuMemAlloc_v2",
-                    Size)
-                .str()))
-      return std::move(E);
-    return reinterpret_cast<void *>(static_cast<uintptr_t>(Ptr));
-  }
-  case OFFLOAD_ALLOC_TYPE_HOST: {
-    void *Ptr = nullptr;
-    if (Error E = check(Sym.cuMemAllocHost(&Ptr, Size),
-                        formatv("cannot allocate {0} bytes of pinned host "
-                                "memory: cuMemAllocHost_v2",
-                                Size)
-                            .str()))
-      return std::move(E);
-    return Ptr;
-  }
-  case OFFLOAD_ALLOC_TYPE_MANAGED: {
-    CUdeviceptr Ptr = 0;
-    if (Error E = check(Sym.cuMemAllocManaged(&Ptr, Size, CU_MEM_ATTACH_GLOBAL),
-                        formatv("cannot allocate {0} bytes of managed memory: "
-                                "cuMemAllocManaged",
-                                Size)
-                            .str()))
-      return std::move(E);
-    return reinterpret_cast<void *>(static_cast<uintptr_t>(Ptr));
-  }
-  }
-  return createError(OFFLOAD_ERRC_INVALID_ENUMERATION,
-                     "unknown allocation kind {0}", int(Kind));
-}
-
-Error CUDADriver::free(void *Ptr, offload_alloc_type_t Kind) {
-  if (Kind == OFFLOAD_ALLOC_TYPE_HOST)
-    return check(Sym.cuMemFreeHost(Ptr), "cuMemFreeHost");
-  return check(Sym.cuMemFree(toDevicePtr(Ptr)), "cuMemFree_v2");
-}
-
-Error CUDADriver::registerHost(void *Ptr, size_t Size) {
-  return check(Sym.cuMemHostRegister(Ptr, Size, MemHostRegisterPortable),
-               "cuMemHostRegister_v2");
-}
-
-Error CUDADriver::unregisterHost(void *Ptr) {
-  return check(Sym.cuMemHostUnregister(Ptr), "cuMemHostUnregister");
-}
-
 PointerKind CUDADriver::classify(const void *Ptr) {
   // cuPointerGetAttributes, unlike cuPointerGetAttribute, succeeds for memory
   // the driver does not know and reports memory type 0.
@@ -457,31 +408,34 @@ PointerKind CUDADriver::classify(const void *Ptr) {
   return PointerKind::DeviceAccessible;
 }
 
+bool CUDADriver::isManaged(const void *Ptr) {
+  // As in classify: memory the driver does not know reads as not managed.
+  unsigned Managed = 0;
+  int Attribute = CU_POINTER_ATTRIBUTE_IS_MANAGED;
+  void *Data[] = {&Managed};
+  return Sym.cuPointerGetAttributes(1, &Attribute, Data, toDevicePtr(Ptr)) ==
+             CUDA_SUCCESS &&
+         Managed;
+}
+
+Error CUDADriver::prefetch(int Ordinal, const void *Ptr, size_t Size,
+                           bool ToDevice, void *Stream) {
+  // A hint: a driver older than CUDA 12.2 has no cuMemPrefetchAsync_v2.
+  if (!Sym.cuMemPrefetchAsync_v2)
+    return Error::success();
+  CUmemLocation To = {ToDevice ? CU_MEM_LOCATION_TYPE_DEVICE
+                               : CU_MEM_LOCATION_TYPE_HOST,
+                      ToDevice ? Devices[Ordinal] : 0};
+  return check(Sym.cuMemPrefetchAsync_v2(toDevicePtr(Ptr), Size, To, 0,
+                                         static_cast<CUstream>(Stream)),
+               "cuMemPrefetchAsync_v2");
+}
+
 Error CUDADriver::memcpyAsync(void *Dst, const void *Src, size_t Size,
                               void *Stream) {
   return check(Sym.cuMemcpyAsync(toDevicePtr(Dst), toDevicePtr(Src), Size,
                                  static_cast<CUstream>(Stream)),
                "cuMemcpyAsync");
-}
-
-Error CUDADriver::memsetAsync(void *Ptr, uint32_t Value, unsigned ElementSize,
-                              size_t Count, void *Stream) {
-  CUstream S = static_cast<CUstream>(Stream);
-  switch (ElementSize) {
-  case 1:
-    return check(Sym.cuMemsetD8Async(toDevicePtr(Ptr),
-                                     static_cast<unsigned char>(Value), Count,
-                                     S),
-                 "cuMemsetD8Async");
-  case 2:
-    return check(Sym.cuMemsetD16Async(toDevicePtr(Ptr),
-                                      static_cast<unsigned short>(Value), Count,
-                                      S),
-                 "cuMemsetD16Async");
-  default:
-    return check(Sym.cuMemsetD32Async(toDevicePtr(Ptr), Value, Count, S),
-                 "cuMemsetD32Async");
-  }
 }
 
 Error CUDADriver::memset2D32Async(void *Ptr, size_t Pitch, uint32_t Value,
@@ -498,86 +452,12 @@ Error CUDADriver::memset2D32Async(void *Ptr, size_t Pitch, uint32_t Value,
 // Streams and events
 //===----------------------------------------------------------------------===//
 
-Expected<void *> CUDADriver::createStream() {
-  CUstream S = nullptr;
-  if (Error E = check(Sym.cuStreamCreate(&S, CU_STREAM_NON_BLOCKING),
-                      "cuStreamCreate"))
-    return std::move(E);
-  return S;
-}
-
-Error CUDADriver::destroyStream(void *Stream) {
-  return check(Sym.cuStreamDestroy(static_cast<CUstream>(Stream)),
-               "cuStreamDestroy_v2");
-}
-
-Error CUDADriver::synchronizeStream(void *Stream) {
-  return check(Sym.cuStreamSynchronize(static_cast<CUstream>(Stream)),
-               "cuStreamSynchronize");
-}
-
-Expected<bool> CUDADriver::queryStream(void *Stream) {
-  return checkQuery(Sym.cuStreamQuery(static_cast<CUstream>(Stream)),
-                    "cuStreamQuery");
-}
-
-Expected<void *> CUDADriver::createEvent(bool Timing) {
-  CUevent E = nullptr;
-  if (Error Err = check(Sym.cuEventCreate(&E, Timing ? CU_EVENT_DEFAULT
-                                                     : CU_EVENT_DISABLE_TIMING),
-                        "cuEventCreate"))
-    return std::move(Err);
-  return E;
-}
-
-Error CUDADriver::destroyEvent(void *Event) {
-  return check(Sym.cuEventDestroy(static_cast<CUevent>(Event)),
-               "cuEventDestroy_v2");
-}
-
-Error CUDADriver::recordEvent(void *Event, void *Stream) {
-  return check(Sym.cuEventRecord(static_cast<CUevent>(Event),
-                                 static_cast<CUstream>(Stream)),
-               "cuEventRecord");
-}
-
-Error CUDADriver::synchronizeEvent(void *Event) {
-  return check(Sym.cuEventSynchronize(static_cast<CUevent>(Event)),
-               "cuEventSynchronize");
-}
-
-Expected<bool> CUDADriver::queryEvent(void *Event) {
-  return checkQuery(Sym.cuEventQuery(static_cast<CUevent>(Event)),
-                    "cuEventQuery");
-}
-
-Error CUDADriver::streamWaitEvent(void *Stream, void *Event) {
-  return check(Sym.cuStreamWaitEvent(static_cast<CUstream>(Stream),
-                                     static_cast<CUevent>(Event), 0),
-               "cuStreamWaitEvent");
-}
-
-Expected<float> CUDADriver::eventElapsedTime(void *Start, void *End) {
-  float Ms = 0;
-  CUresult R = Sym.cuEventElapsedTime(&Ms, static_cast<CUevent>(Start),
-                                      static_cast<CUevent>(End));
-  if (Error E = checkComplete(R, "cuEventElapsedTime"))
-    return std::move(E);
-  return Ms;
-}
-
 Error CUDADriver::streamWaitValue32(void *Stream, uint32_t *Address,
                                     uint32_t Value) {
   return check(Sym.cuStreamWaitValue32(static_cast<CUstream>(Stream),
                                        toDevicePtr(Address), Value,
                                        CU_STREAM_WAIT_VALUE_GEQ),
                "cuStreamWaitValue32_v2");
-}
-
-Error CUDADriver::launchHostFunction(void *Stream, HostFn Fn, void *UserData) {
-  return check(
-      Sym.cuLaunchHostFunc(static_cast<CUstream>(Stream), Fn, UserData),
-      "cuLaunchHostFunc");
 }
 
 //===----------------------------------------------------------------------===//
@@ -791,44 +671,6 @@ CUDADriver::getParameterLayout(void *Module, void *Function, StringRef Name) {
   return parsePTXParameters(PTX, Name);
 }
 
-Expected<void *> CUDADriver::getFunction(void *Module, StringRef Name) {
-  CUfunction Fn = nullptr;
-  CUresult R = Sym.cuModuleGetFunction(&Fn, static_cast<CUmodule>(Module),
-                                       Name.str().c_str());
-  if (R == CUDA_ERROR_NOT_FOUND)
-    return createError(OFFLOAD_ERRC_NOT_FOUND,
-                       "kernel '{0}' is not in the program (CUDA module)",
-                       Name);
-  if (Error E = check(R, "cuModuleGetFunction"))
-    return std::move(E);
-  return Fn;
-}
-
-Expected<std::pair<void *, uint64_t>> CUDADriver::getGlobal(void *Module,
-                                                            StringRef Name) {
-  CUdeviceptr Ptr = 0;
-  size_t Size = 0;
-  CUresult R = Sym.cuModuleGetGlobal(&Ptr, &Size, static_cast<CUmodule>(Module),
-                                     Name.str().c_str());
-  if (R == CUDA_ERROR_NOT_FOUND)
-    return createError(OFFLOAD_ERRC_NOT_FOUND,
-                       "global variable '{0}' is not in the program (CUDA "
-                       "module)",
-                       Name);
-  if (Error E = check(R, "cuModuleGetGlobal_v2"))
-    return std::move(E);
-  return std::make_pair(reinterpret_cast<void *>(static_cast<uintptr_t>(Ptr)),
-                        static_cast<uint64_t>(Size));
-}
-
-uint64_t CUDADriver::getStaticSharedBytes(void *Function) {
-  int Bytes = 0;
-  if (Sym.cuFuncGetAttribute(&Bytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
-                             static_cast<CUfunction>(Function)) != CUDA_SUCCESS)
-    return 0;
-  return static_cast<uint64_t>(std::max(Bytes, 0));
-}
-
 Error CUDADriver::setMaxDynamicSharedBytes(void *Function, uint64_t Bytes) {
   if (Bytes > INT_MAX)
     return createError(OFFLOAD_ERRC_OUT_OF_RESOURCES,
@@ -872,36 +714,6 @@ CUDADriver::getOptimalBlockSize(void *Function, size_t SharedMemoryPerThread) {
         "no block size fits {0} bytes of dynamic shared memory per thread",
         SharedMemoryPerThread));
   return Expected<uint64_t>(static_cast<uint64_t>(Block));
-}
-
-Error CUDADriver::launchKernel(void *Function, const LaunchDims &D,
-                               void *Stream, void **Extra) {
-  return check(Sym.cuLaunchKernel(
-                   static_cast<CUfunction>(Function), D.Grid[0], D.Grid[1],
-                   D.Grid[2], D.Block[0], D.Block[1], D.Block[2], D.SharedBytes,
-                   static_cast<CUstream>(Stream), nullptr, Extra),
-               "cuLaunchKernel");
-}
-
-Expected<uint32_t> CUDADriver::getMaxActiveBlocksPerMultiprocessor(
-    void *Function, uint32_t BlockThreads, size_t DynShared) {
-  int Blocks = 0;
-  if (Error E =
-          check(Sym.cuOccupancyMaxActiveBlocksPerMultiprocessor(
-                    &Blocks, static_cast<CUfunction>(Function),
-                    int(std::min<uint32_t>(BlockThreads, INT_MAX)), DynShared),
-                "cuOccupancyMaxActiveBlocksPerMultiprocessor"))
-    return std::move(E);
-  return uint32_t(std::max(Blocks, 0));
-}
-
-Error CUDADriver::launchCooperativeKernel(void *Function, const LaunchDims &D,
-                                          void *Stream, void **Params) {
-  return check(Sym.cuLaunchCooperativeKernel(
-                   static_cast<CUfunction>(Function), D.Grid[0], D.Grid[1],
-                   D.Grid[2], D.Block[0], D.Block[1], D.Block[2], D.SharedBytes,
-                   static_cast<CUstream>(Stream), Params),
-               "cuLaunchCooperativeKernel");
 }
 
 /// The CUDA plugin, registered in ../Plugins.def.

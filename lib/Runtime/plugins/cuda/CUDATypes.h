@@ -35,6 +35,12 @@ using CUevent = struct CUevent_st *;
 struct CUuuid {
   char bytes[16];
 };
+/// Where memory is moved to (cuMemPrefetchAsync_v2): a device and its
+/// ordinal, or the host.
+struct CUmemLocation {
+  int type; ///< CUmemLocationType
+  int id;
+};
 using CUhostFn = void (*)(void *);
 using CUoccupancyB2DSize = size_t (*)(int);
 
@@ -87,6 +93,9 @@ constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
 
 // CUpointer_attribute and CUmemorytype values.
 constexpr int CU_POINTER_ATTRIBUTE_MEMORY_TYPE = 2;
+constexpr int CU_POINTER_ATTRIBUTE_IS_MANAGED = 8;
+constexpr int CU_MEM_LOCATION_TYPE_DEVICE = 1;
+constexpr int CU_MEM_LOCATION_TYPE_HOST = 2;
 constexpr unsigned CU_MEMORYTYPE_HOST = 1;
 constexpr unsigned CU_MEMORYTYPE_DEVICE = 2;
 constexpr unsigned CU_MEMORYTYPE_UNIFIED = 4;

@@ -24,6 +24,7 @@
 #include "../common/DynamicLibrary.h"
 #include "../common/GPUPlugin.h"
 #include "../common/ImageCheck.h"
+#include "../common/VendorDriver.h"
 #include "OffloadSupport/Environment.h"
 #include "OffloadSupport/Error.h"
 #include "OffloadSupport/Toolkit.h"
@@ -51,23 +52,74 @@ using namespace offload::plugin;
 namespace {
 
 struct HIPSymbols {
-#define HIP_SYMBOL(Member, Export, Fallback, Required, Ret, Params)            \
-  Ret(*Member) Params = nullptr;
+#define HIP_SYMBOL OFFLOAD_VENDOR_SYMBOL
 #include "HIPSymbols.def"
 };
 
-class HIPDriver final : public APIDriver {
-public:
-  HIPDriver() : APIDriver(hipErrorNotReady) {}
+/// The entry points and constants of the operations the HIP plugin shares
+/// with the CUDA plugin (../common/VendorDriver.h).
+struct HIPEntryPoints {
+  using Symbols = HIPSymbols;
+  static constexpr const char *PlatformName = "hip", *APIName = "HIP",
+                              *VendorName = "Advanced Micro Devices, Inc.";
+  static constexpr offload_platform_backend_t Backend =
+      OFFLOAD_PLATFORM_BACKEND_AMDGPU;
+  static constexpr uintptr_t LaunchParamBufferPointer =
+      HipLaunchParamBufferPointer;
+  static constexpr uintptr_t LaunchParamBufferSize = HipLaunchParamBufferSize;
+  static constexpr uintptr_t LaunchParamEnd = HipLaunchParamEnd;
+  static constexpr int NotFound = hipErrorNotFound;
+  static constexpr unsigned StreamFlags = hipStreamNonBlocking;
+  static constexpr unsigned EventFlags = hipEventDefault;
+  static constexpr unsigned EventFlagsNoTiming = hipEventDisableTiming;
+  static constexpr unsigned HostRegisterFlags = hipHostRegisterPortable;
+  static constexpr unsigned HostAllocFlags = hipHostMallocDefault;
+  static constexpr unsigned ManagedFlags = hipMemAttachGlobal;
+  static constexpr int FuncSharedSizeAttribute =
+      HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES;
+  static constexpr int CooperativeLaunchAttribute =
+      hipDeviceAttributeCooperativeLaunch;
+#define HIP_ENTRY(Op, Member) OFFLOAD_VENDOR_ENTRY(HIPSymbols, Op, Member)
+  HIP_ENTRY(DeviceGetAttribute, hipDeviceGetAttribute)
+  HIP_ENTRY(DeviceTotalMem, hipDeviceTotalMem)
+  HIP_ENTRY(MemAlloc, hipMalloc)
+  HIP_ENTRY(MemAllocHost, hipHostMalloc)
+  HIP_ENTRY(MemAllocManaged, hipMallocManaged)
+  HIP_ENTRY(MemFree, hipFree)
+  HIP_ENTRY(MemFreeHost, hipHostFree)
+  HIP_ENTRY(HostRegister, hipHostRegister)
+  HIP_ENTRY(HostUnregister, hipHostUnregister)
+  HIP_ENTRY(MemsetD8Async, hipMemsetD8Async)
+  HIP_ENTRY(MemsetD16Async, hipMemsetD16Async)
+  HIP_ENTRY(MemsetD32Async, hipMemsetD32Async)
+  HIP_ENTRY(StreamCreate, hipStreamCreateWithFlags)
+  HIP_ENTRY(StreamDestroy, hipStreamDestroy)
+  HIP_ENTRY(StreamSynchronize, hipStreamSynchronize)
+  HIP_ENTRY(StreamQuery, hipStreamQuery)
+  HIP_ENTRY(StreamWaitEvent, hipStreamWaitEvent)
+  /// Optional (not in HIP 5.2): HIPDriver::launchHostFunction falls back to
+  /// hipStreamAddCallback.
+  HIP_ENTRY(LaunchHostFunc, hipLaunchHostFunc)
+  HIP_ENTRY(EventCreate, hipEventCreateWithFlags)
+  HIP_ENTRY(EventDestroy, hipEventDestroy)
+  HIP_ENTRY(EventRecord, hipEventRecord)
+  HIP_ENTRY(EventSynchronize, hipEventSynchronize)
+  HIP_ENTRY(EventQuery, hipEventQuery)
+  HIP_ENTRY(EventElapsedTime, hipEventElapsedTime)
+  HIP_ENTRY(ModuleGetFunction, hipModuleGetFunction)
+  HIP_ENTRY(ModuleGetGlobal, hipModuleGetGlobal)
+  HIP_ENTRY(FuncGetAttribute, hipFuncGetAttribute)
+  HIP_ENTRY(LaunchKernel, hipModuleLaunchKernel)
+  HIP_ENTRY(OccupancyMaxActiveBlocksPerMultiprocessor,
+            hipModuleOccupancyMaxActiveBlocksPerMultiprocessor)
+  HIP_ENTRY(LaunchCooperativeKernel, hipModuleLaunchCooperativeKernel)
+#undef HIP_ENTRY
+};
 
-  StringRef getPlatformName() const override { return "hip"; }
-  StringRef getAPIName() const override { return "HIP"; }
-  StringRef getVendorName() const override {
-    return "Advanced Micro Devices, Inc.";
-  }
-  offload_platform_backend_t getBackend() const override {
-    return OFFLOAD_PLATFORM_BACKEND_AMDGPU;
-  }
+class HIPDriver final : public VendorDriver<HIPEntryPoints> {
+public:
+  HIPDriver() : VendorDriver(hipErrorNotReady) {}
+
   std::string getVersion() const override {
     // HIP_VERSION: major * 10000000 + minor * 100000 + patch.
     return formatv("HIP {0}.{1}.{2}", RuntimeVersion / 10000000,
@@ -83,72 +135,42 @@ public:
   Expected<DeviceInfo> queryDeviceInfo(int Ordinal) override;
   bool supportsStreamWaitValue(int Ordinal) override;
 
-  Expected<void *> allocate(size_t Size, offload_alloc_type_t Kind) override;
-  Error free(void *Ptr, offload_alloc_type_t Kind) override;
-  Error registerHost(void *Ptr, size_t Size) override;
-  Error unregisterHost(void *Ptr) override;
   PointerKind classify(const void *Ptr) override;
   Error memcpyAsync(void *Dst, const void *Src, size_t Size,
                     void *Stream) override;
-  Error memsetAsync(void *Ptr, uint32_t Value, unsigned ElementSize,
-                    size_t Count, void *Stream) override;
   Error memset2D32Async(void *Ptr, size_t Pitch, uint32_t Value, size_t Height,
                         void *Stream) override {
     return createError(OFFLOAD_ERRC_UNSUPPORTED,
                        "HIP has no strided 32-bit memset");
   }
 
-  Expected<void *> createStream() override;
-  Error destroyStream(void *Stream) override;
-  Error synchronizeStream(void *Stream) override;
-  Expected<bool> queryStream(void *Stream) override;
-  Expected<void *> createEvent(bool Timing) override;
-  Error destroyEvent(void *Event) override;
-  Error recordEvent(void *Event, void *Stream) override;
-  Error synchronizeEvent(void *Event) override;
-  Expected<bool> queryEvent(void *Event) override;
-  Error streamWaitEvent(void *Stream, void *Event) override;
-  Expected<float> eventElapsedTime(void *Start, void *End) override;
   Error streamWaitValue32(void *Stream, uint32_t *Address,
                           uint32_t Value) override;
+  Error prefetch(int Ordinal, const void *Ptr, size_t Size, bool ToDevice,
+                 void *Stream) override;
+  bool isManaged(const void *Ptr) override;
   Error launchHostFunction(void *Stream, HostFn Fn, void *UserData) override;
 
   bool isValidBinary(StringRef Image) const override;
   Expected<void *> loadModule(StringRef Image) override;
   Error unloadModule(void *Module) override;
-  Expected<void *> getFunction(void *Module, StringRef Name) override;
-  Expected<std::pair<void *, uint64_t>> getGlobal(void *Module,
-                                                  StringRef Name) override;
   /// HIP (5.2 to 7) has no query for a kernel's parameters: they come from
   /// the `amdhsa.kernels` metadata of the code object the module was loaded
   /// from (readKernelArguments).
   Expected<std::vector<ParameterSlot>>
   getParameterLayout(void *Module, void *Function, StringRef Name) override;
-  uint64_t getStaticSharedBytes(void *Function) override;
   Error setMaxDynamicSharedBytes(void *Function, uint64_t Bytes) override {
     // AMD GPUs give a kernel all of the LDS without an opt-in.
     return Error::success();
   }
   std::optional<Expected<uint64_t>>
   getOptimalBlockSize(void *Function, size_t SharedMemoryPerThread) override;
-  LaunchParamTags getLaunchParamTags() const override {
-    return {HipLaunchParamBufferPointer, HipLaunchParamBufferSize,
-            HipLaunchParamEnd};
-  }
-  Error launchKernel(void *Function, const LaunchDims &D, void *Stream,
-                     void **Extra) override;
-  Expected<uint32_t>
-  getMaxActiveBlocksPerMultiprocessor(void *Function, uint32_t BlockThreads,
-                                      size_t DynShared) override;
-  Error launchCooperativeKernel(void *Function, const LaunchDims &D,
-                                void *Stream, void **Params) override;
 
 private:
   std::pair<std::string, std::string> describe(int R) const override;
   offload_errc_t getErrorCode(int R) const override;
 
   std::optional<DynamicLibrary> Library;
-  HIPSymbols Sym;
   /// The code object of each loaded module, for its kernels' metadata.
   std::mutex ImagesMutex;
   llvm::DenseMap<void *, std::string> Images;
@@ -237,9 +259,7 @@ DriverStatus HIPDriver::initialize() {
   const std::string &Path = Library->getPath();
   Sym = HIPSymbols();
   std::string Missing;
-#define HIP_SYMBOL(Member, Export, Fallback, Required, Ret, Params)            \
-  Sym.Member = reinterpret_cast<Ret(*) Params>(                                \
-      Library->resolve(Export, Fallback, Required, Missing));
+#define HIP_SYMBOL OFFLOAD_VENDOR_RESOLVE
 #include "HIPSymbols.def"
   // Host functions: hipLaunchHostFunc is newer than HIP 5.2, which has
   // hipStreamAddCallback only.
@@ -318,13 +338,7 @@ static std::string findArchName(const char *Props, size_t Size) {
 }
 
 Expected<DeviceInfo> HIPDriver::queryDeviceInfo(int Ordinal) {
-  auto Attribute = [&](int Attr) -> Expected<uint32_t> {
-    int Value = 0;
-    if (Error E = check(Sym.hipDeviceGetAttribute(&Value, Attr, Ordinal),
-                        formatv("hipDeviceGetAttribute({0})", Attr).str()))
-      return std::move(E);
-    return static_cast<uint32_t>(std::max(Value, 0));
-  };
+  auto Attribute = [&](int Attr) { return getAttribute(Attr, Ordinal); };
   DeviceInfo Info;
   char Name[256] = {0};
   if (Error E = check(Sym.hipDeviceGetName(Name, sizeof(Name) - 1, Ordinal),
@@ -340,7 +354,7 @@ Expected<DeviceInfo> HIPDriver::queryDeviceInfo(int Ordinal) {
         Info.Name = Info.Architecture = Arch;
     }
   }
-  Info.Vendor = "Advanced Micro Devices, Inc.";
+  Info.Vendor = getVendorName().str();
   Info.VendorId = 0x1002;
   Info.DriverVersion = getVersion();
   hipUUID UUID;
@@ -370,20 +384,8 @@ Expected<DeviceInfo> HIPDriver::queryDeviceInfo(int Ordinal) {
   setGPUDeviceInfo(Info, *A, /*HasHalf=*/true);
   // Cooperative grids: hipModuleLaunchCooperativeKernel (HIP 5.5 and newer)
   // where the device supports them.
-  int Cooperative = 0;
-  Info.CooperativeLaunchSupport =
-      Sym.hipModuleLaunchCooperativeKernel &&
-      Sym.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor &&
-      Sym.hipDeviceGetAttribute(&Cooperative,
-                                hipDeviceAttributeCooperativeLaunch,
-                                Ordinal) == hipSuccess &&
-      Cooperative;
-  size_t Total = 0;
-  if (Error E =
-          check(Sym.hipDeviceTotalMem(&Total, Ordinal), "hipDeviceTotalMem"))
+  if (Error E = queryMemoryAndCooperativeInfo(Info, Ordinal))
     return std::move(E);
-  Info.GlobalMemSize = Total;
-  Info.MaxMemAllocSize = Total;
   return Info;
 }
 
@@ -395,54 +397,6 @@ bool HIPDriver::supportsStreamWaitValue(int Ordinal) {
                                    hipDeviceAttributeCanUseStreamWaitValue,
                                    Ordinal) == hipSuccess &&
          Value;
-}
-
-Expected<void *> HIPDriver::allocate(size_t Size, offload_alloc_type_t Kind) {
-  void *Ptr = nullptr;
-  switch (Kind) {
-  case OFFLOAD_ALLOC_TYPE_DEVICE:
-    if (Error E = check(
-            Sym.hipMalloc(&Ptr, Size),
-            formatv("cannot allocate {0} bytes of device memory: hipMalloc",
-                    Size)
-                .str()))
-      return std::move(E);
-    return Ptr;
-  case OFFLOAD_ALLOC_TYPE_HOST:
-    if (Error E = check(Sym.hipHostMalloc(&Ptr, Size, hipHostMallocDefault),
-                        formatv("cannot allocate {0} bytes of pinned host "
-                                "memory: hipHostMalloc",
-                                Size)
-                            .str()))
-      return std::move(E);
-    return Ptr;
-  case OFFLOAD_ALLOC_TYPE_MANAGED:
-    if (Error E = check(
-            Sym.hipMallocManaged(&Ptr, Size, hipMemAttachGlobal),
-            formatv(
-                "cannot allocate {0} bytes of managed memory: hipMallocManaged",
-                Size)
-                .str()))
-      return std::move(E);
-    return Ptr;
-  }
-  return createError(OFFLOAD_ERRC_INVALID_ENUMERATION,
-                     "unknown allocation kind {0}", int(Kind));
-}
-
-Error HIPDriver::free(void *Ptr, offload_alloc_type_t Kind) {
-  if (Kind == OFFLOAD_ALLOC_TYPE_HOST)
-    return check(Sym.hipHostFree(Ptr), "hipHostFree");
-  return check(Sym.hipFree(Ptr), "hipFree");
-}
-
-Error HIPDriver::registerHost(void *Ptr, size_t Size) {
-  return check(Sym.hipHostRegister(Ptr, Size, hipHostRegisterPortable),
-               "hipHostRegister");
-}
-
-Error HIPDriver::unregisterHost(void *Ptr) {
-  return check(Sym.hipHostUnregister(Ptr), "hipHostUnregister");
 }
 
 PointerKind HIPDriver::classify(const void *Ptr) {
@@ -459,98 +413,32 @@ PointerKind HIPDriver::classify(const void *Ptr) {
   return PointerKind::DeviceAccessible;
 }
 
+bool HIPDriver::isManaged(const void *Ptr) {
+  alignas(8) char Attributes[256] = {0};
+  if (Sym.hipPointerGetAttributes(Attributes, Ptr) != hipSuccess)
+    return false;
+  int Managed;
+  std::memcpy(&Managed, Attributes + hipPointerAttributeIsManagedOffset,
+              sizeof(Managed));
+  return Managed != 0;
+}
+
+Error HIPDriver::prefetch(int Ordinal, const void *Ptr, size_t Size,
+                          bool ToDevice, void *Stream) {
+  // A hint: nothing to do for a runtime without hipMemPrefetchAsync.
+  if (!Sym.hipMemPrefetchAsync)
+    return Error::success();
+  return check(Sym.hipMemPrefetchAsync(Ptr, Size,
+                                       ToDevice ? Ordinal : hipCpuDeviceId,
+                                       static_cast<hipStream_t>(Stream)),
+               "hipMemPrefetchAsync");
+}
+
 Error HIPDriver::memcpyAsync(void *Dst, const void *Src, size_t Size,
                              void *Stream) {
   return check(Sym.hipMemcpyAsync(Dst, Src, Size, hipMemcpyDefault,
                                   static_cast<hipStream_t>(Stream)),
                "hipMemcpyAsync");
-}
-
-Error HIPDriver::memsetAsync(void *Ptr, uint32_t Value, unsigned ElementSize,
-                             size_t Count, void *Stream) {
-  hipStream_t S = static_cast<hipStream_t>(Stream);
-  switch (ElementSize) {
-  case 1:
-    return check(
-        Sym.hipMemsetD8Async(Ptr, static_cast<unsigned char>(Value), Count, S),
-        "hipMemsetD8Async");
-  case 2:
-    return check(Sym.hipMemsetD16Async(Ptr, static_cast<unsigned short>(Value),
-                                       Count, S),
-                 "hipMemsetD16Async");
-  default:
-    return check(Sym.hipMemsetD32Async(Ptr, static_cast<int>(Value), Count, S),
-                 "hipMemsetD32Async");
-  }
-}
-
-Expected<void *> HIPDriver::createStream() {
-  hipStream_t S = nullptr;
-  if (Error E = check(Sym.hipStreamCreateWithFlags(&S, hipStreamNonBlocking),
-                      "hipStreamCreateWithFlags"))
-    return std::move(E);
-  return S;
-}
-
-Error HIPDriver::destroyStream(void *Stream) {
-  return check(Sym.hipStreamDestroy(static_cast<hipStream_t>(Stream)),
-               "hipStreamDestroy");
-}
-
-Error HIPDriver::synchronizeStream(void *Stream) {
-  return check(Sym.hipStreamSynchronize(static_cast<hipStream_t>(Stream)),
-               "hipStreamSynchronize");
-}
-
-Expected<bool> HIPDriver::queryStream(void *Stream) {
-  return checkQuery(Sym.hipStreamQuery(static_cast<hipStream_t>(Stream)),
-                    "hipStreamQuery");
-}
-
-Expected<void *> HIPDriver::createEvent(bool Timing) {
-  hipEvent_t E = nullptr;
-  if (Error Err =
-          check(Sym.hipEventCreateWithFlags(&E, Timing ? hipEventDefault
-                                                       : hipEventDisableTiming),
-                "hipEventCreateWithFlags"))
-    return std::move(Err);
-  return E;
-}
-
-Error HIPDriver::destroyEvent(void *Event) {
-  return check(Sym.hipEventDestroy(static_cast<hipEvent_t>(Event)),
-               "hipEventDestroy");
-}
-
-Error HIPDriver::recordEvent(void *Event, void *Stream) {
-  return check(Sym.hipEventRecord(static_cast<hipEvent_t>(Event),
-                                  static_cast<hipStream_t>(Stream)),
-               "hipEventRecord");
-}
-
-Error HIPDriver::synchronizeEvent(void *Event) {
-  return check(Sym.hipEventSynchronize(static_cast<hipEvent_t>(Event)),
-               "hipEventSynchronize");
-}
-
-Expected<bool> HIPDriver::queryEvent(void *Event) {
-  return checkQuery(Sym.hipEventQuery(static_cast<hipEvent_t>(Event)),
-                    "hipEventQuery");
-}
-
-Error HIPDriver::streamWaitEvent(void *Stream, void *Event) {
-  return check(Sym.hipStreamWaitEvent(static_cast<hipStream_t>(Stream),
-                                      static_cast<hipEvent_t>(Event), 0),
-               "hipStreamWaitEvent");
-}
-
-Expected<float> HIPDriver::eventElapsedTime(void *Start, void *End) {
-  float Ms = 0;
-  hipError_t R = Sym.hipEventElapsedTime(&Ms, static_cast<hipEvent_t>(Start),
-                                         static_cast<hipEvent_t>(End));
-  if (Error E = checkComplete(R, "hipEventElapsedTime"))
-    return std::move(E);
-  return Ms;
 }
 
 Error HIPDriver::streamWaitValue32(void *Stream, uint32_t *Address,
@@ -577,7 +465,7 @@ struct StreamCallback {
 Error HIPDriver::launchHostFunction(void *Stream, HostFn Fn, void *UserData) {
   auto *S = static_cast<hipStream_t>(Stream);
   if (Sym.hipLaunchHostFunc)
-    return check(Sym.hipLaunchHostFunc(S, Fn, UserData), "hipLaunchHostFunc");
+    return VendorDriver::launchHostFunction(Stream, Fn, UserData);
   // HIP 5.2: a stream callback (flags must be 0), in stream order as well.
   auto *C = new StreamCallback{Fn, UserData};
   if (Error E = check(Sym.hipStreamAddCallback(S, StreamCallback::run, C, 0),
@@ -759,44 +647,6 @@ HIPDriver::getParameterLayout(void *Module, void *, StringRef Name) {
   return readKernelArguments(Image, Name);
 }
 
-Expected<void *> HIPDriver::getFunction(void *Module, StringRef Name) {
-  hipFunction_t Fn = nullptr;
-  hipError_t R = Sym.hipModuleGetFunction(&Fn, static_cast<hipModule_t>(Module),
-                                          Name.str().c_str());
-  if (R == hipErrorNotFound)
-    return createError(OFFLOAD_ERRC_NOT_FOUND,
-                       "kernel '{0}' is not in the program (HIP module)", Name);
-  if (Error E = check(R, "hipModuleGetFunction"))
-    return std::move(E);
-  return Fn;
-}
-
-Expected<std::pair<void *, uint64_t>> HIPDriver::getGlobal(void *Module,
-                                                           StringRef Name) {
-  void *Ptr = nullptr;
-  size_t Size = 0;
-  hipError_t R = Sym.hipModuleGetGlobal(
-      &Ptr, &Size, static_cast<hipModule_t>(Module), Name.str().c_str());
-  if (R == hipErrorNotFound)
-    return createError(OFFLOAD_ERRC_NOT_FOUND,
-                       "global variable '{0}' is not in the program (HIP "
-                       "module)",
-                       Name);
-  if (Error E = check(R, "hipModuleGetGlobal"))
-    return std::move(E);
-  return std::make_pair(Ptr, static_cast<uint64_t>(Size));
-}
-
-uint64_t HIPDriver::getStaticSharedBytes(void *Function) {
-  int Bytes = 0;
-  if (!Sym.hipFuncGetAttribute ||
-      Sym.hipFuncGetAttribute(&Bytes, HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
-                              static_cast<hipFunction_t>(Function)) !=
-          hipSuccess)
-    return 0;
-  return static_cast<uint64_t>(std::max(Bytes, 0));
-}
-
 std::optional<Expected<uint64_t>>
 HIPDriver::getOptimalBlockSize(void *Function, size_t SharedMemoryPerThread) {
   // HIP's occupancy query takes dynamic shared memory per block, not per
@@ -812,36 +662,6 @@ HIPDriver::getOptimalBlockSize(void *Function, size_t SharedMemoryPerThread) {
   if (Block <= 0)
     return std::nullopt;
   return Expected<uint64_t>(static_cast<uint64_t>(Block));
-}
-
-Error HIPDriver::launchKernel(void *Function, const LaunchDims &D, void *Stream,
-                              void **Extra) {
-  return check(Sym.hipModuleLaunchKernel(
-                   static_cast<hipFunction_t>(Function), D.Grid[0], D.Grid[1],
-                   D.Grid[2], D.Block[0], D.Block[1], D.Block[2], D.SharedBytes,
-                   static_cast<hipStream_t>(Stream), nullptr, Extra),
-               "hipModuleLaunchKernel");
-}
-
-Expected<uint32_t> HIPDriver::getMaxActiveBlocksPerMultiprocessor(
-    void *Function, uint32_t BlockThreads, size_t DynShared) {
-  int Blocks = 0;
-  if (Error E =
-          check(Sym.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
-                    &Blocks, static_cast<hipFunction_t>(Function),
-                    int(std::min<uint32_t>(BlockThreads, INT_MAX)), DynShared),
-                "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor"))
-    return std::move(E);
-  return uint32_t(std::max(Blocks, 0));
-}
-
-Error HIPDriver::launchCooperativeKernel(void *Function, const LaunchDims &D,
-                                         void *Stream, void **Params) {
-  return check(Sym.hipModuleLaunchCooperativeKernel(
-                   static_cast<hipFunction_t>(Function), D.Grid[0], D.Grid[1],
-                   D.Grid[2], D.Block[0], D.Block[1], D.Block[2], D.SharedBytes,
-                   static_cast<hipStream_t>(Stream), Params),
-               "hipModuleLaunchCooperativeKernel");
 }
 
 /// The HIP plugin, registered in ../Plugins.def.

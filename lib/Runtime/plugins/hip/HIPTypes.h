@@ -66,6 +66,11 @@ constexpr unsigned hipEventDisableTiming = 2;
 constexpr int hipMemcpyDefault = 4;
 constexpr unsigned hipHostMallocDefault = 0;
 constexpr unsigned hipMemAttachGlobal = 1;
+/// The device of hipMemPrefetchAsync that means the host.
+constexpr int hipCpuDeviceId = -1;
+/// The offset of `isManaged` (an int) in hipPointerAttribute_t, in HIP 5 and
+/// 6 alike: after the memory type, the device and two pointers.
+constexpr size_t hipPointerAttributeIsManagedOffset = 24;
 constexpr unsigned hipHostRegisterPortable = 1;
 constexpr unsigned hipStreamWaitValueGte = 0;
 constexpr int HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;

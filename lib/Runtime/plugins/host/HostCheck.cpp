@@ -8,7 +8,7 @@
 #include "HostCheck.h"
 #include "HostFault.h"
 
-#include "Check.h"
+#include "../../CheckServices.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -7,7 +7,7 @@
 
 #include "HostFault.h"
 
-#include "Check.h"
+#include "../../CheckServices.h"
 
 #include "OffloadSupport/FatalSignals.h"
 

@@ -15,8 +15,7 @@
 
 #include "HostFault.h"
 
-#include "Check.h"
-#include "InitCheck.h"
+#include "../../CheckServices.h"
 
 #include "OffloadRuntime/HostKernelABI.h"
 

@@ -33,8 +33,7 @@
 #include "HostFault.h"
 #include "llvm/ADT/ScopeExit.h"
 
-#include "../../Runtime.h"
-#include "../../Trace.h"
+#include "../../Config.h"
 #include "OffloadSupport/Error.h"
 
 #include "llvm/Support/MathExtras.h"

@@ -31,7 +31,7 @@
 
 #include "HostEHFrame.h"
 
-#include "../../Runtime.h"
+#include "../../Config.h"
 #include "OffloadSupport/Error.h"
 
 #include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"

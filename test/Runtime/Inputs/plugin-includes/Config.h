@@ -1,0 +1,1 @@
+// Config.h of a fake runtime core

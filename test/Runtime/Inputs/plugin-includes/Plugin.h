@@ -1,0 +1,1 @@
+// Plugin.h of a fake runtime core

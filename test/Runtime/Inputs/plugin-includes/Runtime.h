@@ -1,0 +1,1 @@
+// Runtime.h of a fake runtime core

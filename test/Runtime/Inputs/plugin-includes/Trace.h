@@ -1,0 +1,1 @@
+// Trace.h of a fake runtime core
