@@ -768,3 +768,49 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// A sequential loop with results is unswitched too: both copies yield them,
+// and the `scf.if` that chooses the copy yields the copy's.
+
+// CHECK-LABEL: gpu.func @with_results
+// CHECK: %[[R:.*]] = scf.if %{{.*}} -> (i32) {
+// CHECK:   %[[FAST:.*]] = scf.for {{.*}} -> (i32)
+// CHECK-NOT: scf.if
+// CHECK:     vector.load
+// CHECK:   scf.yield %[[FAST]] : i32
+// CHECK: } else {
+// CHECK:   %[[EXACT:.*]] = scf.for {{.*}} -> (i32)
+// CHECK:     vector.maskedload
+// CHECK:   scf.yield %[[EXACT]] : i32
+// CHECK: memref.store %[[R]]
+gpu.module @kernels {
+  gpu.func @with_results(%b: memref<?xf32>, %acc: memref<16xf32>, %n: i32,
+                          %kn: i32, %x0: i32, %out: memref<i32>) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %r = scf.for %k = %c0_i32 to %kn step %c1_i32 iter_args(%s = %c0_i32) -> (i32) : i32 {
+      scf.parallel (%x) = (%c0) to (%c16) step (%c1) {
+        %xi = arith.index_cast %x : index to i32
+        %col = arith.addi %x0, %xi : i32
+        %row = arith.muli %k, %n : i32
+        %i = arith.addi %row, %col : i32
+        %ix = arith.index_cast %i : i32 to index
+        %v = memref.load %b[%ix] : memref<?xf32>
+        %t = memref.load %acc[%x] : memref<16xf32>
+        %u = arith.addf %t, %v : f32
+        memref.store %u, %acc[%x] : memref<16xf32>
+        scf.reduce
+      }
+      %s2 = arith.addi %s, %k : i32
+      scf.yield %s2 : i32
+    }
+    memref.store %r, %out[] : memref<i32>
+    gpu.return
+  }
+}
