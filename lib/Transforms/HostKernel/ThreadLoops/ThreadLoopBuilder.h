@@ -62,7 +62,7 @@ inline constexpr unsigned kSlotLoadCost = 4;
 /// Largest thread loop body (in ops) that is copied to drop bounds checks,
 /// and the most checks it drops.
 inline constexpr unsigned kMaxVersionedOps = 400;
-inline constexpr unsigned kMaxVersionedChecks = 8;
+inline constexpr unsigned kMaxVersionedChecks = 4;
 
 /// Largest trip count of a loop with shuffles that is fully unrolled.
 inline constexpr int64_t kMaxUnrolledTrips = 8;
