@@ -1653,11 +1653,12 @@ bool LoopVectorizer::hoistAssumptions() {
 
 /// Vectorizes \p loop with W = \p width lanes. Contiguous accesses whose
 /// contiguity needs a run-time test (i32 indices that must not wrap) get
-/// one test for the whole loop when it is the same for all its threads (the
-/// matmul's `k * N + col`: one test per k step, not one per access and row):
-/// `scf.if (test) { the loop, contiguous } else { the loop, tested per
-/// access }`; else the test per access.
-/// \p versions collects the `scf.if`s made so.
+/// one test for the whole loop when it can be made before it for all its
+/// threads (hoistAssumptions; the matmul's `k * N + col`: one test before
+/// its k loop, not one per access and row): `scf.if (test) { the loop,
+/// contiguous } else { the loop, two masked runs per access }`; else the
+/// test per access. \p versions collects the `scf.if`s made so (the pass
+/// unswitches the sequential loop around them on tests made before it).
 static bool vectorizeLoop(scf::ParallelOp loop, int64_t width,
                           SmallVectorImpl<scf::IfOp> &versions) {
   OpBuilder b(loop);
