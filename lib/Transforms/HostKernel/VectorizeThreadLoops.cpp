@@ -176,9 +176,11 @@ private:
   /// only (a gather).
   bool isGatherable(Value memref, ValueRange indices);
 
-  /// Whether the guards in `assumed` are the same for every thread of the
-  /// loop (computed from values defined outside it by pure ops); if so,
-  /// builds their conjunction before the loop into `condition`.
+  /// Whether the guards in `assumed` can be tested before the loop for all
+  /// its threads (RangeTest: computed by pure ops from values defined
+  /// outside it and the thread ids, affine in the latter); if so, builds
+  /// the tests' conjunction into `condition`, before the sequential loop
+  /// around the loop where the test also holds for all its steps.
   bool hoistAssumptions();
 
   scf::ParallelOp loop;
@@ -209,6 +211,350 @@ private:
 };
 
 } // namespace
+
+namespace {
+
+/// An induction variable that takes values in [lb, ub) (ub - 1 included
+/// when lb < ub), with bounds available where a RangeTest builds.
+struct RangedIV {
+  Value iv, lb, ub;
+  /// Whether the range is unsigned (scf.for's unsignedCmp).
+  bool isUnsigned = false;
+};
+
+/// A test, built once before a region (a thread loop, or a sequential loop
+/// around it), that implies an i1 `guard` computed in the region for every
+/// value its induction variables take: interval arithmetic on functions
+/// affine in them.
+///
+/// The guard is a conjunction of integer comparisons. Each side is
+/// evaluated exactly, in i128, at every corner of the box of the
+/// induction variables it depends on (lb and ub - 1 of each): the iN
+/// value of a side computed by addi / subi / muli (by a value that does not
+/// depend on them) and truncations is congruent modulo 2^N to that exact
+/// value, which is affine in the induction variables, and it equals it when
+/// the exact value lies in iN's range (signed or unsigned, as the
+/// comparison reads it); an extension inside the computation requires the
+/// same of its operand. An affine function's extremes over a box are at its
+/// corners, so the range conditions and the comparison at the corners hold
+/// for every point of the box. An empty range makes the test true (the
+/// region does not run).
+///
+/// Values that do not depend on the induction variables are used as they
+/// are when defined outside the region, and recomputed before it when
+/// computed in it by pure ops. Fails (build() returns null, nothing built)
+/// on anything else.
+class RangeTest {
+public:
+  RangeTest(Operation *region, ArrayRef<RangedIV> ivs)
+      : region(region), ivs(ivs) {}
+
+  /// The test, built before the region; null when \p guard is not of the
+  /// form above.
+  Value build(Value guard);
+
+private:
+  /// What analyze() found out about a value: the induction variables it
+  /// depends on (bit mask), and a bound on the bits of its exact value
+  /// (sign included) when it depends on some.
+  struct Info {
+    unsigned ivMask = 0;
+    unsigned bits = 0;
+  };
+  std::optional<Info> analyze(Value v);
+  std::optional<Info> analyzeGuard(Value guard);
+  /// \p v (independent of the ivs) before the region.
+  Value hoist(Value v);
+  /// \p v's exact value, in i128, at corner \p corner (bit i: ub - 1 of
+  /// iv i, else its lb); range conditions go into `conditions`.
+  Value evaluate(Value v, unsigned corner);
+  Value evaluateGuard(Value guard, unsigned corner);
+  Value wide(Value v, bool isUnsigned);
+  Value inRange(Value exact, Type type, bool isUnsigned);
+  Value constant(const APInt &value);
+  bool isOutside(Value v) const;
+
+  Operation *region;
+  ArrayRef<RangedIV> ivs;
+  OpBuilder builder{region};
+  Location loc = region->getLoc();
+  DenseMap<Value, std::optional<Info>> infos;
+  IRMapping hoisted;
+  DenseMap<std::pair<Value, unsigned>, Value> exact;
+  SmallVector<Value> conditions;
+};
+
+} // namespace
+
+/// Bits (with the sign) of the exact value of an iN or index value.
+static unsigned bitsOf(Type type) {
+  return (type.isIndex() ? 64 : type.getIntOrFloatBitWidth()) + 1;
+}
+
+/// Exact values in i128 with this many bits at most (sign included).
+constexpr unsigned kMaxExactBits = 126;
+/// Induction variables one guard may depend on (2^N corners).
+constexpr unsigned kMaxRangedIVs = 3;
+
+bool RangeTest::isOutside(Value v) const {
+  if (Operation *def = v.getDefiningOp())
+    return !region->isAncestor(def);
+  return !region->isAncestor(cast<BlockArgument>(v).getOwner()->getParentOp());
+}
+
+std::optional<RangeTest::Info> RangeTest::analyze(Value v) {
+  if (auto it = infos.find(v); it != infos.end())
+    return it->second;
+  // Provisionally a failure (no cycles in SSA, but a safe default).
+  infos[v] = std::nullopt;
+  std::optional<Info> result;
+  for (auto [i, ranged] : llvm::enumerate(ivs))
+    if (v == ranged.iv) {
+      unsigned bits = bitsOf(v.getType());
+      std::optional<int64_t> lb = getConstantIntValue(ranged.lb),
+                             ub = getConstantIntValue(ranged.ub);
+      if (lb && ub && !ranged.isUnsigned)
+        bits = std::max(APInt(64, *lb, /*isSigned=*/true).getSignificantBits(),
+                        APInt(64, *ub, /*isSigned=*/true).getSignificantBits());
+      result = Info{1u << i, bits};
+    }
+  Operation *def = v.getDefiningOp();
+  if (!result && isOutside(v)) {
+    result = Info{};
+  } else if (!result && def && def->getNumRegions() == 0 && isPure(def) &&
+             v.getType().isIntOrIndex()) {
+    SmallVector<Info> operands;
+    bool ok = true;
+    for (Value operand : def->getOperands()) {
+      std::optional<Info> info = analyze(operand);
+      if (!info) {
+        ok = false;
+        break;
+      }
+      operands.push_back(*info);
+    }
+    unsigned mask = 0;
+    for (const Info &info : operands)
+      mask |= info.ivMask;
+    auto bitsOfOperand = [&](unsigned i) {
+      return operands[i].ivMask ? operands[i].bits
+                                : bitsOf(def->getOperand(i).getType());
+    };
+    if (ok && mask == 0) {
+      result = Info{}; // Recomputed before the region.
+    } else if (ok) {
+      if (isa<arith::AddIOp, arith::SubIOp>(def)) {
+        result = Info{mask, std::max(bitsOfOperand(0), bitsOfOperand(1)) + 1};
+      } else if (isa<arith::MulIOp>(def)) {
+        // Affine: one factor independent of the induction variables.
+        if (!operands[0].ivMask || !operands[1].ivMask)
+          result = Info{mask, bitsOfOperand(0) + bitsOfOperand(1)};
+      } else if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+                     arith::ExtUIOp, arith::TruncIOp>(def)) {
+        unsigned from = bitsOf(def->getOperand(0).getType()),
+                 to = bitsOf(v.getType());
+        // An extension's operand is in its range (a condition): its exact
+        // value has the operand type's bits; a truncation keeps the exact
+        // value (congruent modulo 2^N).
+        result = Info{mask, to > from ? from : operands[0].bits};
+      }
+    }
+  }
+  if (result && result->ivMask && result->bits > kMaxExactBits)
+    result = std::nullopt;
+  infos[v] = result;
+  return result;
+}
+
+std::optional<RangeTest::Info> RangeTest::analyzeGuard(Value guard) {
+  Operation *def = guard.getDefiningOp();
+  if (auto andOp = dyn_cast_or_null<arith::AndIOp>(def)) {
+    std::optional<Info> l = analyzeGuard(andOp.getLhs());
+    std::optional<Info> r = l ? analyzeGuard(andOp.getRhs()) : std::nullopt;
+    if (!r)
+      return std::nullopt;
+    return Info{l->ivMask | r->ivMask, 0};
+  }
+  if (auto cmp = dyn_cast_or_null<arith::CmpIOp>(def)) {
+    std::optional<Info> l = analyze(cmp.getLhs());
+    std::optional<Info> r = l ? analyze(cmp.getRhs()) : std::nullopt;
+    if (!r)
+      return std::nullopt;
+    return Info{l->ivMask | r->ivMask, 0};
+  }
+  // Independent of the induction variables: as it is.
+  std::optional<Info> info = analyze(guard);
+  if (info && info->ivMask == 0)
+    return info;
+  return std::nullopt;
+}
+
+Value RangeTest::hoist(Value v) {
+  if (isOutside(v))
+    return v;
+  if (Value mapped = hoisted.lookupOrNull(v))
+    return mapped;
+  Operation *def = v.getDefiningOp();
+  for (Value operand : def->getOperands())
+    hoisted.map(operand, hoist(operand));
+  Operation *clone = builder.clone(*def, hoisted);
+  return clone->getResult(cast<OpResult>(v).getResultNumber());
+}
+
+Value RangeTest::constant(const APInt &value) {
+  return arith::ConstantOp::create(
+      builder, loc,
+      builder.getIntegerAttr(builder.getIntegerType(128), value.sext(128)));
+}
+
+Value RangeTest::wide(Value v, bool isUnsigned) {
+  Type i128 = builder.getIntegerType(128);
+  if (v.getType().isIndex()) {
+    Type i64 = builder.getI64Type();
+    v = isUnsigned
+            ? arith::IndexCastUIOp::create(builder, loc, i64, v).getResult()
+            : arith::IndexCastOp::create(builder, loc, i64, v).getResult();
+  }
+  if (isUnsigned)
+    return arith::ExtUIOp::create(builder, loc, i128, v);
+  return arith::ExtSIOp::create(builder, loc, i128, v);
+}
+
+Value RangeTest::inRange(Value value, Type type, bool isUnsigned) {
+  unsigned n = bitsOf(type) - 1;
+  APInt lo = isUnsigned ? APInt::getZero(n) : APInt::getSignedMinValue(n);
+  APInt hi = isUnsigned ? APInt::getMaxValue(n) : APInt::getSignedMaxValue(n);
+  using P = arith::CmpIPredicate;
+  Value ge =
+      arith::CmpIOp::create(builder, loc, P::sge, value,
+                            constant(isUnsigned ? lo.zext(128) : lo.sext(128)));
+  Value le =
+      arith::CmpIOp::create(builder, loc, P::sle, value,
+                            constant(isUnsigned ? hi.zext(128) : hi.sext(128)));
+  return arith::AndIOp::create(builder, loc, ge, le);
+}
+
+Value RangeTest::evaluate(Value v, unsigned corner) {
+  std::optional<Info> info = infos.lookup(v);
+  if (!info->ivMask)
+    return wide(hoist(v), /*isUnsigned=*/false);
+  // Only the corner's bits for the ivs v depends on matter.
+  unsigned key = corner & info->ivMask;
+  if (Value known = exact.lookup({v, key}))
+    return known;
+  Value result;
+  for (auto [i, ranged] : llvm::enumerate(ivs))
+    if (v == ranged.iv) {
+      if (corner & (1u << i)) {
+        Value ub = wide(ranged.ub, ranged.isUnsigned);
+        result =
+            arith::SubIOp::create(builder, loc, ub, constant(APInt(128, 1)));
+      } else {
+        result = wide(ranged.lb, ranged.isUnsigned);
+      }
+    }
+  if (!result) {
+    Operation *def = v.getDefiningOp();
+    if (isa<arith::AddIOp>(def)) {
+      result = arith::AddIOp::create(builder, loc,
+                                     evaluate(def->getOperand(0), corner),
+                                     evaluate(def->getOperand(1), corner));
+    } else if (isa<arith::SubIOp>(def)) {
+      result = arith::SubIOp::create(builder, loc,
+                                     evaluate(def->getOperand(0), corner),
+                                     evaluate(def->getOperand(1), corner));
+    } else if (isa<arith::MulIOp>(def)) {
+      result = arith::MulIOp::create(builder, loc,
+                                     evaluate(def->getOperand(0), corner),
+                                     evaluate(def->getOperand(1), corner));
+    } else {
+      // A cast.
+      Value source = def->getOperand(0);
+      result = evaluate(source, corner);
+      if (bitsOf(v.getType()) > bitsOf(source.getType()))
+        conditions.push_back(
+            inRange(result, source.getType(),
+                    isa<arith::IndexCastUIOp, arith::ExtUIOp>(def)));
+    }
+  }
+  exact[{v, key}] = result;
+  return result;
+}
+
+Value RangeTest::evaluateGuard(Value guard, unsigned corner) {
+  Operation *def = guard.getDefiningOp();
+  if (auto andOp = dyn_cast_or_null<arith::AndIOp>(def))
+    return arith::AndIOp::create(builder, loc,
+                                 evaluateGuard(andOp.getLhs(), corner),
+                                 evaluateGuard(andOp.getRhs(), corner));
+  auto cmp = dyn_cast_or_null<arith::CmpIOp>(def);
+  if (!cmp || (!infos.lookup(cmp.getLhs())->ivMask &&
+               !infos.lookup(cmp.getRhs())->ivMask))
+    return hoist(guard);
+  using P = arith::CmpIPredicate;
+  P pred = cmp.getPredicate();
+  bool isUnsigned =
+      pred == P::ult || pred == P::ule || pred == P::ugt || pred == P::uge;
+  Value l = evaluate(cmp.getLhs(), corner), r = evaluate(cmp.getRhs(), corner);
+  Type type = cmp.getLhs().getType();
+  Value ok = arith::AndIOp::create(builder, loc, inRange(l, type, isUnsigned),
+                                   inRange(r, type, isUnsigned));
+  // Exact values in range: their signed order is the comparison's.
+  P exactPred = pred;
+  switch (pred) {
+  case P::ult:
+    exactPred = P::slt;
+    break;
+  case P::ule:
+    exactPred = P::sle;
+    break;
+  case P::ugt:
+    exactPred = P::sgt;
+    break;
+  case P::uge:
+    exactPred = P::sge;
+    break;
+  default:
+    break;
+  }
+  Value holds = arith::CmpIOp::create(builder, loc, exactPred, l, r);
+  return arith::AndIOp::create(builder, loc, ok, holds);
+}
+
+Value RangeTest::build(Value guard) {
+  std::optional<Info> info = analyzeGuard(guard);
+  if (!info || llvm::popcount(info->ivMask) > int(kMaxRangedIVs))
+    return nullptr;
+  for (const RangedIV &ranged : ivs)
+    if ((info->ivMask & (1u << (&ranged - ivs.data()))) &&
+        (!isOutside(ranged.lb) || !isOutside(ranged.ub)))
+      return nullptr;
+  if (!info->ivMask)
+    return hoist(guard);
+  // Every corner of the ivs the guard depends on.
+  Value all;
+  for (unsigned corner = 0; corner < (1u << ivs.size()); ++corner) {
+    if (corner & ~info->ivMask)
+      continue;
+    conditions.clear();
+    Value holds = evaluateGuard(guard, corner);
+    for (Value c : conditions)
+      holds = arith::AndIOp::create(builder, loc, c, holds);
+    all = all ? arith::AndIOp::create(builder, loc, all, holds).getResult()
+              : holds;
+  }
+  // Or some range is empty.
+  using P = arith::CmpIPredicate;
+  for (auto [i, ranged] : llvm::enumerate(ivs)) {
+    if (!(info->ivMask & (1u << i)))
+      continue;
+    Value empty =
+        arith::CmpIOp::create(builder, loc, ranged.isUnsigned ? P::ule : P::sle,
+                              ranged.ub, ranged.lb);
+    all = arith::OrIOp::create(builder, loc, all, empty);
+  }
+  return all;
+}
 
 /// Whether \p op is an op whose thread-dependent form is the same op on
 /// vectors (arith and math ops on scalars).
@@ -1261,55 +1607,60 @@ bool LoopVectorizer::run() {
 }
 
 bool LoopVectorizer::hoistAssumptions() {
-  Block *body = loop.getBody();
-  DenseMap<Value, bool> known;
-  std::function<bool(Value)> isHoistable = [&](Value v) -> bool {
-    if (auto it = known.find(v); it != known.end())
-      return it->second;
-    bool result;
-    Operation *def = v.getDefiningOp();
-    if (!def) {
-      Block *owner = cast<BlockArgument>(v).getOwner();
-      result = owner != body && !loop->isProperAncestor(owner->getParentOp());
-    } else if (!loop->isAncestor(def)) {
-      result = true;
-    } else {
-      result = def->getBlock() == body && def->getNumRegions() == 0 &&
-               isPure(def) && llvm::all_of(def->getOperands(), isHoistable);
+  // Over the loop's threads (the guards may depend on thread ids other
+  // than x, e.g. a row's `(y0 + ty) * n + x0`, or on x's base in loops
+  // wider than W).
+  SmallVector<RangedIV> loopIVs;
+  for (unsigned d = 0; d < loop.getNumLoops(); ++d)
+    loopIVs.push_back({loop.getInductionVars()[d], loop.getLowerBound()[d],
+                       loop.getUpperBound()[d]});
+  // Preferably also over the steps of the sequential loop around it
+  // (through uniform branches): a guard on `k * n + x0` in a matmul's k
+  // loop is then tested once, not at every step.
+  scf::ForOp outer;
+  for (Operation *p = loop->getParentOp(); p; p = p->getParentOp()) {
+    if (auto forOp = dyn_cast<scf::ForOp>(p)) {
+      outer = forOp;
+      break;
     }
-    known[v] = result;
-    return result;
-  };
-  if (!llvm::all_of(assumed, isHoistable))
-    return false;
-  OpBuilder b(loop);
-  IRMapping hoisted;
-  std::function<Value(Value)> hoist = [&](Value v) -> Value {
-    if (Value mapped = hoisted.lookupOrNull(v))
-      return mapped;
-    Operation *def = v.getDefiningOp();
-    if (!def || !loop->isAncestor(def))
-      return v;
-    for (Value operand : def->getOperands())
-      hoisted.map(operand, hoist(operand));
-    Operation *clone = b.clone(*def, hoisted);
-    return clone->getResult(cast<OpResult>(v).getResultNumber());
-  };
-  for (Value guard : assumed) {
-    Value h = hoist(guard);
-    condition =
-        condition ? arith::AndIOp::create(b, loc, condition, h).getResult() : h;
+    if (!isa<scf::IfOp>(p))
+      break;
   }
+  SmallVector<RangedIV> outerIVs(loopIVs);
+  if (outer)
+    outerIVs.push_back({outer.getInductionVar(), outer.getLowerBound(),
+                        outer.getUpperBound(), outer.getUnsignedCmp()});
+  std::optional<RangeTest> outerTest;
+  if (outer)
+    outerTest.emplace(outer, outerIVs);
+  RangeTest loopTest(loop, loopIVs);
+  SmallVector<Value> tests;
+  for (Value guard : assumed) {
+    Value test = outerTest ? outerTest->build(guard) : Value();
+    if (!test)
+      test = loopTest.build(guard);
+    if (!test)
+      return false;
+    tests.push_back(test);
+  }
+  OpBuilder b(loop);
+  for (Value test : tests)
+    condition = condition
+                    ? arith::AndIOp::create(b, loc, condition, test).getResult()
+                    : test;
   return true;
 }
 
 /// Vectorizes \p loop with W = \p width lanes. Contiguous accesses whose
 /// contiguity needs a run-time test (i32 indices that must not wrap) get
-/// one test for the whole loop when it is the same for all its threads (the
-/// matmul's `k * N + col`: one test per k step, not one per access and row):
-/// `scf.if (test) { the loop, contiguous } else { the loop, tested per
-/// access }`; else the test per access.
-static bool vectorizeLoop(scf::ParallelOp loop, int64_t width) {
+/// one test for the whole loop when it can be made before it for all its
+/// threads (hoistAssumptions; the matmul's `k * N + col`: one test before
+/// its k loop, not one per access and row): `scf.if (test) { the loop,
+/// contiguous } else { the loop, two masked runs per access }`; else the
+/// test per access. \p versions collects the `scf.if`s made so (the pass
+/// unswitches the sequential loop around them on tests made before it).
+static bool vectorizeLoop(scf::ParallelOp loop, int64_t width,
+                          SmallVectorImpl<scf::IfOp> &versions) {
   OpBuilder b(loop);
   auto exact = cast<scf::ParallelOp>(b.clone(*loop));
   LoopVectorizer assuming(loop, width, /*assumeGuards=*/true);
@@ -1326,6 +1677,7 @@ static bool vectorizeLoop(scf::ParallelOp loop, int64_t width) {
                                 assuming.condition, /*withElseRegion=*/true);
   loop->moveBefore(ifOp.thenBlock()->getTerminator());
   exact->moveBefore(ifOp.elseBlock()->getTerminator());
+  versions.push_back(ifOp);
   // The rarely run version (an index wraps in the loop): branch-free.
   LoopVectorizer(exact, width, /*assumeGuards=*/false, /*branchFree=*/true)
       .run();
@@ -1396,7 +1748,8 @@ static std::optional<int64_t> getConstantUpperBound(Value value) {
 /// the remaining threads in a copy of the loop after it (an epilogue, as
 /// LLVM's loop vectorizer makes); leaves \p loop as it was when its body
 /// does not vectorize.
-static void vectorizeWithRemainder(scf::ParallelOp loop, unsigned dim) {
+static void vectorizeWithRemainder(scf::ParallelOp loop, unsigned dim,
+                                   SmallVectorImpl<scf::IfOp> &versions) {
   OpBuilder b(loop);
   Location loc = loop.getLoc();
   Value lb = loop.getLowerBound()[dim], ub = loop.getUpperBound()[dim];
@@ -1422,13 +1775,82 @@ static void vectorizeWithRemainder(scf::ParallelOp loop, unsigned dim) {
   auto remainder = cast<scf::ParallelOp>(b.clone(*loop));
   remainder.getLowerBoundMutable().slice(dim, 1).assign(split);
   loop.getUpperBoundMutable().slice(dim, 1).assign(split);
-  if (vectorizeLoop(loop, lanes))
+  if (vectorizeLoop(loop, lanes, versions))
     return;
   remainder->erase();
   loop.getUpperBoundMutable().slice(dim, 1).assign(ub);
   for (Value v : {split, whole, count, width, zero})
     if (Operation *def = v.getDefiningOp(); def && def->use_empty())
       def->erase();
+}
+
+/// Largest sequential loop body (in ops) that is copied to take a version
+/// test out of it.
+constexpr unsigned kMaxUnswitchedOps = 2000;
+
+/// Replaces \p ifOp (no results) by the ops of one of its branches.
+static void inlineBranch(scf::IfOp ifOp, bool thenBranch) {
+  Block *block = thenBranch ? ifOp.thenBlock() : ifOp.elseBlock();
+  if (block) {
+    block->getTerminator()->erase();
+    ifOp->getBlock()->getOperations().splice(ifOp->getIterator(),
+                                             block->getOperations());
+  }
+  ifOp.erase();
+}
+
+/// Loop unswitching of a version test (vectorizeLoop's `scf.if`) computed
+/// before the nearest sequential loop around it (RangeTest over its
+/// steps): `scf.for { .. scf.if (c) A else B .. }` becomes `scf.if (c)
+/// { scf.for { .. A .. } } else { scf.for { .. B .. } }`, so that the loop
+/// that runs has no branch on the version in its body (LLVM promotes the
+/// accumulators of a matmul's k loop, kept in a per-thread array, to
+/// registers only in a loop without one). One test per loop; loops in
+/// \p done are left alone.
+static void unswitchSequentialLoop(scf::IfOp version,
+                                   DenseSet<Operation *> &done) {
+  if (version.getNumResults() != 0 || !version.elseBlock())
+    return;
+  scf::ForOp outer;
+  for (Operation *p = version->getParentOp(); p; p = p->getParentOp()) {
+    if (auto forOp = dyn_cast<scf::ForOp>(p)) {
+      outer = forOp;
+      break;
+    }
+    if (!isa<scf::IfOp>(p))
+      return;
+  }
+  if (!outer || done.contains(outer))
+    return;
+  Value cond = version.getCondition();
+  if (outer->isAncestor(cond.getParentRegion()->getParentOp()))
+    return;
+  unsigned numOps = 0;
+  outer.getBody()->walk([&](Operation *) { ++numOps; });
+  if (numOps > kMaxUnswitchedOps)
+    return;
+  OpBuilder b(outer);
+  Location loc = outer.getLoc();
+  auto ifOp = scf::IfOp::create(b, loc, outer.getResultTypes(), cond,
+                                /*withElseRegion=*/true);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  IRMapping mapping;
+  auto copy = cast<scf::ForOp>(b.clone(*outer, mapping));
+  if (outer.getNumResults() != 0) {
+    // The builder made no terminators for a branch with results.
+    scf::YieldOp::create(b, loc, copy.getResults());
+    b.setInsertionPointToEnd(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, outer.getResults());
+  }
+  outer->replaceUsesWithIf(ifOp.getResults(), [&](OpOperand &use) {
+    return !ifOp->isAncestor(use.getOwner());
+  });
+  outer->moveBefore(ifOp.elseBlock()->getTerminator());
+  inlineBranch(cast<scf::IfOp>(mapping.lookup(version.getOperation())),
+               /*thenBranch=*/true);
+  inlineBranch(version, /*thenBranch=*/false);
+  done.insert(outer);
+  done.insert(copy);
 }
 
 namespace {
@@ -1449,6 +1871,7 @@ struct OffloadHostVectorizeThreadLoopsPass
           return;
         loops.push_back(loop);
       });
+      SmallVector<scf::IfOp> versions;
       for (scf::ParallelOp loop : loops) {
         unsigned dim = loop.getNumLoops() - 1;
         std::optional<int64_t> step = getConstantIntValue(loop.getStep()[dim]);
@@ -1464,12 +1887,17 @@ struct OffloadHostVectorizeThreadLoopsPass
           if (int64_t width = chooseWidth(*ub - *lb)) {
             if (callsLibm(loop))
               width = std::min(width, kMaxLanesWithLibmCalls);
-            vectorizeLoop(loop, width);
+            vectorizeLoop(loop, width, versions);
             continue;
           }
         }
-        vectorizeWithRemainder(loop, dim);
+        vectorizeWithRemainder(loop, dim, versions);
       }
+      // After all loops are vectorized: the copies of the sequential loops
+      // hold vector code too.
+      DenseSet<Operation *> unswitched;
+      for (scf::IfOp version : versions)
+        unswitchSequentialLoop(version, unswitched);
     });
   }
 };

@@ -645,3 +645,172 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// The same test in a sequential loop (a matmul's k loop, `k * n + x0`), on
+// an access under a uniform branch: the i32 index is affine in k, so the
+// test is made once before the loop, exactly (in i128) at k's first and
+// last value, that the index is in i32's range and at most INT32_MAX - 15
+// (or the loop runs no step), and the loop is unswitched on it: the loop
+// that runs has contiguous loads and no test in its body.
+
+// CHECK-LABEL: gpu.func @narrow_k_loop
+// CHECK-SAME: (%[[B:.*]]: memref<?xf32>, %{{.*}}: memref<64xf32>, %[[N:.*]]: i32, %[[KN:.*]]: i32, %[[X0:.*]]: i32, %[[C:.*]]: i1)
+// CHECK-DAG: %[[LIMIT:.*]] = arith.constant 2147483632 : i128
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i128
+// CHECK: %[[FIRST:.*]] = arith.extsi %[[X0]] : i32 to i128
+// CHECK: %[[FIRST_OK:.*]] = arith.cmpi sle, %[[FIRST]], %[[LIMIT]] : i128
+// CHECK: %[[KW:.*]] = arith.extsi %[[KN]] : i32 to i128
+// CHECK: %[[KLAST:.*]] = arith.subi %[[KW]], %[[ONE]] : i128
+// CHECK: %[[NW:.*]] = arith.extsi %[[N]] : i32 to i128
+// CHECK: %[[ROW:.*]] = arith.muli %[[KLAST]], %[[NW]] : i128
+// CHECK: %[[LAST:.*]] = arith.addi %[[ROW]], %[[FIRST]] : i128
+// CHECK: %[[LAST_OK:.*]] = arith.cmpi sle, %[[LAST]], %[[LIMIT]] : i128
+// CHECK: %[[EMPTY:.*]] = arith.cmpi sle, %[[KN]], %{{.*}} : i32
+// CHECK: %[[OK:.*]] = arith.ori %{{.*}}, %[[EMPTY]] : i1
+// CHECK: scf.if %[[OK]] {
+// CHECK:   scf.for %[[K:.*]] = %{{.*}} to %[[KN]]
+// CHECK:     scf.parallel
+// CHECK:       scf.if %[[C]] {
+// CHECK:         %[[R:.*]] = arith.muli %[[K]], %[[N]] : i32
+// CHECK:         %[[I:.*]] = arith.addi %[[R]], %[[X0]] : i32
+// CHECK:         %[[IX:.*]] = arith.index_cast %[[I]] : i32 to index
+// CHECK-NOT:     scf.if
+// CHECK:         vector.load %[[B]][%[[IX]]] : memref<?xf32>, vector<16xf32>
+// CHECK: } else {
+// CHECK:   scf.for
+// CHECK:     vector.maskedload %[[B]]
+// CHECK:     vector.maskedload %[[B]]
+// CHECK: gpu.return
+gpu.module @kernels {
+  gpu.func @narrow_k_loop(%b: memref<?xf32>, %acc: memref<64xf32>, %n: i32,
+                          %kn: i32, %x0: i32, %c: i1) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    scf.for %k = %c0_i32 to %kn step %c1_i32 : i32 {
+      scf.parallel (%y, %x) = (%c0, %c0) to (%c4, %c16) step (%c1, %c1) {
+        scf.if %c {
+          %xi = arith.index_cast %x : index to i32
+          %col = arith.addi %x0, %xi : i32
+          %row = arith.muli %k, %n : i32
+          %i = arith.addi %row, %col : i32
+          %ix = arith.index_cast %i : i32 to index
+          %v = memref.load %b[%ix] : memref<?xf32>
+          %y16 = arith.muli %y, %c16 : index
+          %a = arith.addi %y16, %x : index
+          %s = memref.load %acc[%a] : memref<64xf32>
+          %t = arith.addf %s, %v : f32
+          memref.store %t, %acc[%a] : memref<64xf32>
+        }
+        scf.reduce
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A test that depends on thread y (a row `(y0 + y) * n + x0`): made before
+// the loop at y's first and last value (0 and 3), once for the loop.
+
+// CHECK-LABEL: gpu.func @narrow_rows
+// CHECK-SAME: (%[[OUT:.*]]: memref<?xf32>, %{{.*}}: memref<64xf32>, %[[N:.*]]: i32, %[[Y0:.*]]: i32, %[[X0:.*]]: i32)
+// CHECK-DAG: %[[LIMIT:.*]] = arith.constant 2147483632 : i128
+// CHECK-DAG: %[[THREE:.*]] = arith.constant 3 : i128
+// CHECK: %[[Y0W:.*]] = arith.extsi %[[Y0]] : i32 to i128
+// CHECK: %[[NW:.*]] = arith.extsi %[[N]] : i32 to i128
+// CHECK: %[[R0:.*]] = arith.muli %[[Y0W]], %[[NW]] : i128
+// CHECK: %[[X0W:.*]] = arith.extsi %[[X0]] : i32 to i128
+// CHECK: %[[I0:.*]] = arith.addi %[[R0]], %[[X0W]] : i128
+// CHECK: arith.cmpi sle, %[[I0]], %[[LIMIT]] : i128
+// CHECK: %[[Y3:.*]] = arith.addi %[[Y0W]], %[[THREE]] : i128
+// CHECK: %[[R3:.*]] = arith.muli %[[Y3]], %[[NW]] : i128
+// CHECK: %[[I3:.*]] = arith.addi %[[R3]], %[[X0W]] : i128
+// CHECK: arith.cmpi sle, %[[I3]], %[[LIMIT]] : i128
+// CHECK: scf.if %{{.*}} {
+// CHECK:   scf.parallel
+// CHECK-NOT: scf.if
+// CHECK:     vector.store %{{.*}}, %[[OUT]][%{{.*}}] : memref<?xf32>, vector<16xf32>
+// CHECK: } else {
+// CHECK:   scf.parallel
+// CHECK:     vector.maskedstore %[[OUT]]
+// CHECK:     vector.maskedstore %[[OUT]]
+// CHECK: gpu.return
+gpu.module @kernels {
+  gpu.func @narrow_rows(%out: memref<?xf32>, %in: memref<64xf32>, %n: i32,
+                        %y0: i32, %x0: i32) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    scf.parallel (%y, %x) = (%c0, %c0) to (%c4, %c16) step (%c1, %c1) {
+      %yi = arith.index_cast %y : index to i32
+      %xi = arith.index_cast %x : index to i32
+      %row = arith.addi %y0, %yi : i32
+      %rn = arith.muli %row, %n : i32
+      %col = arith.addi %x0, %xi : i32
+      %i = arith.addi %rn, %col : i32
+      %ix = arith.index_cast %i : i32 to index
+      %y16 = arith.muli %y, %c16 : index
+      %a = arith.addi %y16, %x : index
+      %v = memref.load %in[%a] : memref<64xf32>
+      memref.store %v, %out[%ix] : memref<?xf32>
+      scf.reduce
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A sequential loop with results is unswitched too: both copies yield them,
+// and the `scf.if` that chooses the copy yields the copy's.
+
+// CHECK-LABEL: gpu.func @with_results
+// CHECK: %[[R:.*]] = scf.if %{{.*}} -> (i32) {
+// CHECK:   %[[FAST:.*]] = scf.for {{.*}} -> (i32)
+// CHECK-NOT: scf.if
+// CHECK:     vector.load
+// CHECK:   scf.yield %[[FAST]] : i32
+// CHECK: } else {
+// CHECK:   %[[EXACT:.*]] = scf.for {{.*}} -> (i32)
+// CHECK:     vector.maskedload
+// CHECK:   scf.yield %[[EXACT]] : i32
+// CHECK: memref.store %[[R]]
+gpu.module @kernels {
+  gpu.func @with_results(%b: memref<?xf32>, %acc: memref<16xf32>, %n: i32,
+                          %kn: i32, %x0: i32, %out: memref<i32>) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %r = scf.for %k = %c0_i32 to %kn step %c1_i32 iter_args(%s = %c0_i32) -> (i32) : i32 {
+      scf.parallel (%x) = (%c0) to (%c16) step (%c1) {
+        %xi = arith.index_cast %x : index to i32
+        %col = arith.addi %x0, %xi : i32
+        %row = arith.muli %k, %n : i32
+        %i = arith.addi %row, %col : i32
+        %ix = arith.index_cast %i : i32 to index
+        %v = memref.load %b[%ix] : memref<?xf32>
+        %t = memref.load %acc[%x] : memref<16xf32>
+        %u = arith.addf %t, %v : f32
+        memref.store %u, %acc[%x] : memref<16xf32>
+        scf.reduce
+      }
+      %s2 = arith.addi %s, %k : i32
+      scf.yield %s2 : i32
+    }
+    memref.store %r, %out[] : memref<i32>
+    gpu.return
+  }
+}
