@@ -27,7 +27,10 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -42,6 +45,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::offload;
@@ -249,9 +253,27 @@ static void markVectorizedRemainders(llvm::Module &llvmModule) {
     for (llvm::Loop *loop : loops.getLoopsInPreorder())
       if (loop->isInnermost())
         (accessesVectors(*loop) ? vectorLoops : scalarLoops).push_back(loop);
-    for (llvm::Loop *vector : vectorLoops)
-      llvm::addStringMetadataToLoop(vector, "llvm.loop.unroll.runtime.disable",
+    std::optional<llvm::TargetLibraryInfoImpl> libraryInfoImpl;
+    std::optional<llvm::TargetLibraryInfo> libraryInfo;
+    std::optional<llvm::AssumptionCache> assumptions;
+    std::optional<llvm::ScalarEvolution> scev;
+    if (!vectorLoops.empty()) {
+      libraryInfoImpl.emplace(llvmModule.getTargetTriple());
+      libraryInfo.emplace(*libraryInfoImpl, &func);
+      assumptions.emplace(func);
+      scev.emplace(func, *libraryInfo, *assumptions, dominators, loops);
+    }
+    for (llvm::Loop *vector : vectorLoops) {
+      // A bounded trip count that is not a constant (a known block size
+      // with a bounds check): no unrolling at all (LLVM would unroll the
+      // loop fully by its bound). A constant trip count: LLVM decides.
+      bool bounded = scev->getSmallConstantTripCount(vector) == 0 &&
+                     scev->getSmallConstantMaxTripCount(vector) != 0;
+      llvm::addStringMetadataToLoop(vector,
+                                    bounded ? "llvm.loop.unroll.disable"
+                                            : "llvm.loop.unroll.runtime.disable",
                                     1);
+    }
     for (llvm::Loop *scalar : scalarLoops) {
       llvm::BasicBlock *preheader = scalar->getLoopPreheader();
       if (!preheader)
