@@ -227,8 +227,8 @@ static bool accessesVectors(const llvm::Loop &loop) {
 /// groups) was, after the remainders, most of what was left of the kernel's
 /// optimization and code generation time (axpy: 0.75x of the instructions
 /// of a cold compile without it), for no measurable speed (bench/README.md).
-/// A vector loop whose trip count is bounded but not a constant (a known
-/// block size behind a bounds check: at most 8 groups of 16 threads for a
+/// A vector thread loop (not nested in another loop) whose trip count is
+/// bounded but not a constant (a known block size behind a bounds check: at most 8 groups of 16 threads for a
 /// 128-thread block) gets `llvm.loop.unroll.disable` instead: LLVM unrolled
 /// it fully by its bound (8 copies of the body, each with its exit test),
 /// which was 0.8x of the instructions of a cold compile of axpy. Full
@@ -268,10 +268,14 @@ static void markVectorizedRemainders(llvm::Module &llvmModule) {
       scev.emplace(func, *libraryInfo, *assumptions, dominators, loops);
     }
     for (llvm::Loop *vector : vectorLoops) {
-      // A bounded trip count that is not a constant (a known block size
-      // with a bounds check): no unrolling at all (LLVM would unroll the
-      // loop fully by its bound). A constant trip count: LLVM decides.
-      bool bounded = scev->getSmallConstantTripCount(vector) == 0 &&
+      // A thread loop (outermost) with a bounded trip count that is not a
+      // constant (a known block size with a bounds check): no unrolling at
+      // all (LLVM would unroll it fully by its bound). A constant trip
+      // count, or a loop inside the thread loop (a loop of each thread,
+      // whose unrolling by a bound helped wsm5's specialized kernel): LLVM
+      // decides.
+      bool bounded = vector->getLoopDepth() == 1 &&
+                     scev->getSmallConstantTripCount(vector) == 0 &&
                      scev->getSmallConstantMaxTripCount(vector) != 0;
       llvm::addStringMetadataToLoop(vector,
                                     bounded ? "llvm.loop.unroll.disable"
