@@ -272,7 +272,7 @@ static void markVectorizedRemainders(llvm::Module &llvmModule) {
       // constant (a known block size with a bounds check): no unrolling at
       // all (LLVM would unroll it fully by its bound). A constant trip
       // count, or a loop inside the thread loop (a loop of each thread,
-      // whose unrolling by a bound helped wsm5's specialized kernel): LLVM
+      // where unrolling by a bound is as useful as in any loop): LLVM
       // decides.
       bool bounded = vector->getLoopDepth() == 1 &&
                      scev->getSmallConstantTripCount(vector) == 0 &&
