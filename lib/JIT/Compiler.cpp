@@ -288,11 +288,13 @@ Engine::compile(offload_jit_program_impl_t &Program,
         break;
       }
   GpuModule.setTargetsAttr(ArrayAttr::get(Ctx, {HostTarget}));
-  PassManager PM(Ctx);
   mlir::offload::HostKernelPipelineOptions KernelOptions;
   KernelOptions.checkTools = Options.CheckTools | Program.CheckTools;
   KernelOptions.threadLoops = Options.ThreadLoops;
-  mlir::offload::buildHostKernelPipeline(PM, KernelOptions);
+  std::unique_ptr<PassManager> ExternalPipeline;
+  PassManager &PM =
+      getHostPipeline(Ctx, ContextIndex, Program.External != nullptr,
+                      KernelOptions, ExternalPipeline);
   if (failed(PM.run(*Module)))
     return Fail("lowering for the host failed");
   Mark("lower");

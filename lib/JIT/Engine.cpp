@@ -129,6 +129,33 @@ Engine::acquireCompileContext(offload_jit_program_impl_t *Program,
   return {*Chosen, Slot.Context.get()};
 }
 
+PassManager &Engine::getHostPipeline(
+    MLIRContext *Ctx, unsigned Index, bool External,
+    const mlir::offload::HostKernelPipelineOptions &Options,
+    std::unique_ptr<PassManager> &ExternalPipeline) {
+  auto Build = [&] {
+    auto PM = std::make_unique<PassManager>(Ctx);
+    // The module was verified when its program was created, and each
+    // compile's clone is changed only by specialization and these passes.
+    PM->enableVerifier(false);
+    mlir::offload::buildHostKernelPipeline(*PM, Options);
+    return PM;
+  };
+  // A caller's context may be destroyed and another one made at its
+  // address: no pass manager outlives the compile there.
+  if (External) {
+    ExternalPipeline = Build();
+    return *ExternalPipeline;
+  }
+  // Context Index is held by this thread (Busy): no lock needed.
+  std::unique_ptr<PassManager> &PM =
+      CompileContexts[Index]
+          .HostPipelines[{Options.checkTools, Options.threadLoops}];
+  if (!PM)
+    PM = Build();
+  return *PM;
+}
+
 void Engine::releaseCompileContext(unsigned Index) {
   {
     std::lock_guard<std::mutex> Lock(CompileContextsMutex);

@@ -48,12 +48,14 @@
 #include "ModuleProgram.h"
 #include "NeverSlower.h"
 
+#include "OffloadDialect/Conversion/Pipelines/Pipelines.h"
 #include "OffloadDialect/Transforms/Specialize.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "mlir/Pass/PassManager.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Twine.h"
@@ -356,6 +358,13 @@ private:
   struct CompileContext {
     std::unique_ptr<mlir::MLIRContext> Context;
     bool Busy = false;
+    /// The host kernel pipelines built in this context, by checking tools
+    /// and thread loops (HostKernelPipelineOptions), each built on its first
+    /// compile and reused: MLIR initializes the passes of a pass manager
+    /// (convert-to-llvm's patterns, ...) on its first run only. Declared
+    /// after Context, so destroyed before it.
+    std::map<std::pair<uint32_t, bool>, std::unique_ptr<mlir::PassManager>>
+        HostPipelines;
   };
   mlir::DialectRegistry Registry;
   std::mutex CompileContextsMutex;
@@ -368,6 +377,14 @@ private:
   acquireCompileContext(offload_jit_program_impl_t *Program,
                         std::optional<unsigned> Only = std::nullopt);
   void releaseCompileContext(unsigned Index);
+  /// The host kernel pipeline for \p Options in \p Ctx, context \p Index
+  /// of the pool (held by the caller) or, for \p External, a new one.
+  /// Verification between its passes is off: the JIT's input was verified
+  /// when its program was created (offload-opt keeps it on).
+  mlir::PassManager &
+  getHostPipeline(mlir::MLIRContext *Ctx, unsigned Index, bool External,
+                  const mlir::offload::HostKernelPipelineOptions &Options,
+                  std::unique_ptr<mlir::PassManager> &ExternalPipeline);
 
 public:
   /// The program destructor's work: its modules, each under its context.

@@ -319,6 +319,9 @@ static LogicalResult buildPipeline(OpPassManager &pm) {
     options.jit = jitOption;
     options.threadLoops = threadLoopsOption;
     options.replaceGPUTargets = replaceGPUTargetsOption;
+    // The input is the whole program: a kernel whose launches all became
+    // specializations is not compiled.
+    options.eraseReplacedKernels = true;
     // With --jit the JIT instruments the kernels at launch (it reads
     // OFFLOAD_CHECK, set above).
     if (!jitOption)

@@ -87,6 +87,11 @@ def OffloadSpecialize : Pass<"offload-specialize", "ModuleOp"> {
     so the argument buffer keeps its layout.
 
     Launches that know nothing new are left alone, and so are their kernels.
+    A kernel keeps its name and stays in its `gpu.module` after its launches
+    moved to clones (other code may look it up by name), unless
+    `erase-replaced-kernels` is set: then a kernel that was specialized and
+    that no symbol reference in the module names any more is erased, so it
+    is not compiled (offload-run sets it: the input is the whole program).
 
     ```mlir
     gpu.func @scale(%x: memref<?xf32>, %n: i32) kernel {
@@ -132,6 +137,11 @@ def OffloadSpecialize : Pass<"offload-specialize", "ModuleOp"> {
            /*default=*/"true",
            "also specialize on unmarked scalar arguments that a launch passes "
            "as constants">,
+       Option<"eraseReplacedKernels", "erase-replaced-kernels", "bool",
+              /*default=*/"false",
+              "erase a kernel whose launches were all retargeted to "
+              "specializations and that nothing else in the module names (a "
+              "whole program, as offload-run's: no other code can launch it)">,
   ];
 }
 

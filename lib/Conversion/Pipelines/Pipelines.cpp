@@ -49,14 +49,19 @@ static void addPipeline(OpPassManager &pm, StringRef pipeline) {
 /// The first steps of every pipeline: outline gpu.launch bodies, turn
 /// host-side gpu ops into offload ops for \p platform, and specialize kernels
 /// on what the launch sites know (constant runtime constants, block sizes).
+/// With \p eraseReplacedKernels, the input is a whole program: kernels
+/// whose launches all became specializations are erased, not compiled.
 static void addHostPrologue(OpPassManager &pm, StringRef platform,
-                            unsigned deviceIndex) {
+                            unsigned deviceIndex,
+                            bool eraseReplacedKernels = false) {
   addPipeline(pm, "gpu-kernel-outlining");
   ConvertGPUToOffloadOptions toOffload;
   toOffload.platform = platform.str();
   toOffload.deviceIndex = deviceIndex;
   pm.addPass(createConvertGPUToOffload(toOffload));
-  pm.addPass(createOffloadSpecialize());
+  OffloadSpecializeOptions specialize;
+  specialize.eraseReplacedKernels = eraseReplacedKernels;
+  pm.addPass(createOffloadSpecialize(specialize));
 }
 
 /// The last steps of every pipeline, once the kernels are gpu.binary ops: the
@@ -176,7 +181,8 @@ void mlir::offload::buildLowerToHostPipeline(
   check.features = options.features;
   check.optLevel = options.optLevel;
   pm.addPass(createOffloadCheckGPUTarget(check));
-  addHostPrologue(pm, "host", options.deviceIndex);
+  addHostPrologue(pm, "host", options.deviceIndex,
+                  options.eraseReplacedKernels);
   // The host target: optimization level, CPU and features of the kernels.
   OffloadAttachHostTargetOptions target;
   target.optLevel = options.optLevel;

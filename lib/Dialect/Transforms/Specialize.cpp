@@ -35,6 +35,7 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
@@ -586,6 +587,8 @@ struct SpecializePass
     options.unrollMaxPercentThresholdBoost = unrollMaxPercentThresholdBoost;
     options.maxTableBytes = maxTableBytes;
     SymbolTableCollection symbolTables;
+    // Kernels whose launches moved to a clone (erase-replaced-kernels).
+    SetVector<gpu::GPUFuncOp> replaced;
     for (LaunchView &launch : launches) {
       auto kernel = dyn_cast_or_null<gpu::GPUFuncOp>(
           symbolTables.lookupNearestSymbolFrom(launch.op, launch.kernel));
@@ -627,7 +630,14 @@ struct SpecializePass
         cast<gpu::LaunchFuncOp>(launch.op).setKernelAttr(target);
       symbolTables.invalidateSymbolTable(
           (*specialized)->getParentOfType<gpu::GPUModuleOp>());
+      if (*specialized != kernel)
+        replaced.insert(kernel);
     }
+    if (!eraseReplacedKernels)
+      return;
+    for (gpu::GPUFuncOp kernel : replaced)
+      if (SymbolTable::symbolKnownUseEmpty(kernel, getOperation()))
+        kernel.erase();
   }
 };
 } // namespace

@@ -27,7 +27,10 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -42,6 +45,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::offload;
@@ -223,8 +227,12 @@ static bool accessesVectors(const llvm::Loop &loop) {
 /// groups) was, after the remainders, most of what was left of the kernel's
 /// optimization and code generation time (axpy: 0.75x of the instructions
 /// of a cold compile without it), for no measurable speed (bench/README.md).
-/// Full unrolling of a loop with a constant trip count is still LLVM's
-/// decision.
+/// A vector thread loop (not nested in another loop) whose trip count is
+/// bounded but not a constant (a known block size behind a bounds check: at most 8 groups of 16 threads for a
+/// 128-thread block) gets `llvm.loop.unroll.disable` instead: LLVM unrolled
+/// it fully by its bound (8 copies of the body, each with its exit test),
+/// which was 0.8x of the instructions of a cold compile of axpy. Full
+/// unrolling of a loop with a constant trip count is still LLVM's decision.
 ///
 /// A remainder is recognized by its structure: an innermost loop without
 /// vector accesses whose induction variable starts at a value the exit
@@ -249,9 +257,31 @@ static void markVectorizedRemainders(llvm::Module &llvmModule) {
     for (llvm::Loop *loop : loops.getLoopsInPreorder())
       if (loop->isInnermost())
         (accessesVectors(*loop) ? vectorLoops : scalarLoops).push_back(loop);
-    for (llvm::Loop *vector : vectorLoops)
-      llvm::addStringMetadataToLoop(vector, "llvm.loop.unroll.runtime.disable",
+    std::optional<llvm::TargetLibraryInfoImpl> libraryInfoImpl;
+    std::optional<llvm::TargetLibraryInfo> libraryInfo;
+    std::optional<llvm::AssumptionCache> assumptions;
+    std::optional<llvm::ScalarEvolution> scev;
+    if (!vectorLoops.empty()) {
+      libraryInfoImpl.emplace(llvmModule.getTargetTriple());
+      libraryInfo.emplace(*libraryInfoImpl, &func);
+      assumptions.emplace(func);
+      scev.emplace(func, *libraryInfo, *assumptions, dominators, loops);
+    }
+    for (llvm::Loop *vector : vectorLoops) {
+      // A thread loop (outermost) with a bounded trip count that is not a
+      // constant (a known block size with a bounds check): no unrolling at
+      // all (LLVM would unroll it fully by its bound). A constant trip
+      // count, or a loop inside the thread loop (a loop of each thread,
+      // where unrolling by a bound is as useful as in any loop): LLVM
+      // decides.
+      bool bounded = vector->getLoopDepth() == 1 &&
+                     scev->getSmallConstantTripCount(vector) == 0 &&
+                     scev->getSmallConstantMaxTripCount(vector) != 0;
+      llvm::addStringMetadataToLoop(vector,
+                                    bounded ? "llvm.loop.unroll.disable"
+                                            : "llvm.loop.unroll.runtime.disable",
                                     1);
+    }
     for (llvm::Loop *scalar : scalarLoops) {
       llvm::BasicBlock *preheader = scalar->getLoopPreheader();
       if (!preheader)

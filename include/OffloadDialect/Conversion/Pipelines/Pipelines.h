@@ -73,6 +73,13 @@ struct HostPipelineOptions : public PassPipelineOptions<HostPipelineOptions> {
                      "(#nvvm.target, #rocdl.target) for the host instead, "
                      "with a remark; false refuses them"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> eraseReplacedKernels{
+      *this, "erase-replaced-kernels",
+      llvm::cl::desc("the input is a whole program (offload-run): kernels "
+                     "whose launches all became specializations, and that "
+                     "nothing else names, are erased instead of compiled "
+                     "(offload-specialize's erase-replaced-kernels)"),
+      llvm::cl::init(false)};
 };
 
 /// Options of the `offload-lower-to-nvvm` pipeline. Empty strings select the
