@@ -443,7 +443,14 @@ Engine::resolve(offload_queue_handle_t Queue, offload_device_handle_t Device,
   Append(&Device, sizeof(Device));
   Bytes.push_back(Specialize);
   bool FastPath = Kernel->Program->DeviceIsHost;
-  if (Specialize && FastPath) {
+  if (Specialize && FastPath && !Kernel->HasContents) {
+    // Scalars only: the byte ranges recorded when the kernel was made.
+    for (auto [Offset, Size] : Kernel->ScalarKeyRanges)
+      Append(Base + Offset, Size);
+    Append(&Sizes->GroupSize, sizeof(Sizes->GroupSize));
+    if (Options.FoldGrid)
+      Append(&Sizes->NumGroups, sizeof(Sizes->NumGroups));
+  } else if (Specialize && FastPath) {
     for (const Argument &Arg : Kernel->Arguments) {
       if (!Arg.RuntimeConstant)
         continue;

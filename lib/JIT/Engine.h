@@ -57,6 +57,9 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Pass/PassManager.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/ThreadPool.h"
@@ -144,6 +147,10 @@ struct offload_jit_kernel_impl_t {
   /// Some runtime constant is a `contents` memref: its launch values are in
   /// memory that earlier work on the launch's queue may still write.
   bool HasContents = false;
+  /// Where the runtime-constant scalars lie in the packed argument buffer
+  /// (offset, size; adjacent fields merged): what the launch fast path
+  /// hashes when no runtime constant is a `contents` memref.
+  llvm::SmallVector<std::pair<uint32_t, uint32_t>, 4> ScalarKeyRanges;
   /// What offloadJITGetKernelSignature returns: one line per argument.
   std::string Signature;
   /// Automatic specialization of its unmarked scalar arguments
@@ -396,7 +403,7 @@ private:
            std::shared_ptr<offload_jit_program_impl_t>>
       Programs;
   std::shared_mutex LiveKernelsMutex;
-  std::set<offload_jit_kernel_impl_t *> LiveKernels;
+  llvm::DenseSet<offload_jit_kernel_impl_t *> LiveKernels;
   std::map<std::pair<offload_device_handle_t, const void *>,
            offload_jit_program_impl_t *>
       ImagePrograms;
@@ -406,7 +413,8 @@ private:
   /// The launch fast path: xxh3-128 of (kernel prefix, device, launch values
   /// and sizes) -> entry, read under a shared lock. Filled from Cache.
   std::shared_mutex FastMutex;
-  std::map<std::pair<uint64_t, uint64_t>, std::shared_ptr<CacheEntry>> Fast;
+  llvm::DenseMap<std::pair<uint64_t, uint64_t>, std::shared_ptr<CacheEntry>>
+      Fast;
   std::optional<DiskCache> Disk;
 
   std::mutex PoolMutex;

@@ -240,6 +240,17 @@ offload_result_t Engine::getKernel(offload_jit_program_handle_t Program,
     }
     Kernel->Fields = Layout.getFields();
     Kernel->ArgumentsSize = Layout.getSize();
+    for (const offloadjit::Argument &Arg : Kernel->Arguments) {
+      if (!Arg.RuntimeConstant || Arg.Contents)
+        continue;
+      const offloadjit::Field &F = Kernel->Fields[Arg.FirstField];
+      auto &Ranges = Kernel->ScalarKeyRanges;
+      if (!Ranges.empty() &&
+          Ranges.back().first + Ranges.back().second == F.Offset)
+        Ranges.back().second += uint32_t(F.Size);
+      else
+        Ranges.push_back({uint32_t(F.Offset), uint32_t(F.Size)});
+    }
     // Automatic specialization watches the unmarked scalars.
     std::vector<offloadjit::AutoArgument> Watched;
     for (auto [Index, Arg] : llvm::enumerate(Kernel->Arguments))
