@@ -30,8 +30,7 @@
 // Version history: 2 added the argument layout; 3 added CooperativeReason
 // and the barrier id argument of __offload_host_barrier (barriers used to be
 // identified by their call's return address, which breaks when the optimizer
-// duplicates a barrier call); 5 added RunBlocks (a run of blocks along x in
-// one call). The runtime loads only kernels of its version.
+// duplicates a barrier call). The runtime loads only kernels of its version.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,7 +44,7 @@ extern "C" {
 #endif
 
 /// Version of this contract, stored in each descriptor.
-#define OFFLOAD_HOST_KERNEL_ABI_VERSION 5u
+#define OFFLOAD_HOST_KERNEL_ABI_VERSION 4u
 
 /// Prefix of kernel descriptor symbols in a host object.
 #define OFFLOAD_HOST_KERNEL_SYMBOL_PREFIX "__offload_kernel."
@@ -79,17 +78,6 @@ typedef struct offload_host_kernel_context_t {
 /// Runs every thread of the block (x fastest) in a loop.
 typedef void (*offload_host_block_fn_t)(const void *Args,
                                         offload_host_kernel_context_t *Ctx);
-/// Runs \p Count blocks one after another along x: blocks (BlockId[0] + i,
-/// BlockId[1], BlockId[2]) for i in [0, Count), with BlockId[0] + Count <=
-/// GridDim[0]. \p Ctx holds the first block's id on entry; while a block
-/// runs, Ctx->BlockId[0] is its id (fault reports and the checkers read it),
-/// and on return it is unspecified (the caller resets it); the kernel reads
-/// its own copy of the context, nothing else of \p Ctx is written. Every
-/// block sees the same SharedMemory and DynamicSharedMemory, which start
-/// undefined in each block.
-typedef void (*offload_host_blocks_fn_t)(const void *Args,
-                                         offload_host_kernel_context_t *Ctx,
-                                         int64_t Count);
 /// Runs one thread (\p Tx, \p Ty, \p Tz) of the block.
 typedef void (*offload_host_thread_fn_t)(const void *Args,
                                          offload_host_kernel_context_t *Ctx,
@@ -132,10 +120,6 @@ typedef struct offload_host_kernel_descriptor_t {
   /// runs. A launch of other sizes fails with OFFLOAD_ERRC_INVALID_ARGUMENT.
   uint32_t RequiredGroupSize[3];
   uint32_t RequiredNumGroups[3];
-  /// Runs a row of blocks of a non-cooperative kernel in one call (see
-  /// offload_host_blocks_fn_t); what the runtime calls when set, RunBlock
-  /// otherwise. Null for cooperative kernels and when absent.
-  offload_host_blocks_fn_t RunBlocks;
 } offload_host_kernel_descriptor_t;
 
 /// gpu.shuffle modes, as passed to __offload_host_shuffle.

@@ -212,8 +212,7 @@ void HostModuleBuilder::addKernel(StringRef Name, uint64_t ArgumentsSize,
                          GlobalValue::PrivateLinkage, NameInit, Name + ".name");
   StructType *DescTy =
       StructType::get(C, {I32, I32, I64, I64, Ptr, Ptr, Ptr, I64, Ptr, Ptr, Ptr,
-                          ArrayType::get(I32, 3), ArrayType::get(I32, 3),
-                          Ptr});
+                          ArrayType::get(I32, 3), ArrayType::get(I32, 3)});
   Constant *NullPtr = ConstantPointerNull::get(cast<PointerType>(Ptr));
   // The argument layout: two private [N x i64] arrays.
   Constant *Offsets = NullPtr, *Sizes = NullPtr;
@@ -250,8 +249,7 @@ void HostModuleBuilder::addKernel(StringRef Name, uint64_t ArgumentsSize,
        Thread, NameVar, B.getInt64(NumArguments), Offsets, Sizes, Reason,
        ConstantDataArray::get(C, ArrayRef<uint32_t>(Options.RequiredGroupSize)),
        ConstantDataArray::get(C,
-                              ArrayRef<uint32_t>(Options.RequiredNumGroups)),
-       NullPtr});
+                              ArrayRef<uint32_t>(Options.RequiredNumGroups))});
   new GlobalVariable(*M, DescTy, true, GlobalValue::ExternalLinkage, Desc,
                      OFFLOAD_HOST_KERNEL_SYMBOL_PREFIX + Name);
 }

@@ -73,7 +73,6 @@ using namespace mlir::offload;
 
 static constexpr StringLiteral kThreadPrefix = "__offload_thread.";
 static constexpr StringLiteral kBlockPrefix = "__offload_block.";
-static constexpr StringLiteral kBlocksPrefix = "__offload_blocks.";
 static constexpr StringLiteral kBarrierFn = "__offload_host_barrier";
 static constexpr StringLiteral kShuffleFn = "__offload_host_shuffle";
 static constexpr StringLiteral kAssertFailFn = "__offload_host_assert_fail";
@@ -941,10 +940,6 @@ static LogicalResult emitEntryPoints(gpu::GPUModuleOp module,
   if ((info.threadLoops || !info.cooperative) && !hasDynamicAlloca(body))
     for (LLVM::LLVMFuncOp fn : {body, threadFn})
       fn.setAlwaysInline(true);
-  // A non-cooperative kernel's block entry is inlined into its block-range
-  // entry (below), the only thing that calls it.
-  if (!info.cooperative)
-    blockFn.setAlwaysInline(true);
 
   // The packed arguments and the block context are only read by the kernel,
   // and no memref of the kernel points into them: tell LLVM, so that loads of
@@ -1003,70 +998,6 @@ static LogicalResult emitEntryPoints(gpu::GPUModuleOp module,
   LLVM::CallOp::create(builder, loc, body, callArgs);
   LLVM::ReturnOp::create(builder, loc, ValueRange{});
 
-  // __offload_blocks.K(args, ctx, count) of a non-cooperative kernel: runs
-  // `count` blocks along x from ctx's block id (HostKernelABI.h, RunBlocks).
-  // The block entry, inlined here, reads a private copy of the context whose
-  // block id x is the loop's; LLVM promotes the copy to registers, so the
-  // per-block set-up (argument loads, values of the launch sizes, constant
-  // vectors) is hoisted out of the loop instead of paid by a call per block.
-  // The running block's id is also stored to the runtime's context, where a
-  // fault report and the checkers read it.
-  LLVM::LLVMFuncOp blocksFn;
-  if (!info.cooperative) {
-    builder.setInsertionPointAfter(blockFn);
-    auto blocksType = LLVM::LLVMFunctionType::get(
-        LLVM::LLVMVoidType::get(context), {ptrType, ptrType, i64});
-    blocksFn = LLVM::LLVMFuncOp::create(
-        builder, loc, (kBlocksPrefix + info.name).str(), blocksType,
-        LLVM::Linkage::Internal);
-    blocksFn.setVisibility(SymbolTable::Visibility::Private);
-    Block *entry = blocksFn.addEntryBlock(builder);
-    Block *header = new Block(), *loopBody = new Block(), *exit = new Block();
-    blocksFn.getBody().push_back(header);
-    blocksFn.getBody().push_back(loopBody);
-    blocksFn.getBody().push_back(exit);
-    Value blocksArgs = entry->getArgument(0), realCtx = entry->getArgument(1),
-          count = entry->getArgument(2);
-    builder.setInsertionPointToStart(entry);
-    auto i64Constant = [&](int64_t v) -> Value {
-      return LLVM::ConstantOp::create(builder, loc, i64,
-                                      builder.getI64IntegerAttr(v));
-    };
-    int64_t contextWords = contextBytes / 8;
-    Value local = LLVM::AllocaOp::create(
-        builder, loc, ptrType, LLVM::LLVMArrayType::get(i64, contextWords),
-        i64Constant(1), /*alignment=*/8);
-    LLVM::MemcpyOp::create(builder, loc, local, realCtx,
-                           i64Constant(contextBytes), /*isVolatile=*/false);
-    Value first = LLVM::LoadOp::create(builder, loc, i64, realCtx);
-    Value zeroI64 = i64Constant(0), oneI64 = i64Constant(1);
-    LLVM::BrOp::create(builder, loc, ValueRange{zeroI64}, header);
-    Value iv = header->addArgument(i64, loc);
-    builder.setInsertionPointToStart(header);
-    Value more = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::slt,
-                                      iv, count);
-    LLVM::CondBrOp::create(builder, loc, more, loopBody, exit);
-    builder.setInsertionPointToStart(loopBody);
-    Value blockX = LLVM::AddOp::create(builder, loc, first, iv);
-    LLVM::StoreOp::create(builder, loc, blockX, local);
-    LLVM::StoreOp::create(builder, loc, blockX, realCtx);
-    LLVM::CallOp::create(builder, loc, blockFn, ValueRange{blocksArgs, local});
-    Value next = LLVM::AddOp::create(builder, loc, iv, oneI64);
-    LLVM::BrOp::create(builder, loc, ValueRange{next}, header);
-    builder.setInsertionPointToStart(exit);
-    LLVM::ReturnOp::create(builder, loc, ValueRange{});
-    // The arguments are only read; the context only through `ctx`.
-    blocksFn.setArgAttr(0, LLVM::LLVMDialect::getNoAliasAttrName(),
-                        builder.getUnitAttr());
-    blocksFn.setArgAttr(0, LLVM::LLVMDialect::getReadonlyAttrName(),
-                        builder.getUnitAttr());
-    blocksFn.setArgAttr(1, LLVM::LLVMDialect::getNoAliasAttrName(),
-                        builder.getUnitAttr());
-    for (unsigned i = 0; i < 2; ++i)
-      blocksFn.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
-                          builder.getI64IntegerAttr(8));
-  }
-
   // The kernel's name and its descriptor.
   builder.setInsertionPointToEnd(module.getBody());
   std::string name = info.name;
@@ -1097,9 +1028,7 @@ static LogicalResult emitEntryPoints(gpu::GPUModuleOp module,
     sizes.push_back(field.Size);
   }
   int64_t argsSize = argsLayout.getSize();
-  for (LLVM::LLVMFuncOp fn : {threadFn, blockFn, blocksFn}) {
-    if (!fn)
-      continue;
+  for (LLVM::LLVMFuncOp fn : {threadFn, blockFn}) {
     if (argsSize > 0)
       fn.setArgAttr(0, LLVM::LLVMDialect::getDereferenceableAttrName(),
                     builder.getI64IntegerAttr(argsSize));
@@ -1136,7 +1065,7 @@ static LogicalResult emitEntryPoints(gpu::GPUModuleOp module,
   auto descriptorType = LLVM::LLVMStructType::getLiteral(
       context, {i32, i32, i64, i64, ptrType, ptrType, ptrType, i64, ptrType,
                 ptrType, ptrType, LLVM::LLVMArrayType::get(i32, 3),
-                LLVM::LLVMArrayType::get(i32, 3), ptrType});
+                LLVM::LLVMArrayType::get(i32, 3)});
   auto descriptor = LLVM::GlobalOp::create(
       builder, loc, descriptorType, /*isConstant=*/true,
       LLVM::Linkage::External, OFFLOAD_HOST_KERNEL_SYMBOL_PREFIX + info.name,
@@ -1163,11 +1092,7 @@ static LogicalResult emitEntryPoints(gpu::GPUModuleOp module,
   insert(LLVM::ConstantOp::create(builder, loc, i64,
                                   builder.getI64IntegerAttr(argsSize)),
          3);
-  // A non-cooperative kernel runs through its block-range entry only (the
-  // block entry is inlined there, so the body is compiled once).
-  insert(blocksFn ? LLVM::ZeroOp::create(builder, loc, ptrType).getResult()
-                  : LLVM::AddressOfOp::create(builder, loc, blockFn).getResult(),
-         4);
+  insert(LLVM::AddressOfOp::create(builder, loc, blockFn), 4);
   // The thread entry is for fibers only: a thread-loops kernel cannot run one
   // thread alone, and the runtime runs a non-cooperative kernel through its
   // block entry. Without a reference from the descriptor, LLVM inlines the
@@ -1197,9 +1122,6 @@ static LogicalResult emitEntryPoints(gpu::GPUModuleOp module,
   };
   insert(sizeArray(info.requiredGroupSize), 11);
   insert(sizeArray(info.requiredNumGroups), 12);
-  insert(blocksFn ? LLVM::AddressOfOp::create(builder, loc, blocksFn).getResult()
-                  : LLVM::ZeroOp::create(builder, loc, ptrType).getResult(),
-         13);
   LLVM::ReturnOp::create(builder, loc, value);
   return success();
 }

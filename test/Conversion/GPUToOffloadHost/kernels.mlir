@@ -14,33 +14,19 @@ gpu.module @plain {
   // CHECK:   llvm.add %[[BASE]], %[[TX]] : i64
   // CHECK: llvm.func internal @__offload_thread.copy(%{{.*}}: !llvm.ptr {llvm.align = 8 : i64, llvm.dereferenceable = 80 : i64, llvm.noalias, llvm.readonly}, %{{.*}}: !llvm.ptr {llvm.align = 8 : i64, llvm.dereferenceable = 96 : i64, llvm.noalias, llvm.readonly}, %{{.*}}: i64, %{{.*}}: i64, %{{.*}}: i64)
   // CHECK:   llvm.call @copy
-  // CHECK: llvm.func internal @__offload_block.copy({{.*}} attributes {always_inline
+  // CHECK: llvm.func internal @__offload_block.copy(
   // CHECK:   llvm.call @__offload_thread.copy
-  // The block-range entry: count blocks along x, each with the block id x
-  // in a private copy of the context (and in the runtime's, for faults).
-  // CHECK: llvm.func internal @__offload_blocks.copy(%[[RARGS:.*]]: !llvm.ptr {llvm.align = 8 : i64, llvm.dereferenceable = 80 : i64, llvm.noalias, llvm.readonly}, %[[RCTX:.*]]: !llvm.ptr {llvm.align = 8 : i64, llvm.dereferenceable = 96 : i64, llvm.noalias}, %[[COUNT:.*]]: i64)
-  // CHECK:   %[[LOCAL:.*]] = llvm.alloca %{{.*}} x !llvm.array<12 x i64> {alignment = 8 : i64}
-  // CHECK:   "llvm.intr.memcpy"(%[[LOCAL]], %[[RCTX]]
-  // CHECK:   %[[FIRST:.*]] = llvm.load %[[RCTX]] : !llvm.ptr -> i64
-  // CHECK: ^[[HEADER:.*]](%[[IV:.*]]: i64):
-  // CHECK:   llvm.icmp "slt" %[[IV]], %[[COUNT]]
-  // CHECK:   %[[BX:.*]] = llvm.add %[[FIRST]], %[[IV]]
-  // CHECK:   llvm.store %[[BX]], %[[LOCAL]]
-  // CHECK:   llvm.store %[[BX]], %[[RCTX]]
-  // CHECK:   llvm.call @__offload_block.copy(%[[RARGS]], %[[LOCAL]])
   // CHECK: llvm.mlir.global internal constant @__offload_kernel_name.copy("copy\00")
   // CHECK: llvm.mlir.global internal constant @__offload_kernel_args.copy.offsets(dense<[0, 8, 16, 24, 32, 40, 48, 56, 64, 72]> : tensor<10xi64>)
   // CHECK: llvm.mlir.global internal constant @__offload_kernel_args.copy.sizes(dense<8> : tensor<10xi64>)
   // CHECK-NOT: __offload_kernel_reason.copy
-  // CHECK: llvm.mlir.global external constant @__offload_kernel.copy() {{.*}} : !llvm.struct<(i32, i32, i64, i64, ptr, ptr, ptr, i64, ptr, ptr, ptr, array<3 x i32>, array<3 x i32>, ptr)>
-  // CHECK:   llvm.mlir.constant(5 : i32) : i32
+  // CHECK: llvm.mlir.global external constant @__offload_kernel.copy() {{.*}} : !llvm.struct<(i32, i32, i64, i64, ptr, ptr, ptr, i64, ptr, ptr, ptr, array<3 x i32>, array<3 x i32>)>
+  // CHECK:   llvm.mlir.constant(4 : i32) : i32
   // CHECK:   llvm.mlir.constant(0 : i32) : i32
   // CHECK:   llvm.mlir.constant(0 : i64) : i64
   // CHECK:   llvm.mlir.constant(80 : i64) : i64
-  // No block or thread entry: a non-cooperative kernel runs through its
-  // block-range entry, and LLVM then inlines and deletes the other two.
-  // CHECK:   %[[NO_BLOCK:.*]] = llvm.mlir.zero : !llvm.ptr
-  // CHECK:   llvm.insertvalue %[[NO_BLOCK]], %{{.*}}[4]
+  // No thread entry: a non-cooperative kernel runs through its block entry,
+  // and LLVM then inlines and deletes the thread entry.
   // CHECK:   %[[NO_THREAD:.*]] = llvm.mlir.zero : !llvm.ptr
   // CHECK:   llvm.insertvalue %[[NO_THREAD]], %{{.*}}[5]
   // CooperativeReason is null; no block or grid size is required.
@@ -48,9 +34,7 @@ gpu.module @plain {
   // CHECK:   llvm.insertvalue %[[NO_REASON]], %{{.*}}[10]
   // CHECK:   %[[ANY:.*]] = llvm.mlir.constant(dense<0> : tensor<3xi32>) : !llvm.array<3 x i32>
   // CHECK:   llvm.insertvalue %[[ANY]], %{{.*}}[11]
-  // CHECK:   llvm.insertvalue %{{.*}}, %{{.*}}[12]
-  // CHECK:   %[[RANGE:.*]] = llvm.mlir.addressof @__offload_blocks.copy
-  // CHECK:   %[[DESC:.*]] = llvm.insertvalue %[[RANGE]], %{{.*}}[13]
+  // CHECK:   %[[DESC:.*]] = llvm.insertvalue %{{.*}}, %{{.*}}[12]
   // CHECK:   llvm.return %[[DESC]]
   gpu.func @copy(%src: memref<?xf32>, %dst: memref<?xf32>) kernel {
     %bid = gpu.block_id x
@@ -85,7 +69,7 @@ gpu.module @coop {
   // CHECK: llvm.func @__offload_host_barrier(!llvm.ptr, i32) attributes {convergent
   // CHECK: llvm.mlir.global private constant @[[REASON:__offload_kernel_reason.reverse]]("the kernel synchronizes threads with gpu.barrier or gpu.shuffle (thread loops were not tried)\00")
   // CHECK: llvm.mlir.global external constant @__offload_kernel.reverse()
-  // CHECK:   llvm.mlir.constant(5 : i32) : i32
+  // CHECK:   llvm.mlir.constant(4 : i32) : i32
   // CHECK:   llvm.mlir.constant(1 : i32) : i32
   // CHECK:   llvm.mlir.constant(64 : i64) : i64
   // CHECK:   %[[REASON_PTR:.*]] = llvm.mlir.addressof @[[REASON]] : !llvm.ptr
@@ -191,8 +175,7 @@ module attributes {gpu.container_module} {
   gpu.module @kernels {
     // CHECK: llvm.func internal @fill({{.*}}) attributes {always_inline, gpu.kernel
     // CHECK: llvm.func internal @__offload_thread.fill({{.*}}) attributes {always_inline
-    // CHECK: llvm.func internal @__offload_block.fill({{.*}}) attributes {always_inline
-    // CHECK: llvm.func internal @__offload_blocks.fill(
+    // CHECK: llvm.func internal @__offload_block.fill(
     // CHECK-NOT: always_inline
     // CHECK: llvm.mlir.global {{.*}} @__offload_kernel.fill
     gpu.func @fill(%x: memref<?xf32>) kernel {

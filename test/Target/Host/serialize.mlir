@@ -3,7 +3,7 @@
 // RUN: offload-opt %s --pass-pipeline='builtin.module(gpu.module(offload-host-kernel-to-llvm),gpu-module-to-binary{format=llvm})' | FileCheck %s --check-prefix=LLVM
 
 // ISA: gpu.binary @kernels [#gpu.object<#offload.host<O = 2>, assembly =
-// ISA-SAME: __offload_blocks.scale:
+// ISA-SAME: __offload_block.scale:
 // ISA-SAME: .globl\09__offload_kernel.scale
 // BIN: gpu.binary @kernels [#gpu.object<#offload.host<O = 2>, "\7FELF
 // LLVM: gpu.binary @kernels [#gpu.object<#offload.host<O = 2>, offload = "BC

@@ -19,7 +19,7 @@
 // groups, and LLVM unrolls it fully by that bound (its decision, not a
 // runtime unrolling: no loop over leftover groups, no xmm epilogue).
 
-// CHECK-LABEL: __offload_blocks.axpy:
+// CHECK-LABEL: __offload_block.axpy:
 // CHECK-NOT: vmulps {{.*}}%xmm
 // CHECK: vmulps {{.*}}%ymm
 // CHECK-NOT: vmulps {{.*}}%xmm

@@ -91,7 +91,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <new>
 
 #if defined(__has_feature)
@@ -813,11 +812,7 @@ Error offload::host::runNonCooperativeBlock(
     const BlockLaunch &Launch, offload_host_kernel_context_t &Ctx) {
   SyncInNonCooperativeKernel = false;
   const offload_host_kernel_descriptor_t &Desc = *Launch.Desc;
-  if (Desc.RunBlocks) {
-    int64_t First = Ctx.BlockId[0];
-    Desc.RunBlocks(Launch.Args, &Ctx, 1);
-    Ctx.BlockId[0] = First;
-  } else if (Desc.RunBlock) {
+  if (Desc.RunBlock) {
     Desc.RunBlock(Launch.Args, &Ctx);
   } else {
     // No block loop compiled: run the threads one after the other, x fastest.
@@ -834,7 +829,7 @@ Error offload::host::runNonCooperativeBlocks(const BlockLaunch &Launch,
                                              uint64_t Begin, uint64_t End,
                                              const std::atomic<bool> &Stop) {
   const offload_host_kernel_descriptor_t &Desc = *Launch.Desc;
-  if (!Desc.RunBlock && !Desc.RunBlocks) {
+  if (!Desc.RunBlock) {
     for (uint64_t B = Begin; B < End && !Stop.load(std::memory_order_relaxed);
          ++B) {
       setBlockId(Ctx, B);
@@ -848,28 +843,6 @@ Error offload::host::runNonCooperativeBlocks(const BlockLaunch &Launch,
   SyncInNonCooperativeKernel = false;
   setBlockId(Ctx, Begin);
   int64_t Gx = Ctx.GridDim[0], Gy = Ctx.GridDim[1];
-  if (Desc.RunBlocks) {
-    // One call per row of blocks (or the part of a row in the range): the
-    // kernel's block loop hoists what the blocks share.
-    for (uint64_t B = Begin; B < End;) {
-      int64_t Count =
-          std::min<int64_t>(int64_t(End - B), Gx - Ctx.BlockId[0]);
-      int64_t First = Ctx.BlockId[0];
-      Desc.RunBlocks(Launch.Args, &Ctx, Count);
-      B += uint64_t(Count);
-      Ctx.BlockId[0] = First + Count;
-      if (Ctx.BlockId[0] == Gx) {
-        Ctx.BlockId[0] = 0;
-        if (++Ctx.BlockId[1] == Gy) {
-          Ctx.BlockId[1] = 0;
-          ++Ctx.BlockId[2];
-        }
-      }
-      if (Stop.load(std::memory_order_relaxed))
-        break;
-    }
-    return checkSyncMisuse(Launch);
-  }
   for (uint64_t B = Begin; B < End; ++B) {
     Desc.RunBlock(Launch.Args, &Ctx);
     if (++Ctx.BlockId[0] == Gx) {

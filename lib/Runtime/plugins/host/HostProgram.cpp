@@ -852,8 +852,7 @@ HostProgram::getSymbol(StringRef Name, offload_symbol_kind_t Kind) {
                          "memory, more than the device's {2} bytes per block",
                          Name, Desc->StaticSharedBytes, MaxShared);
     bool Cooperative = Desc->Flags & OFFLOAD_HOST_KERNEL_COOPERATIVE;
-    if (Cooperative ? !Desc->RunThread
-                    : !Desc->RunBlock && !Desc->RunBlocks && !Desc->RunThread)
+    if (Cooperative ? !Desc->RunThread : !Desc->RunBlock && !Desc->RunThread)
       return createError(OFFLOAD_ERRC_INVALID_BINARY,
                          "kernel '{0}' has no {1} entry", Name,
                          Cooperative ? "RunThread" : "RunBlock");
@@ -943,9 +942,6 @@ Error HostProgram::checkDescriptor(StringRef Name, const void *Address,
     return E;
   if (Error E = CheckCode(reinterpret_cast<const void *>(Desc.RunThread),
                           "RunThread"))
-    return E;
-  if (Error E = CheckCode(reinterpret_cast<const void *>(Desc.RunBlocks),
-                          "RunBlocks"))
     return E;
   auto CheckArray = [&](const uint64_t *Array, StringRef Field) -> Error {
     if (!Desc.NumArguments || !Array)
