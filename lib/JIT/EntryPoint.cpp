@@ -9,12 +9,6 @@
 
 #include "OffloadSupport/Environment.h"
 
-#include "llvm/ADT/StringMap.h"
-#include "llvm/Support/Format.h"
-
-#include <memory>
-#include <mutex>
-
 using namespace llvm;
 using namespace offloadjit;
 
@@ -25,47 +19,8 @@ const EntrySettings &offloadjit::getEntrySettings() {
   return Settings;
 }
 
-void trace::printArg(raw_ostream &OS, const void *Ptr) {
-  OS << format_hex(reinterpret_cast<uintptr_t>(Ptr), 0);
-}
-
-void trace::printArg(raw_ostream &OS, const char *Str) {
-  if (!Str) {
-    OS << "0x0";
-    return;
-  }
-  OS << '"';
-  OS.write_escaped(Str);
-  OS << '"';
-}
-
-void trace::printArg(raw_ostream &OS, size_t Value) { OS << Value; }
-void trace::printArg(raw_ostream &OS, uint32_t Value) { OS << Value; }
-void trace::printArg(raw_ostream &OS, bool Value) {
-  OS << (Value ? "true" : "false");
-}
-void trace::printArg(raw_ostream &OS, double Value) { OS << Value; }
-
-namespace offloadjit {
+namespace offload {
 namespace trace {
 #include "OffloadJITPrinters.inc"
 } // namespace trace
-} // namespace offloadjit
-
-void trace::printCall(StringRef Function, StringRef Args,
-                      offload_result_t Result) {
-  std::string Line;
-  raw_string_ostream OS(Line);
-  OS << Function << '(' << Args << ") -> ";
-  if (Result == OFFLOAD_SUCCESS)
-    OS << "OFFLOAD_SUCCESS";
-  else
-    OS << offloadErrcName(Result->Code) << ": " << Result->Details;
-  OS << '\n';
-  // One write per line, so that concurrent calls (and the runtime's own
-  // trace lines) do not interleave within a line.
-  static std::mutex *Mutex = new std::mutex();
-  std::lock_guard<std::mutex> Lock(*Mutex);
-  errs() << Line;
-  errs().flush();
-}
+} // namespace offload

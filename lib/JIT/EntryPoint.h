@@ -8,8 +8,10 @@
 //
 // What the generated entry points of OffloadJIT.h (OffloadJITEntryPoints.inc,
 // from include/OffloadJIT/API/OffloadJITAPI.td) are made of, as the
-// runtime's are (include/OffloadSupport/Error.h, shared; lib/Runtime/Trace.h
-// and Validation.h, which live in libOffloadRuntime.so and are not exported):
+// runtime's are: include/OffloadSupport/Error.h and EntryPoint.h, shared with
+// the runtime (errors, enum arguments, the checks that ignore the validation
+// setting, the trace printers and line), and here what is the JIT's own (its
+// settings, the checks that follow them, its handles):
 //
 //  - inside the JIT every failure is an llvm::Error carrying an
 //    offload_errc_t (JITError, createError); runEntryPoint converts it once,
@@ -29,17 +31,15 @@
 #define OFFLOAD_LIB_JIT_ENTRYPOINT_H
 
 #include "OffloadJIT/OffloadJIT.h"
+#include "OffloadSupport/EntryPoint.h"
 #include "OffloadSupport/Error.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstring>
 #include <string>
-#include <type_traits>
 
 namespace offloadjit {
 
@@ -83,29 +83,23 @@ inline bool isTraceEnabled() { return getEntrySettings().Trace; }
 // Checks
 //===----------------------------------------------------------------------===//
 
+// The checks that hold also without validation (requireNotNull,
+// requireNotZero, checkEnum) are OffloadSupport/EntryPoint.h's.
+using ::offload::checkEnum;
+using ::offload::requireNotNull;
+using ::offload::requireNotZero;
+
 /// INVALID_NULL_POINTER "<Name> is null", with validation.
 inline llvm::Error checkNotNull(const void *Ptr, llvm::StringRef Name) {
-  if (Ptr || !isValidationEnabled())
+  if (!isValidationEnabled())
     return llvm::Error::success();
-  return createError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "{0} is null", Name);
-}
-/// INVALID_NULL_POINTER "<Name> is null", also without validation.
-inline llvm::Error requireNotNull(const void *Ptr, llvm::StringRef Name) {
-  if (Ptr)
-    return llvm::Error::success();
-  return createError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "{0} is null", Name);
+  return requireNotNull(Ptr, Name);
 }
 /// INVALID_SIZE "<Name> is zero", with validation.
 inline llvm::Error checkNotZero(uint64_t Size, llvm::StringRef Name) {
-  if (Size || !isValidationEnabled())
+  if (!isValidationEnabled())
     return llvm::Error::success();
-  return createError(OFFLOAD_ERRC_INVALID_SIZE, "{0} is zero", Name);
-}
-/// INVALID_SIZE "<Name> is zero", also without validation.
-inline llvm::Error requireNotZero(uint64_t Size, llvm::StringRef Name) {
-  if (Size)
-    return llvm::Error::success();
-  return createError(OFFLOAD_ERRC_INVALID_SIZE, "{0} is zero", Name);
+  return requireNotZero(Size, Name);
 }
 /// INVALID_NULL_HANDLE "<Name> is null" for a runtime handle, with
 /// validation (whether it is live, the runtime checks when the JIT uses it).
@@ -133,74 +127,29 @@ llvm::Error checkHandle(offload_jit_kernel_handle_t Kernel,
 // Tracing
 //===----------------------------------------------------------------------===//
 
-/// An enum argument as the integer the caller passed (a C caller may pass
-/// any value; an enum object outside its range is undefined behaviour).
-template <typename E> struct RawEnum {
-  int Value;
-  E get() const { return static_cast<E>(Value); }
-};
-template <typename E> RawEnum<E> rawEnum(const E &Arg) {
-  std::underlying_type_t<E> Bits;
-  std::memcpy(&Bits, &Arg, sizeof(Bits));
-  return {static_cast<int>(Bits)};
-}
+using ::offload::RawEnum;
+using ::offload::rawEnum;
 
+} // namespace offloadjit
+
+namespace offload {
 /// The enumerators of every enum the JIT's entry points see (generated from
-/// OffloadJITAPI.td and the runtime's description it includes).
-template <typename E> struct EnumInfo;
+/// OffloadJITAPI.td and the runtime's description it includes), for
+/// OffloadSupport/EntryPoint.h's checkEnum and enum printer. The JIT's copy:
+/// the runtime's tables are private to libOffloadRuntime.so.
 #include "OffloadJITEnums.inc"
 
-/// INVALID_ENUMERATION unless \p Arg is one of E's enumerators (always).
-template <typename E>
-llvm::Error checkEnum(RawEnum<E> Arg, llvm::StringRef Name) {
-  if (EnumInfo<E>::isValid(Arg.Value))
-    return llvm::Error::success();
-  return createError(OFFLOAD_ERRC_INVALID_ENUMERATION,
-                     "{0} ({1}) is not a valid enumerator", Name, Arg.Value);
-}
-
 namespace trace {
-void printArg(llvm::raw_ostream &OS, const void *Ptr);
-void printArg(llvm::raw_ostream &OS, const char *Str);
-void printArg(llvm::raw_ostream &OS, size_t Value);
-void printArg(llvm::raw_ostream &OS, uint32_t Value);
-void printArg(llvm::raw_ostream &OS, bool Value);
-void printArg(llvm::raw_ostream &OS, double Value);
-template <typename E> void printArg(llvm::raw_ostream &OS, RawEnum<E> Value) {
-  if (const char *Name = EnumInfo<E>::getName(Value.Value))
-    OS << Name;
-  else
-    OS << "<invalid " << Value.Value << '>';
-}
-/// The structs (generated, OffloadJITPrinters.inc).
+/// The structs (generated, OffloadJITPrinters.inc); the other printers are
+/// OffloadSupport/EntryPoint.h's.
 #define OFFLOAD_API_PRINTERS_DECL
 #include "OffloadJITPrinters.inc"
 #undef OFFLOAD_API_PRINTERS_DECL
-inline void printArg(llvm::raw_ostream &OS, void *Ptr) {
-  printArg(OS, static_cast<const void *>(Ptr));
-}
-template <typename T> void printArg(llvm::raw_ostream &OS, T *Ptr) {
-  printArg(OS, static_cast<const void *>(Ptr));
-}
-template <typename T> void printArg(llvm::raw_ostream &OS, const T *Ptr) {
-  printArg(OS, static_cast<const void *>(Ptr));
-}
-
-inline void printArgs(llvm::raw_ostream &, bool) {}
-template <typename T, typename... Rest>
-void printArgs(llvm::raw_ostream &OS, bool First, const char *Name,
-               const T &Value, const Rest &...More) {
-  if (!First)
-    OS << ", ";
-  OS << Name << '=';
-  printArg(OS, Value);
-  printArgs(OS, false, More...);
-}
-
-/// Prints the trace line of one call, atomically.
-void printCall(llvm::StringRef Function, llvm::StringRef Args,
-               offload_result_t Result);
 } // namespace trace
+} // namespace offload
+
+namespace offloadjit {
+namespace trace = ::offload::trace;
 
 /// Runs \p Impl (an llvm::Error() callable: the checks, then the
 /// implementation) of C entry point \p Function and returns its result;
@@ -210,12 +159,11 @@ template <typename ImplFn, typename... Ts>
 offload_result_t runEntryPoint(const char *Function, ImplFn &&Impl,
                                const Ts &...NamesAndArgs) {
   offload_result_t Result = toResult(Impl());
-  if (!isTraceEnabled())
-    return Result;
-  std::string Args;
-  llvm::raw_string_ostream OS(Args);
-  trace::printArgs(OS, true, NamesAndArgs...);
-  trace::printCall(Function, Args, Result);
+  if (isTraceEnabled())
+    trace::printCall(
+        Function, /*Location=*/nullptr, Result,
+        [](llvm::raw_ostream &OS, const auto &V) { trace::printArg(OS, V); },
+        NamesAndArgs...);
   return Result;
 }
 

@@ -7,7 +7,8 @@
 //
 // Every C entry point is a thin call of runEntryPoint: it runs the
 // implementation (an llvm::Error-returning callable), converts its error once
-// into an offload_result_t and, with OFFLOAD_TRACE=1, prints
+// into an offload_result_t and, with OFFLOAD_TRACE=1, prints (with the
+// printers and line of OffloadSupport/EntryPoint.h, which the JIT shares)
 //
 //   offloadMemAlloc(Device=0x..., Type=DEVICE, Size=64, AllocationOut=0x...)
 //       -> OFFLOAD_SUCCESS
@@ -21,6 +22,7 @@
 #define OFFLOADRUNTIME_LIB_TRACE_H
 
 #include "Check.h"
+#include "OffloadSupport/EntryPoint.h"
 #include "OffloadSupport/Error.h"
 #include "Runtime.h"
 #include "Validation.h"
@@ -36,50 +38,11 @@
 namespace offload {
 namespace trace {
 
-/// Printers for the argument types of the C API.
-void printArg(llvm::raw_ostream &OS, const void *Ptr);
-void printArg(llvm::raw_ostream &OS, const char *Str);
-void printArg(llvm::raw_ostream &OS, size_t Value);
-void printArg(llvm::raw_ostream &OS, uint32_t Value);
-/// An enum argument: its enumerator without prefix (EnumInfo, generated from
-/// OffloadAPI.td), or "<invalid N>".
-template <typename E> void printArg(llvm::raw_ostream &OS, RawEnum<E> Value) {
-  if (const char *Name = EnumInfo<E>::getName(Value.Value))
-    OS << Name;
-  else
-    OS << "<invalid " << Value.Value << '>';
-}
-/// The structs of the C API (generated, OffloadAPIPrinters.inc).
+/// The structs of the C API (generated, OffloadAPIPrinters.inc); the other
+/// printers are OffloadSupport/EntryPoint.h's.
 #define OFFLOAD_API_PRINTERS_DECL
 #include "OffloadAPIPrinters.inc"
 #undef OFFLOAD_API_PRINTERS_DECL
-inline void printArg(llvm::raw_ostream &OS, void *Ptr) {
-  printArg(OS, static_cast<const void *>(Ptr));
-}
-/// Handles and other pointers print as addresses.
-template <typename T> void printArg(llvm::raw_ostream &OS, T *Ptr) {
-  printArg(OS, static_cast<const void *>(Ptr));
-}
-template <typename T> void printArg(llvm::raw_ostream &OS, const T *Ptr) {
-  printArg(OS, static_cast<const void *>(Ptr));
-}
-
-inline void printArgs(llvm::raw_ostream &, bool) {}
-template <typename T, typename... Rest>
-void printArgs(llvm::raw_ostream &OS, bool First, const char *Name,
-               const T &Value, const Rest &...More) {
-  if (!First)
-    OS << ", ";
-  OS << Name << '=';
-  printArg(OS, Value);
-  printArgs(OS, false, More...);
-}
-
-/// Prints the complete trace line of one call, atomically; \p Location, if
-/// not null, is the caller's (WithCodeLoc variants).
-void printCall(llvm::StringRef Function, llvm::StringRef Args,
-               const offload_code_location_t *Location,
-               offload_result_t Result);
 
 } // namespace trace
 
@@ -108,12 +71,11 @@ offload_result_t runEntryPoint(const char *Function,
     check::CodeLocationScope Where(Location);
     Result = toResult(Call());
   }
-  if (!isTraceEnabled())
-    return Result;
-  std::string Args;
-  llvm::raw_string_ostream OS(Args);
-  trace::printArgs(OS, true, NamesAndArgs...);
-  trace::printCall(Function, Args, Location, Result);
+  if (isTraceEnabled())
+    trace::printCall(
+        Function, Location, Result,
+        [](llvm::raw_ostream &OS, const auto &V) { trace::printArg(OS, V); },
+        NamesAndArgs...);
   return Result;
 }
 

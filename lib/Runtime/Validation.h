@@ -16,19 +16,22 @@
 #ifndef OFFLOADRUNTIME_LIB_VALIDATION_H
 #define OFFLOADRUNTIME_LIB_VALIDATION_H
 
+#include "OffloadSupport/EntryPoint.h"
 #include "OffloadSupport/Error.h"
 #include "Runtime.h"
 
-#include <cstring>
-#include <type_traits>
-
 namespace offload {
 
-/// INVALID_NULL_POINTER "<Name> is null" if \p Ptr is null.
+// RawEnum, EnumInfo, checkEnum and the require* checks, which hold even
+// without validation, are OffloadSupport/EntryPoint.h's (shared with the
+// JIT). The enumerators of the C API's enums, generated from OffloadAPI.td:
+#include "OffloadAPIEnums.inc"
+
+/// INVALID_NULL_POINTER "<Name> is null" if \p Ptr is null, with validation.
 inline llvm::Error checkNotNull(const void *Ptr, llvm::StringRef Name) {
-  if (Ptr || !isValidationEnabled())
+  if (!isValidationEnabled())
     return llvm::Error::success();
-  return createError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "{0} is null", Name);
+  return requireNotNull(Ptr, Name);
 }
 
 /// Function pointers.
@@ -37,64 +40,11 @@ llvm::Error checkNotNull(R (*Fn)(As...), llvm::StringRef Name) {
   return checkNotNull(reinterpret_cast<const void *>(Fn), Name);
 }
 
-/// INVALID_SIZE "<Name> is zero" if \p Size is zero.
+/// INVALID_SIZE "<Name> is zero" if \p Size is zero, with validation.
 inline llvm::Error checkNotZero(uint64_t Size, llvm::StringRef Name) {
-  if (Size || !isValidationEnabled())
+  if (!isValidationEnabled())
     return llvm::Error::success();
-  return createError(OFFLOAD_ERRC_INVALID_SIZE, "{0} is zero", Name);
-}
-
-/// checkNotNull and checkNotZero even without validation: for arguments
-/// whose answer must not depend on the setting (OFFLOAD_DISABLE_VALIDATION
-/// may add errors for invalid calls, never change an answer the API
-/// documents).
-inline llvm::Error requireNotNull(const void *Ptr, llvm::StringRef Name) {
-  if (Ptr)
-    return llvm::Error::success();
-  return createError(OFFLOAD_ERRC_INVALID_NULL_POINTER, "{0} is null", Name);
-}
-template <typename R, typename... As>
-llvm::Error requireNotNull(R (*Fn)(As...), llvm::StringRef Name) {
-  return requireNotNull(reinterpret_cast<const void *>(Fn), Name);
-}
-inline llvm::Error requireNotZero(uint64_t Size, llvm::StringRef Name) {
-  if (Size)
-    return llvm::Error::success();
-  return createError(OFFLOAD_ERRC_INVALID_SIZE, "{0} is zero", Name);
-}
-
-/// An enum argument as the integer the caller passed. A C caller may pass
-/// any value, but in C++ an enum object holding a value outside its
-/// enumerators' range is undefined behaviour: entry points read enum
-/// arguments through rawEnum and convert them back only after checkEnum.
-template <typename E> struct RawEnum {
-  int Value;
-  /// The enumerator; only once checkEnum accepted the value.
-  E get() const { return static_cast<E>(Value); }
-};
-
-/// Reads the bits of \p Arg without an enum-typed load.
-template <typename E> RawEnum<E> rawEnum(const E &Arg) {
-  std::underlying_type_t<E> Bits;
-  std::memcpy(&Bits, &Arg, sizeof(Bits));
-  return {static_cast<int>(Bits)};
-}
-
-/// The enumerators of enum \p E of the C API, generated from OffloadAPI.td
-/// (OffloadAPIEnums.inc): Values, NumEtors, getName(V) (without prefix),
-/// getFullName(V), isValid(V), TypeName, Prefix, IsBitField.
-template <typename E> struct EnumInfo;
-#include "OffloadAPIEnums.inc"
-
-/// INVALID_ENUMERATION unless \p Arg is one of E's enumerators. Checked
-/// even without validation: converting an out-of-range value back to the
-/// enum is undefined behaviour.
-template <typename E>
-llvm::Error checkEnum(RawEnum<E> Arg, llvm::StringRef Name) {
-  if (EnumInfo<E>::isValid(Arg.Value))
-    return llvm::Error::success();
-  return createError(OFFLOAD_ERRC_INVALID_ENUMERATION,
-                     "{0} ({1}) is not a valid enumerator", Name, Arg.Value);
+  return requireNotZero(Size, Name);
 }
 
 /// INVALID_ARGUMENT "<Name> (0x..) is reserved and must be 0" if \p Value is

@@ -657,8 +657,8 @@ bool emitEnumInfo(raw_ostream &OS, const RecordKeeper &Records) {
   API A(Records);
   emitGeneratedNote(OS, "-gen-enum-info");
   OS << "// EnumInfo<E> of every enum of the C API (primary template in\n"
-        "// lib/Runtime/Validation.h): its enumerators' values and names "
-        "(without\n"
+        "// include/OffloadSupport/EntryPoint.h): its enumerators' values and "
+        "names (without\n"
         "// and with prefix), for validation, tracing and offloadErrcName.\n"
         "// OFFLOAD_API_ENUMS(X) calls X(E) for every enum.\n\n";
   OS << "#define OFFLOAD_API_ENUMS(X)";
