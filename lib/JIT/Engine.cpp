@@ -129,10 +129,10 @@ Engine::acquireCompileContext(offload_jit_program_impl_t *Program,
   return {*Chosen, Slot.Context.get()};
 }
 
-PassManager &Engine::getHostPipeline(
-    MLIRContext *Ctx, unsigned Index, bool External,
-    const mlir::offload::HostKernelPipelineOptions &Options,
-    std::unique_ptr<PassManager> &ExternalPipeline) {
+PassManager &
+Engine::getHostPipeline(MLIRContext *Ctx, unsigned Index, bool External,
+                        const mlir::offload::HostKernelPipelineOptions &Options,
+                        std::unique_ptr<PassManager> &ExternalPipeline) {
   auto Build = [&] {
     auto PM = std::make_unique<PassManager>(Ctx);
     // The module was verified when its program was created, and each

@@ -228,11 +228,12 @@ static bool accessesVectors(const llvm::Loop &loop) {
 /// optimization and code generation time (axpy: 0.75x of the instructions
 /// of a cold compile without it), for no measurable speed (bench/README.md).
 /// A vector thread loop (not nested in another loop) whose trip count is
-/// bounded but not a constant (a known block size behind a bounds check: at most 8 groups of 16 threads for a
-/// 128-thread block) gets `llvm.loop.unroll.disable` instead: LLVM unrolled
-/// it fully by its bound (8 copies of the body, each with its exit test),
-/// which was 0.8x of the instructions of a cold compile of axpy. Full
-/// unrolling of a loop with a constant trip count is still LLVM's decision.
+/// bounded but not a constant (a known block size behind a bounds check: at
+/// most 8 groups of 16 threads for a 128-thread block) gets
+/// `llvm.loop.unroll.disable` instead: LLVM unrolled it fully by its bound (8
+/// copies of the body, each with its exit test), which was 0.8x of the
+/// instructions of a cold compile of axpy. Full unrolling of a loop with a
+/// constant trip count is still LLVM's decision.
 ///
 /// A remainder is recognized by its structure: an innermost loop without
 /// vector accesses whose induction variable starts at a value the exit
@@ -278,8 +279,9 @@ static void markVectorizedRemainders(llvm::Module &llvmModule) {
                      scev->getSmallConstantTripCount(vector) == 0 &&
                      scev->getSmallConstantMaxTripCount(vector) != 0;
       llvm::addStringMetadataToLoop(vector,
-                                    bounded ? "llvm.loop.unroll.disable"
-                                            : "llvm.loop.unroll.runtime.disable",
+                                    bounded
+                                        ? "llvm.loop.unroll.disable"
+                                        : "llvm.loop.unroll.runtime.disable",
                                     1);
     }
     for (llvm::Loop *scalar : scalarLoops) {
