@@ -480,7 +480,8 @@ def ConvertGPUToOffloadHost : Pass<"convert-gpu-to-offload-host",
     The rest of the lowering are steps of the `offload-host-kernel-to-llvm`
     pipeline (run it on each `gpu.module`: `gpu.module(offload-host-kernel-to-llvm)`):
     `convert-linalg-to-loops`, this pass, upstream's vector, affine, SCF and
-    memref lowerings, `offload-host-lower-asserts`, `convert-to-llvm`, and
+    memref lowerings, `offload-host-lower-asserts`, `convert-to-llvm`,
+    `offload-host-private-alloca-scopes` and
     `offload-host-emit-kernel-entries`. Run `gpu-module-to-binary`
     afterwards with `#offload.host` on the module.
   }];
@@ -509,6 +510,33 @@ def OffloadHostLowerAsserts : Pass<"offload-host-lower-asserts",
                            "::mlir::func::FuncDialect",
                            "::mlir::cf::ControlFlowDialect",
                            "::mlir::arith::ArithDialect"];
+}
+
+def OffloadHostPrivateAllocaScopes
+    : Pass<"offload-host-private-alloca-scopes", "::mlir::LLVM::LLVMFuncOp"> {
+  let summary = "alias scopes separating non-escaping allocas from other memory";
+  let description = [{
+    A step of the `offload-host-kernel-to-llvm` pipeline, once the kernels
+    are LLVM dialect: in each `llvm.func`, the allocas whose address does not
+    escape (every value derived from it, through `llvm.getelementptr` and
+    the `llvm.insertvalue` / `llvm.extractvalue` of memref descriptors, is
+    only the address of loads, stores, masked loads and stores, atomics,
+    memcpy, memmove, memset or lifetime markers) are private: the accesses to
+    them get an alias scope of a new domain in `alias_scopes`, every other
+    access of the function (loads, stores, atomics, memory intrinsics) gets
+    it in `noalias_scopes`. LLVM can then keep the accesses of the host
+    kernels' per-thread arrays (offload-host-thread-loops) apart from those
+    of the kernel's buffers even where its capture tracking gives up (more
+    than 100 uses of the array's pointer): LICM moves their stores out of
+    loops. Sound for any alloca: an alloca that escapes is left alone.
+
+    ```mlir
+    %a = llvm.alloca %n x f32 : (i64) -> !llvm.ptr
+    llvm.store %v, %a {alias_scopes = [#scope]} : f32, !llvm.ptr
+    %x = llvm.load %arg0 {noalias_scopes = [#scope]} : !llvm.ptr -> f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def OffloadHostEmitKernelEntries : Pass<"offload-host-emit-kernel-entries",

@@ -147,6 +147,11 @@ void mlir::offload::buildHostKernelToLLVMPipeline(OpPassManager &kernels) {
   kernels.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   kernels.addPass(createConvertToLLVMPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());
+  // Alias scopes that keep non-escaping allocas (the thread loops'
+  // per-thread arrays) apart from the kernel's buffers where LLVM's capture
+  // tracking gives up.
+  kernels.addNestedPass<LLVM::LLVMFuncOp>(
+      createOffloadHostPrivateAllocaScopes());
   kernels.addPass(createOffloadHostEmitKernelEntries());
 }
 
@@ -387,7 +392,7 @@ void mlir::offload::registerOffloadPipelines() {
       "gpu.module(offload-host-kernel-to-llvm)): convert-linalg-to-loops, "
       "convert-gpu-to-offload-host, upstream's vector, affine, SCF and "
       "memref lowerings, offload-host-lower-asserts, convert-to-llvm, "
-      "offload-host-emit-kernel-entries",
+      "offload-host-private-alloca-scopes, offload-host-emit-kernel-entries",
       buildHostKernelToLLVMPipeline);
   PassPipelineRegistration<HostPipelineOptions>(
       "offload-lower-to-host",
