@@ -126,6 +126,10 @@ def init() -> None:
     _offload._init()
 
 
+# The platform backends Device.backend names (python/src/Devices.cpp).
+_BACKENDS = ("host", "cuda", "amdgpu")
+
+
 def devices(backend: Optional[str] = None) -> List[Device]:
     """All devices, the host device first.
 
@@ -137,7 +141,14 @@ def devices(backend: Optional[str] = None) -> List[Device]:
         list of :class:`Device` (properties: name, vendor, type, backend,
         platform, compute_units, global_mem_size (bytes), shared_mem_size
         (bytes), max_block_size, max_block_dims, subgroup_size, ...).
+
+    Raises:
+        ValueError: ``backend`` is none of 'host', 'cuda', 'amdgpu'.
     """
+    if backend is not None and backend not in _BACKENDS:
+        raise ValueError(
+            f"unknown backend {backend!r}: expected one of "
+            f"{', '.join(repr(b) for b in _BACKENDS)} (or None for all)")
     found = _offload._devices()
     if backend is None:
         return found

@@ -1,5 +1,7 @@
 """Devices and their properties."""
 
+import pytest
+
 import offload
 
 
@@ -13,6 +15,11 @@ def test_devices_start_with_the_host(host):
     assert offload.devices(backend="host") == [host]
     assert offload.devices(backend="cuda") == [d for d in devices
                                                if d.backend == "cuda"]
+
+
+def test_unknown_backend_is_an_error():
+    with pytest.raises(ValueError, match="unknown backend 'tpu'"):
+        offload.devices("tpu")
 
 
 def test_device_properties(host):

@@ -301,6 +301,14 @@ static LogicalResult buildPipeline(OpPassManager &pm) {
   FailureOr<uint32_t> checkTools = getCheckTools();
   if (failed(checkTools))
     return failure();
+  // The JIT's settings (OFFLOAD_JIT*, OFFLOAD_HOST_THREAD_LOOPS) are checked
+  // here too, with or without --jit: the JIT itself reads them at its first
+  // launch, and a run without --jit would ignore a value that means nothing.
+  if (std::string problem = ::offload::env::checkComponent("jit");
+      !problem.empty()) {
+    llvm::errs() << "offload-run: " << problem << "\n";
+    return failure();
+  }
   // The runtime (leakcheck, the summary) and the JIT read the
   // tools from OFFLOAD_CHECK: one list for the whole process.
   if (*checkTools) {
