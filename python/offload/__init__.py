@@ -295,6 +295,7 @@ def compile(source: Union[str, bytes, bytearray, memoryview, _os.PathLike],
             (the message holds the diagnostics),
             'UNSUPPORTED' for a device the JIT cannot target.
         FileNotFoundError: a path that does not exist.
+        ValueError: an empty source (nothing but whitespace).
     """
     dev = _device(device)
     if isinstance(source, (bytes, bytearray, memoryview)):
@@ -314,6 +315,9 @@ def compile(source: Union[str, bytes, bytearray, memoryview, _os.PathLike],
     else:
         raise TypeError("source must be MLIR text, bytes or a path, not "
                         f"{type(source).__name__}")
+    if not data.strip():
+        raise ValueError(f"{label} is empty: there is no MLIR module to "
+                         "compile")
     return _offload._create_module(dev, data, label, _check_tools(check))
 
 

@@ -347,6 +347,10 @@ module attributes {gpu.container_module} {
         offload.compile("module {}", device=host)
     with pytest.raises(offload.OffloadError, match="cannot parse"):
         offload.compile("this is not MLIR", device=host)
+    with pytest.raises(ValueError, match="<string> is empty"):
+        offload.compile("", device=host)
+    with pytest.raises(ValueError, match="<bytes> is empty"):
+        offload.compile(b" \n", device=host)
 
 
 # Inputs that crash Debian's MLIR 22 parser or verifier: an OffloadError
