@@ -39,6 +39,7 @@
 #include <cstring>
 #include <ctime>
 #include <link.h>
+#include <mutex>
 
 using namespace mlir;
 using mlir::offload::KernelSpecialization;
@@ -248,13 +249,23 @@ Engine::compile(offload_jit_program_impl_t &Program,
   Mark("specialize");
 
   if (!Options.DumpDir.empty()) {
-    llvm::sys::fs::create_directories(Options.DumpDir);
     llvm::SmallString<256> Path(Options.DumpDir);
     llvm::sys::path::append(Path, TargetName + ".mlir");
-    std::error_code EC;
-    llvm::raw_fd_ostream Dump(Path, EC);
-    if (!EC)
-      GpuModule.print(Dump);
+    std::error_code EC = llvm::sys::fs::create_directories(Options.DumpDir);
+    if (!EC) {
+      llvm::raw_fd_ostream Dump(Path, EC);
+      if (!EC)
+        GpuModule.print(Dump);
+    }
+    // The user asked for dumps: say once per process that none are written
+    // (the compile itself goes on).
+    static std::once_flag Warned;
+    if (EC)
+      std::call_once(Warned, [&] {
+        llvm::errs() << "offload-jit: OFFLOAD_JIT_DUMP=" << Options.DumpDir
+                     << ": cannot write " << Path << ": " << EC.message()
+                     << "; kernels are not dumped\n";
+      });
   }
 
   // Payload: the kernel's name, NUL, then the object.
