@@ -248,9 +248,16 @@ Engine::compile(offload_jit_program_impl_t &Program,
   std::string TargetName = Target.getName().str();
   Mark("specialize");
 
+  // Dumps are named after the specialized kernel and the first 8 hex digits
+  // of its module's hash: the same kernel name in two modules (the forms of
+  // one kernel, two programs) gives two files.
+  std::string DumpName;
   if (!Options.DumpDir.empty()) {
+    llvm::StringRef Hash = Program.ModuleHash;
+    Hash.consume_front("module:");
+    DumpName = TargetName + "." + Hash.take_front(8).lower();
     llvm::SmallString<256> Path(Options.DumpDir);
-    llvm::sys::path::append(Path, TargetName + ".mlir");
+    llvm::sys::path::append(Path, DumpName + ".mlir");
     std::error_code EC = llvm::sys::fs::create_directories(Options.DumpDir);
     if (!EC) {
       llvm::raw_fd_ostream Dump(Path, EC);
@@ -279,8 +286,7 @@ Engine::compile(offload_jit_program_impl_t &Program,
     llvm::SmallString<256> DumpPrefix;
     if (!Options.DumpDir.empty())
       llvm::sys::path::append(DumpPrefix, Options.DumpDir,
-                              TargetName + "." +
-                                  Program.GPUTarget->Config.chip);
+                              DumpName + "." + Program.GPUTarget->Config.chip);
     llvm::Expected<SmallVector<char, 0>> Object =
         compileForDevice(*Module, GpuModule, *Program.GPUTarget, DumpPrefix);
     if (!Object)

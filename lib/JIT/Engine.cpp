@@ -303,9 +303,20 @@ void Engine::compileEntry(CacheEntry &Entry, const std::string &Key,
                       "OFFLOAD_JIT_ASYNC=1 runs the generic kernel while a "
                       "specialization compiles)\n";
     if (Disk) {
-      if (llvm::Error E = Disk->write(getIdentity(Key, Kernel), *Payload))
-        trace("cannot write the disk cache: " + llvm::toString(std::move(E)));
-      else
+      if (llvm::Error E = Disk->write(getIdentity(Key, Kernel), *Payload)) {
+        std::string Message = llvm::toString(std::move(E));
+        trace("cannot write the disk cache: " + Message);
+        // The user gets the compile but not the cache they expect: say so
+        // once per process, tracing or not (the launch goes on).
+        static std::once_flag Warned;
+        std::call_once(Warned, [&] {
+          llvm::errs() << "offload-jit: warning: the disk cache is not "
+                          "written ("
+                       << Message
+                       << "); kernels are compiled again in each process "
+                          "(OFFLOAD_CACHE_DIR= turns the disk cache off)\n";
+        });
+      } else
         ++Counters.DiskWrites;
     }
   }

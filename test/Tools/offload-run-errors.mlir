@@ -15,6 +15,8 @@
 // RUN: not offload-run --jit --device=cuda --chip=sm_80 %t/no-main.mlir 2>&1 | FileCheck %s --check-prefix=JITGPUCHIP
 // RUN: offload-run --help | FileCheck %s --check-prefix=HELP
 // RUN: not offload-run %t/empty.mlir 2>&1 | FileCheck %s --check-prefix=EMPTY
+// RUN: not offload-run --shared-libs=%t/no-such-lib.so %t/no-main.mlir 2>&1 | FileCheck %s --check-prefix=NOLIB
+// RUN: not offload-run --shared-libs %t/no-main.mlir,%t/no-such-lib.so %t/no-main.mlir 2>&1 | FileCheck %s --check-prefix=NOLIB
 
 // MALFORMED: malformed.mlir:2:{{[0-9]+}}: error:
 // UNKNOWN: unknown-op.mlir:{{[0-9]+}}:{{[0-9]+}}: error: Dialect `foo' not found for custom op 'foo.bar'
@@ -23,6 +25,7 @@
 // ENTRY: offload-run: entry point 'nosuch' not found in the input
 // MISSING: offload-run: error: cannot open input file '{{.*}}does-not-exist.mlir': No such file or directory
 // MISSING-NOT: could not parse
+// NOLIB: offload-run: error: --shared-libs: cannot open '{{.*}}no-such-lib.so': No such file or directory
 // KERNEL: bad-kernel.mlir:6:10: error: 'gpu.cluster_id' op thread block clusters are not supported by the host target
 // BOUNDS: offload error: offload.memcpy: OFFLOAD_ERRC_INVALID_SIZE: DstPtr + Size (80 bytes) runs past the end of its allocation: 40 bytes
 // FOREIGN: offload error: offload.free: OFFLOAD_ERRC_INVALID_ARGUMENT: Address ({{.*}}) was not allocated by offloadMemAlloc or was already freed

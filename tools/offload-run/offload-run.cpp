@@ -588,6 +588,33 @@ static std::vector<llvm::StringRef> findInputArguments(int argc, char **argv) {
   return inputs;
 }
 
+/// The libraries named by --shared-libs (`--shared-libs=a,b`,
+/// `--shared-libs a`, one dash or two), in order.
+static std::vector<std::string> findSharedLibArguments(int argc, char **argv) {
+  std::vector<std::string> paths;
+  llvm::ArrayRef<char *> args(argv, argc);
+  for (size_t i = 1; i < args.size(); ++i) {
+    llvm::StringRef arg = args[i];
+    if (arg == "--")
+      break;
+    if (!arg.consume_front("-"))
+      continue;
+    arg.consume_front("-");
+    llvm::StringRef value;
+    if (arg == "shared-libs" && i + 1 < args.size())
+      value = args[++i];
+    else if (!arg.consume_front("shared-libs="))
+      continue;
+    else
+      value = arg;
+    llvm::SmallVector<llvm::StringRef> parts;
+    value.split(parts, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+    for (llvm::StringRef part : parts)
+      paths.push_back(part.str());
+  }
+  return paths;
+}
+
 int main(int argc, char **argv) {
   // What llvm::InitLLVM does but for LLVM's stack printer, which allocates
   // in the signal handler: a program that corrupted the heap and died in
@@ -662,6 +689,15 @@ int main(int argc, char **argv) {
                  << "': No such file or directory\n";
     return 1;
   }
+  // A library named by --shared-libs that does not exist is an error:
+  // mlir-runner prints "Failed to create MemoryBuffer" and runs on, and the
+  // program then fails at its first call into it, or not at all.
+  for (std::string &path : findSharedLibArguments(argc, argv))
+    if (!llvm::sys::fs::exists(path)) {
+      llvm::errs() << "offload-run: error: --shared-libs: cannot open '" << path
+                   << "': No such file or directory\n";
+      return 1;
+    }
   if (inputs.empty() && llvm::sys::Process::StandardInIsUserInput())
     llvm::errs() << "offload-run: reading the program from standard input "
                     "(end it with Ctrl-D; --help for usage)\n";
