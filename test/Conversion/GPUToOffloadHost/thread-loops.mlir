@@ -734,6 +734,41 @@ gpu.module @kernels {
 
 // -----
 
+// The same exchange under `if (warp == 0)` in a block of 256 threads
+// permutes that one subgroup, not all eight: the exchange is narrowed to the
+// subgroups its reader's thread loop covers, here one (its loop of one step
+// is then folded away).
+
+// CHECK-LABEL: gpu.func @warp0_shuffle
+// CHECK: scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%{{.*}}) step
+// CHECK-NEXT: memref.load %{{.*}}[%[[T]]] : memref<?xi32>
+// CHECK-NOT: scf.for
+// CHECK: %[[LANES:.*]] = vector.load %{{.*}} : memref<256xi32>, vector<32xi32>
+// CHECK-NEXT: vector.shuffle %[[LANES]], %[[LANES]] [1, 0, 3, 2,
+// CHECK-NOT: scf.for
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%c32) step
+// CHECK: gpu.return
+gpu.module @kernels {
+  gpu.func @warp0_shuffle(%a: memref<?xi32>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c32 = arith.constant 32 : index
+    %c1_i32 = arith.constant 1 : i32
+    %c32_i32 = arith.constant 32 : i32
+    %tx = gpu.thread_id x
+    %warp = arith.divui %tx, %c32 : index
+    %first = arith.cmpi eq, %warp, %c0 : index
+    %v = memref.load %a[%tx] : memref<?xi32>
+    scf.if %first {
+      %r, %ok = gpu.shuffle xor %v, %c1_i32, %c32_i32 : i32
+      memref.store %r, %a[%tx] : memref<?xi32>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
 // The naive matmul: the bounds check `row < m && col < n` becomes clamped
 // bounds of the thread loops (min(n - offset, 16)); the code after the clamps
 // is versioned so that interior blocks (every clamp equal to the block size)

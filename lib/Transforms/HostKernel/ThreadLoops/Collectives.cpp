@@ -451,7 +451,7 @@ LogicalResult ThreadLoopBuilder::handleShuffle(ThreadRegion *&region,
     auto vectorType = VectorType::get({OFFLOAD_HOST_SUBGROUP_SIZE}, type);
     Value subgroupSize =
         arith::ConstantIndexOp::create(xb, loc, OFFLOAD_HOST_SUBGROUP_SIZE);
-    scf::ForOp::create(
+    auto exchange = scf::ForOp::create(
         xb, loc, zeroIndex, numThreads, subgroupSize, ValueRange{},
         [&](OpBuilder &wb, Location wl, Value base, ValueRange) {
           Value lanes = vector::LoadOp::create(wb, wl, vectorType, slot,
@@ -462,6 +462,7 @@ LogicalResult ThreadLoopBuilder::handleShuffle(ThreadRegion *&region,
                                   ValueRange{base});
           scf::YieldOp::create(wb, wl);
         });
+    subgroupExchanges.emplace_back(exchange, exchanged);
     result = loadSlot(hb, loc, exchanged, t);
   } else {
     result = loadSlot(hb, loc, slot, index);
@@ -495,6 +496,90 @@ void ThreadLoopBuilder::unrollShuffleLoops() {
   RewritePatternSet patterns(kernel.getContext());
   scf::ForOp::getCanonicalizationPatterns(patterns, kernel.getContext());
   (void)applyPatternsGreedily(kernel, std::move(patterns));
+}
+
+/// The value of \p v when it folds to an integer constant from constants
+/// alone (the bounds applyMasks computes, `max(0, 0 * 32)`, before any
+/// canonicalization), by folding its pure defining ops.
+static std::optional<int64_t> foldToConstant(Value v, unsigned depth = 0) {
+  APInt constant;
+  if (matchPattern(v, m_ConstantInt(&constant)))
+    return constant.getSExtValue();
+  Operation *op = v.getDefiningOp();
+  if (!op || depth > 8 || op->getNumResults() != 1 || !isPure(op) ||
+      op->getNumRegions() != 0 || !v.getType().isIntOrIndex())
+    return std::nullopt;
+  SmallVector<Attribute> operands;
+  for (Value operand : op->getOperands()) {
+    if (!operand.getType().isIntOrIndex())
+      return std::nullopt;
+    std::optional<int64_t> value = foldToConstant(operand, depth + 1);
+    if (!value)
+      return std::nullopt;
+    operands.push_back(IntegerAttr::get(operand.getType(), *value));
+  }
+  SmallVector<OpFoldResult> results;
+  if (failed(op->fold(operands, results)) || results.size() != 1)
+    return std::nullopt;
+  // A fold may give one of the operands (a select of a constant condition).
+  if (auto folded = dyn_cast<Value>(results[0]))
+    return folded == v ? std::nullopt : foldToConstant(folded, depth + 1);
+  if (auto attr = dyn_cast_if_present<IntegerAttr>(
+          dyn_cast_if_present<Attribute>(results[0])))
+    return attr.getValue().getSExtValue();
+  return std::nullopt;
+}
+
+void ThreadLoopBuilder::boundSubgroupExchanges() {
+  const int64_t subgroup = OFFLOAD_HOST_SUBGROUP_SIZE;
+  for (auto [exchange, exchanged] : subgroupExchanges) {
+    // Every reader must be in a one-dimensional thread loop with constant
+    // bounds (the linear thread id is its induction variable); the union of
+    // their ranges, widened to whole subgroups, is what must be permuted.
+    std::optional<int64_t> lo, hi;
+    bool known = true;
+    for (Operation *user : exchanged.getUsers()) {
+      if (exchange->isAncestor(user))
+        continue;
+      auto loop = user->getParentOfType<scf::ParallelOp>();
+      auto load = dyn_cast<memref::LoadOp>(user);
+      std::optional<int64_t> l, u;
+      // The thread loop's other dimensions must be single threads: its
+      // innermost induction variable is then the linear thread id.
+      unsigned x = loop ? loop.getNumLoops() - 1 : 0;
+      bool linear = loop && load && regionOfLoop.count(loop) &&
+                    load.getIndices().size() == 1 &&
+                    load.getIndices()[0] == loop.getInductionVars()[x];
+      for (unsigned d = 0; linear && d < x; ++d) {
+        std::optional<int64_t> dl = foldToConstant(loop.getLowerBound()[d]);
+        std::optional<int64_t> du = foldToConstant(loop.getUpperBound()[d]);
+        linear = dl && du && *du - *dl == 1;
+      }
+      if (linear) {
+        l = foldToConstant(loop.getLowerBound()[x]);
+        u = foldToConstant(loop.getUpperBound()[x]);
+      }
+      if (!l || !u) {
+        known = false;
+        break;
+      }
+      lo = lo ? std::min(*lo, *l) : *l;
+      hi = hi ? std::max(*hi, *u) : *u;
+    }
+    if (!known || !lo || !hi || *lo < 0 || *hi <= *lo)
+      continue;
+    int64_t first = *lo / subgroup * subgroup;
+    int64_t end = (*hi + subgroup - 1) / subgroup * subgroup;
+    if (staticNumThreads)
+      end = std::min(end, *staticNumThreads);
+    if (first == 0 && staticNumThreads && end == *staticNumThreads)
+      continue;
+    OpBuilder b(exchange);
+    exchange.getLowerBoundMutable().assign(
+        arith::ConstantIndexOp::create(b, exchange.getLoc(), first));
+    exchange.getUpperBoundMutable().assign(
+        arith::ConstantIndexOp::create(b, exchange.getLoc(), end));
+  }
 }
 
 void ThreadLoopBuilder::fuseReductions() {

@@ -390,6 +390,11 @@ private:
   /// Turns each pending reduction into a reduction of the thread loop that
   /// produces the values (no per-thread array, one pass).
   void fuseReductions();
+  /// Narrows each subgroup exchange loop (handleShuffle's loop over whole
+  /// subgroups) to the subgroups its readers' thread loops cover, once
+  /// applyMasks made their masks bounds: the shuffles of `if (warp == 0)`
+  /// permute one subgroup, not the block's.
+  void boundSubgroupExchanges();
   /// Turns the mask condition \p cond (negated when \p negate) of \p region
   /// into a bound of one of its loops when it compares a thread id plus a
   /// uniform offset with a uniform value; returns whether it did.
@@ -479,6 +484,9 @@ private:
     Value identity;
   };
   SmallVector<PendingReduction> reductions;
+  /// The loops over subgroups that permute a shuffle's values (loop, the
+  /// array of permuted values it writes).
+  SmallVector<std::pair<scf::ForOp, Value>> subgroupExchanges;
   DenseMap<Value, unsigned> costs;
 };
 

@@ -299,6 +299,7 @@ FailureOr<bool> ThreadLoopBuilder::run() {
   if (failed(process(root)) || failed(applyMasks()))
     return giveUp();
   fuseReductions();
+  boundSubgroupExchanges();
   versionAllOnBoundsChecks();
   versionOnClampedBounds();
   OffloadDialect::ThreadLoopsAttrHelper(kernel.getContext())
