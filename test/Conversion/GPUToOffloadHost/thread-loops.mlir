@@ -603,6 +603,66 @@ gpu.module @kernels {
 
 // -----
 
+// A kernel without synchronization whose body is a 2D bounds check that
+// depends on the block (a stencil's interior, `x < nx - 1`): the check
+// becomes clamped bounds min(nx - 1 - (bx * 32 + 1), 32), and the thread loop
+// is versioned on every clamp being the block size, so that interior blocks
+// run static 4 x 32 trip counts (fully vectorizable, no remainder). The
+// guard's comparisons, left without uses, version nothing (one scf.if).
+
+// CHECK-LABEL: gpu.func @guard_only_2d
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C32:.*]] = arith.constant 32 : index
+// CHECK: %[[COLS:.*]] = arith.minsi %{{.*}}, %[[C32]] : index
+// CHECK: %[[ROWS:.*]] = arith.minsi %{{.*}}, %[[C4]] : index
+// CHECK: %[[FULLC:.*]] = arith.cmpi eq, %[[COLS]], %[[C32]] : index
+// CHECK: %[[FULLR:.*]] = arith.cmpi eq, %[[ROWS]], %[[C4]] : index
+// CHECK: %[[FULL:.*]] = arith.andi %[[FULLC]], %[[FULLR]] : i1
+// CHECK: scf.if %[[FULL]] {
+// CHECK-NEXT: scf.parallel ({{.*}}) = (%{{.*}}, %{{.*}}) to (%[[C4]], %[[C32]])
+// CHECK-NOT: scf.if
+// CHECK: } else {
+// CHECK-NEXT: scf.parallel ({{.*}}) = (%{{.*}}, %{{.*}}) to (%[[ROWS]], %[[COLS]])
+// CHECK-NOT: scf.if
+// CHECK: gpu.return
+gpu.module @kernels {
+  gpu.func @guard_only_2d(%in: memref<?xf32>, %out: memref<?xf32>, %nx: index,
+                          %ny: index) kernel
+      attributes {known_block_size = array<i32: 32, 4, 1>} {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c32 = arith.constant 32 : index
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    %tx = gpu.thread_id x
+    %ty = gpu.thread_id y
+    %ox = arith.muli %bx, %c32 : index
+    %oy = arith.muli %by, %c4 : index
+    %gx = arith.addi %ox, %tx : index
+    %gy = arith.addi %oy, %ty : index
+    %x = arith.addi %gx, %c1 : index
+    %y = arith.addi %gy, %c1 : index
+    %xmax = arith.subi %nx, %c1 : index
+    %ymax = arith.subi %ny, %c1 : index
+    %in_x = arith.cmpi ult, %x, %xmax : index
+    %in_y = arith.cmpi ult, %y, %ymax : index
+    %inside = arith.andi %in_x, %in_y : i1
+    scf.if %inside {
+      %row = arith.muli %y, %nx : index
+      %p = arith.addi %row, %x : index
+      %pl = arith.subi %p, %c1 : index
+      %pr = arith.addi %p, %c1 : index
+      %vl = memref.load %in[%pl] : memref<?xf32>
+      %vr = memref.load %in[%pr] : memref<?xf32>
+      %s = arith.addf %vl, %vr : f32
+      memref.store %s, %out[%p] : memref<?xf32>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
 // Lane and warp conditions become a step and bounds: `lane == 0` runs one
 // thread per subgroup.
 

@@ -351,6 +351,28 @@ bool ThreadLoopBuilder::boundGuardedBody(ThreadRegion &region) {
 void ThreadLoopBuilder::versionOnBoundsChecks(ThreadRegion &region) {
   using P = arith::CmpIPredicate;
   scf::ParallelOp loop = region.loop;
+  // Pure computations without uses (the conditions of a guard that became
+  // loop bounds, boundGuardedBody) are not checks: versioning on them would
+  // copy the loop for nothing.
+  SmallVector<Operation *> dead;
+  auto isDead = [](Operation *op) {
+    return op->getNumResults() != 0 && op->use_empty() &&
+           op->getNumRegions() == 0 && isPure(op);
+  };
+  loop.getBody()->walk([&](Operation *op) {
+    if (isDead(op))
+      dead.push_back(op);
+  });
+  while (!dead.empty()) {
+    Operation *op = dead.pop_back_val();
+    SmallVector<Value> operands(op->getOperands());
+    op->erase();
+    for (Value operand : operands)
+      if (Operation *def = operand.getDefiningOp();
+          def && loop->isProperAncestor(def) && isDead(def) &&
+          !llvm::is_contained(dead, def))
+        dead.push_back(def);
+  }
   unsigned numOps = 0;
   loop.getBody()->walk([&](Operation *) { ++numOps; });
   if (numOps > kMaxVersionedOps)

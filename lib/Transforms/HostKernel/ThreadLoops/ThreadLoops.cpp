@@ -291,6 +291,14 @@ FailureOr<bool> ThreadLoopBuilder::run() {
     if (synchronizes || !boundGuardedBody(root))
       return false;
     versionAllOnBoundsChecks();
+    // Rows of a 2D or 3D block are thread loops of the clamped trip count
+    // nested in the loops of the other dimensions (a remainder per row);
+    // interior blocks run static trip counts instead. A 1D block's one loop
+    // gains little from it: its bound, the block size, already sets the
+    // vector width, and a static trip count would make LLVM unroll the
+    // vector loop fully (test/Target/Host/vectorized-remainder.mlir).
+    if (staticNumThreads && !oneDimensional)
+      versionOnClampedBounds();
     OffloadDialect::ThreadLoopsAttrHelper(kernel.getContext())
         .setAttr(kernel, UnitAttr::get(kernel.getContext()));
     return true;
