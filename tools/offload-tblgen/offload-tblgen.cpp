@@ -11,8 +11,10 @@
 //
 //   -gen-api-header      the public header, OffloadAPI.h
 //   -gen-entry-points    the C entry points (plain and WithCodeLoc): argument
-//                        validation, tracing, then offloadX_impl
-//   -gen-impl-decls      declarations of the offloadX_impl functions
+//                        validation, tracing, then offloadX_impl; and the
+//                        offloadX_impl of the info queries, over their getters
+//   -gen-impl-decls      declarations of the offloadX_impl functions and of
+//                        the info queries' getters
 //   -gen-enum-info       EnumInfo<E> for every enum: names, values, range
 //   -gen-printers        trace printers of the structs
 //   -gen-exports         the linker version script of libOffloadRuntime.so
@@ -491,11 +493,148 @@ std::vector<std::string> implParams(const Record *F) {
   return Params;
 }
 
+/// An info query (InfoQuery in APIDefs.td): the getter both of its
+/// functions call, the function writing the property (`..., size_t
+/// PropSize, void *PropValue`) and the one writing its size (`..., size_t
+/// *PropSizeRet`).
+struct InfoQueryPair {
+  StringRef Getter;
+  const Record *Value = nullptr, *Size = nullptr;
+
+  /// The parameters the getter takes from the functions: all but the sink
+  /// (the same in both, checked by infoQueries).
+  std::vector<const Record *> objectParams() const {
+    std::vector<const Record *> Params = Value->getValueAsListOfDefs("Params");
+    Params.resize(Params.size() - 2);
+    return Params;
+  }
+};
+
+/// Whether the parameters of \p F from \p From on are exactly \p Sink
+/// (type and name).
+bool endsWith(const Record *F, size_t From,
+              ArrayRef<std::pair<StringRef, StringRef>> Sink) {
+  std::vector<const Record *> Params = F->getValueAsListOfDefs("Params");
+  if (From + Sink.size() != Params.size())
+    return false;
+  for (size_t I = 0; I < Sink.size(); ++I)
+    if (Params[From + I]->getValueAsString("Type") != Sink[I].first ||
+        Params[From + I]->getValueAsString("Name") != Sink[I].second)
+      return false;
+  return true;
+}
+
+/// The info queries of \p A, in the order their getters first appear,
+/// after checking that each getter has one function of each shape, with the
+/// same parameters before the sink, the last of them an enum (PropName).
+std::vector<InfoQueryPair> infoQueries(const API &A) {
+  std::vector<InfoQueryPair> Pairs;
+  StringMap<size_t> Index;
+  for (const Record *F : A.Functions) {
+    if (!F->isSubClassOf("InfoQuery"))
+      continue;
+    if (!F->getValueAsBit("Generated") || F->getValueAsBit("NoRuntime") ||
+        F->getValueAsBit("FastPath"))
+      PrintFatalError(F->getLoc(), "an InfoQuery is Generated, with the "
+                                   "runtime and without a FastPath");
+    StringRef Getter = F->getValueAsString("InfoGetter");
+    auto [It, New] = Index.try_emplace(Getter, Pairs.size());
+    if (New)
+      Pairs.push_back({Getter});
+    InfoQueryPair &P = Pairs[It->second];
+    size_t N = F->getValueAsListOfDefs("Params").size();
+    bool IsValue =
+        N >= 2 &&
+        endsWith(F, N - 2, {{"size_t", "PropSize"}, {"void *", "PropValue"}});
+    bool IsSize = N >= 1 && endsWith(F, N - 1, {{"size_t *", "PropSizeRet"}});
+    if (!IsValue && !IsSize)
+      PrintFatalError(F->getLoc(), "an InfoQuery ends in (size_t PropSize, "
+                                   "void *PropValue) or (size_t "
+                                   "*PropSizeRet)");
+    const Record *&Slot = IsValue ? P.Value : P.Size;
+    if (Slot)
+      PrintFatalError(F->getLoc(), "getter '" + Getter +
+                                       "' already has a function of this "
+                                       "shape: " +
+                                       Slot->getName());
+    Slot = F;
+  }
+  for (const InfoQueryPair &P : Pairs) {
+    const Record *Any = P.Value ? P.Value : P.Size;
+    if (!P.Value || !P.Size)
+      PrintFatalError(Any->getLoc(),
+                      "getter '" + P.Getter +
+                          "' needs both functions: the property (PropSize, "
+                          "PropValue) and its size (PropSizeRet)");
+    std::vector<const Record *> Object = P.objectParams();
+    std::vector<const Record *> SizeParams =
+        P.Size->getValueAsListOfDefs("Params");
+    bool Same = SizeParams.size() == Object.size() + 1;
+    for (size_t I = 0; Same && I < Object.size(); ++I)
+      Same = Object[I]->getValueAsString("Type") ==
+                 SizeParams[I]->getValueAsString("Type") &&
+             Object[I]->getValueAsString("Name") ==
+                 SizeParams[I]->getValueAsString("Name");
+    if (!Same)
+      PrintFatalError(P.Size->getLoc(),
+                      P.Size->getName() + " and " + P.Value->getName() +
+                          " differ before the size parameters");
+    if (Object.empty() || A.classify(Object.back()) != ParamKind::Enum)
+      PrintFatalError(P.Value->getLoc(), "an InfoQuery names the property "
+                                         "with an enum before its sink");
+  }
+  return Pairs;
+}
+
+/// The getter's parameter list: the runtime, the object and the property,
+/// the sink.
+std::vector<std::string> getterParams(const InfoQueryPair &P) {
+  std::vector<std::string> Params{"Runtime &RT"};
+  for (const Record *Param : P.objectParams())
+    Params.push_back(declare(Param->getValueAsString("Type"),
+                             Param->getValueAsString("Name")));
+  Params.push_back("const InfoOut &Out");
+  return Params;
+}
+
+/// The two `_impl` functions of each info query: the getter with the sink of
+/// each.
+void emitInfoQueryImpls(raw_ostream &OS, const API &A) {
+  std::vector<InfoQueryPair> Pairs = infoQueries(A);
+  if (Pairs.empty())
+    return;
+  OS << "\n";
+  emitBanner(OS, "Info queries");
+  OS << "// Both functions of an info query run its getter (written by hand "
+        "in\n// lib/Runtime/OffloadAPI.cpp), with the sink that writes the "
+        "property into\n// the caller's buffer or its size.\n\n"
+        "namespace offload {\nnamespace impl {\n";
+  for (const InfoQueryPair &P : Pairs) {
+    std::vector<std::string> Object{"RT"};
+    for (const Record *Param : P.objectParams())
+      Object.push_back(Param->getValueAsString("Name").str());
+    for (auto [F, Sink] : {std::pair(P.Value, "InfoOut::value(PropSize, "
+                                              "PropValue)"),
+                           std::pair(P.Size, "InfoOut::size(PropSizeRet)")}) {
+      std::vector<std::string> Args = Object;
+      Args.push_back(Sink);
+      OS << "\n"
+         << wrapCall(("llvm::Error " + F->getName() + "_impl").str(),
+                     implParams(F), " {")
+         << "\n"
+         << wrapCall(("  return " + P.Getter).str(), Args, ";") << "\n}\n";
+    }
+  }
+  OS << "\n} // namespace impl\n} // namespace offload\n";
+}
+
 bool emitImplDecls(raw_ostream &OS, const RecordKeeper &Records) {
   API A(Records);
   emitGeneratedNote(OS, "-gen-impl-decls");
   OS << "// The implementation of every generated entry point, called with\n"
-        "// validated arguments (lib/Runtime/OffloadAPI.cpp).\n\n"
+        "// validated arguments (lib/Runtime/OffloadAPI.cpp; those of the "
+        "info queries\n// are generated, OffloadAPIEntryPoints.inc), and the "
+        "getters of the info\n// queries.\n\n"
         "namespace offload {\nnamespace impl {\n";
   for (const Record *F : A.Functions) {
     verifyFunction(A, F);
@@ -508,6 +647,16 @@ bool emitImplDecls(raw_ostream &OS, const RecordKeeper &Records) {
       OS << wrapCall(("bool " + F->getName() + "_fastpath").str(),
                      paramDecls(F), ";")
          << "\n";
+  }
+  std::vector<InfoQueryPair> Pairs = infoQueries(A);
+  if (!Pairs.empty()) {
+    OS << "\n// The getters of the info queries (InfoQuery): each answers "
+          "both functions of\n// its query, writing the property or its "
+          "size through \\p Out.\nstruct InfoOut;\n";
+    for (const InfoQueryPair &P : Pairs)
+      OS << wrapCall(("llvm::Error " + P.Getter).str(), getterParams(P), ";")
+         << "\n";
+    OS << "\n";
   }
   OS << "} // namespace impl\n} // namespace offload\n";
   return false;
@@ -641,11 +790,14 @@ bool emitEntryPoints(raw_ostream &OS, const RecordKeeper &Records) {
         "// runs offload::impl::<name>_impl and traces the call "
         "(runEntryPoint,\n"
         "// Trace.h). Included by lib/Runtime/OffloadAPI.cpp.\n";
-  for (const Record *F : A.Functions) {
+  for (const Record *F : A.Functions)
     verifyFunction(A, F);
+  emitInfoQueryImpls(OS, A);
+  OS << "\n";
+  emitBanner(OS, "Entry points");
+  for (const Record *F : A.Functions)
     if (F->getValueAsBit("Generated"))
       emitEntryPoint(OS, A, F);
-  }
   return false;
 }
 
