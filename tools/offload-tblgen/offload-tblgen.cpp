@@ -340,20 +340,10 @@ void emitFunctionDecl(raw_ostream &OS, const Record *F) {
   }
 }
 
-bool emitAPIHeader(raw_ostream &OS, const RecordKeeper &Records) {
-  API A(Records);
-  OS << "//===- OffloadAPI.h - The offload runtime C API "
-        "-----------------*- C -*-===//\n"
-        "//\n"
-        "// Part of the offload project, under the Apache License v2.0 with "
-        "LLVM\n"
-        "// Exceptions.\n"
-        "//\n";
-  emitGeneratedNote(OS, "-gen-api-header");
-  OS << "//\n"
-        "//===--------------------------------------------------------------"
-        "--------===//\n";
-  for (const Record *R : A.Objects)
+/// The text of the Preamble records among \p Objects, as `//` lines of the
+/// header's file comment.
+void emitPreambles(raw_ostream &OS, ArrayRef<const Record *> Objects) {
+  for (const Record *R : Objects)
     if (R->isSubClassOf("Preamble")) {
       OS << "//\n";
       SmallVector<StringRef> Lines;
@@ -362,23 +352,14 @@ bool emitAPIHeader(raw_ostream &OS, const RecordKeeper &Records) {
         OS << (L.empty() ? "//" : "// " + L.rtrim().str()) << "\n";
       OS << "//\n";
     }
-  OS << "//===--------------------------------------------------------------"
-        "--------===//\n\n"
-        "#ifndef OFFLOADRUNTIME_OFFLOADAPI_H\n"
-        "#define OFFLOADRUNTIME_OFFLOADAPI_H\n\n"
-        "#include <stdbool.h>\n"
-        "#include <stddef.h>\n"
-        "#include <stdint.h>\n\n"
-        "#if defined(__GNUC__)\n"
-        "#define OFFLOAD_API __attribute__((visibility(\"default\")))\n"
-        "#else\n"
-        "#define OFFLOAD_API\n"
-        "#endif\n\n"
-        "#ifdef __cplusplus\n"
-        "extern \"C\" {\n"
-        "#endif\n";
+}
+
+/// The body of a public header: every object but the preambles, in
+/// definition order (sections, handles, enums, structs, typedefs, macros,
+/// functions).
+void emitDeclarations(raw_ostream &OS, ArrayRef<const Record *> Objects) {
   const Record *Prev = nullptr;
-  for (const Record *R : A.Objects) {
+  for (const Record *R : Objects) {
     if (R->isSubClassOf("Preamble"))
       continue;
     // Runs of undocumented handles or macros stay together.
@@ -411,6 +392,38 @@ bool emitAPIHeader(raw_ostream &OS, const RecordKeeper &Records) {
       emitFunctionDecl(OS, R);
     }
   }
+}
+
+bool emitAPIHeader(raw_ostream &OS, const RecordKeeper &Records) {
+  API A(Records);
+  OS << "//===- OffloadAPI.h - The offload runtime C API "
+        "-----------------*- C -*-===//\n"
+        "//\n"
+        "// Part of the offload project, under the Apache License v2.0 with "
+        "LLVM\n"
+        "// Exceptions.\n"
+        "//\n";
+  emitGeneratedNote(OS, "-gen-api-header");
+  OS << "//\n"
+        "//===--------------------------------------------------------------"
+        "--------===//\n";
+  emitPreambles(OS, A.Objects);
+  OS << "//===--------------------------------------------------------------"
+        "--------===//\n\n"
+        "#ifndef OFFLOADRUNTIME_OFFLOADAPI_H\n"
+        "#define OFFLOADRUNTIME_OFFLOADAPI_H\n\n"
+        "#include <stdbool.h>\n"
+        "#include <stddef.h>\n"
+        "#include <stdint.h>\n\n"
+        "#if defined(__GNUC__)\n"
+        "#define OFFLOAD_API __attribute__((visibility(\"default\")))\n"
+        "#else\n"
+        "#define OFFLOAD_API\n"
+        "#endif\n\n"
+        "#ifdef __cplusplus\n"
+        "extern \"C\" {\n"
+        "#endif\n";
+  emitDeclarations(OS, A.Objects);
   OS << "\n#ifdef __cplusplus\n"
         "} // extern \"C\"\n"
         "#endif\n\n"
@@ -422,8 +435,11 @@ bool emitAPIHeader(raw_ostream &OS, const RecordKeeper &Records) {
 // -gen-entry-points and -gen-impl-decls
 //===----------------------------------------------------------------------===//
 
-/// The error codes the generated validation of \p P can return.
-std::vector<std::string> validationCodes(const API &A, const Record *P) {
+/// The error codes the generated validation of \p P can return (runtime's
+/// and JIT's), with \p LiveCode the code of the live-handle check of a
+/// handle parameter (empty: none).
+std::vector<std::string> checkCodes(const API &A, const Record *P,
+                                    StringRef LiveCode) {
   int64_t Flags = P->getValueAsInt("Flags");
   std::vector<std::string> Codes;
   if (Flags & ParamImplChecked)
@@ -432,9 +448,8 @@ std::vector<std::string> validationCodes(const API &A, const Record *P) {
   case ParamKind::Handle:
     if (!(Flags & ParamOptional))
       Codes.push_back("INVALID_NULL_HANDLE");
-    Codes.push_back("INVALID_" + A.Handles.lookup(P->getValueAsString("Type"))
-                                     ->getValueAsString("Kind")
-                                     .upper());
+    if (!LiveCode.empty())
+      Codes.push_back(LiveCode.str());
     break;
   case ParamKind::Enum:
     Codes.push_back("INVALID_ENUMERATION");
@@ -451,6 +466,17 @@ std::vector<std::string> validationCodes(const API &A, const Record *P) {
   if (Flags & ParamReservedZero)
     Codes.push_back("INVALID_ARGUMENT");
   return Codes;
+}
+
+/// The error codes the generated validation of \p P can return: a handle's
+/// live check is INVALID_<KIND>.
+std::vector<std::string> validationCodes(const API &A, const Record *P) {
+  std::string LiveCode;
+  if (A.classify(P) == ParamKind::Handle)
+    LiveCode = "INVALID_" + A.Handles.lookup(P->getValueAsString("Type"))
+                                ->getValueAsString("Kind")
+                                .upper();
+  return checkCodes(A, P, LiveCode);
 }
 
 /// Checks \p F's description: known parameter types, flags that fit the
@@ -662,6 +688,34 @@ bool emitImplDecls(raw_ostream &OS, const RecordKeeper &Records) {
   return false;
 }
 
+/// The null check of a pointer parameter in a generated entry point, empty
+/// for an optional one (PARAM_ALWAYS: also without validation).
+std::string nullCheck(StringRef PName, int64_t Flags) {
+  if (Flags & ParamOptional)
+    return "";
+  return formatv("{0}({1}, \"{1}\")",
+                 Flags & ParamAlways ? "requireNotNull" : "checkNotNull",
+                 PName);
+}
+
+/// The checks of parameter \p PName in a generated entry point (runtime's
+/// and JIT's): \p Check (its handle, enum or null check; empty for none),
+/// then the PARAM_NONZERO and PARAM_RESERVED_ZERO rules of \p Flags.
+void emitParamChecks(raw_ostream &OS, StringRef PName, int64_t Flags,
+                     StringRef Check) {
+  if (!Check.empty())
+    OS << "        if (llvm::Error E = " << Check << ")\n          return E;\n";
+  if (Flags & ParamNonZero)
+    OS << formatv("        if (llvm::Error E = {0}({1}, \"{1}\"))\n"
+                  "          return E;\n",
+                  Flags & ParamAlways ? "requireNotZero" : "checkNotZero",
+                  PName);
+  if (Flags & ParamReservedZero)
+    OS << formatv("        if (llvm::Error E = checkReservedZero({0}, "
+                  "\"{0}\"))\n          return E;\n",
+                  PName);
+}
+
 void emitEntryPoint(raw_ostream &OS, const API &A, const Record *F) {
   StringRef Name = F->getName();
   std::vector<const Record *> Params = F->getValueAsListOfDefs("Params");
@@ -715,26 +769,12 @@ void emitEntryPoint(raw_ostream &OS, const API &A, const Record *F) {
       Check = formatv("checkEnum({0}, \"{0}\")", PName);
       break;
     case ParamKind::Pointer:
-      if (!(Flags & ParamOptional))
-        Check = formatv("{0}({1}, \"{1}\")",
-                        Flags & ParamAlways ? "requireNotNull" : "checkNotNull",
-                        PName);
+      Check = nullCheck(PName, Flags);
       break;
     case ParamKind::Value:
       break;
     }
-    if (!Check.empty())
-      OS << "        if (llvm::Error E = " << Check
-         << ")\n          return E;\n";
-    if (Flags & ParamNonZero)
-      OS << formatv("        if (llvm::Error E = {0}({1}, \"{1}\"))\n"
-                    "          return E;\n",
-                    Flags & ParamAlways ? "requireNotZero" : "checkNotZero",
-                    PName);
-    if (Flags & ParamReservedZero)
-      OS << formatv("        if (llvm::Error E = checkReservedZero({0}, "
-                    "\"{0}\"))\n          return E;\n",
-                    PName);
+    emitParamChecks(OS, PName, Flags, Check);
   }
   OS << "        return impl::" << Name << "_impl(" << join(ImplArgs, ", ")
      << ");\n      }";
@@ -1285,34 +1325,14 @@ void emitJITGeneratedNote(raw_ostream &OS, StringRef What) {
      << " from include/OffloadJIT/API/OffloadJITAPI.td: do not edit.\n";
 }
 
-/// The codes the generated validation of JIT parameter \p P can return.
+/// The codes the generated validation of JIT parameter \p P can return: the
+/// engine checks the JIT's handles (their InvalidCode), the runtime's are
+/// checked for null only.
 std::vector<std::string> jitValidationCodes(const JITAPI &J, const Record *P) {
-  int64_t Flags = P->getValueAsInt("Flags");
-  std::vector<std::string> Codes;
-  if (Flags & ParamImplChecked)
-    return Codes;
-  switch (J.A.classify(P)) {
-  case ParamKind::Handle:
-    if (!(Flags & ParamOptional))
-      Codes.push_back("INVALID_NULL_HANDLE");
-    if (const Record *H = J.jitHandle(P))
-      Codes.push_back(H->getValueAsString("InvalidCode").str());
-    break;
-  case ParamKind::Enum:
-    Codes.push_back("INVALID_ENUMERATION");
-    break;
-  case ParamKind::Pointer:
-    if (!(Flags & ParamOptional))
-      Codes.push_back("INVALID_NULL_POINTER");
-    break;
-  case ParamKind::Value:
-    break;
-  }
-  if (Flags & ParamNonZero)
-    Codes.push_back("INVALID_SIZE");
-  if (Flags & ParamReservedZero)
-    Codes.push_back("INVALID_ARGUMENT");
-  return Codes;
+  std::string LiveCode;
+  if (const Record *H = J.jitHandle(P))
+    LiveCode = H->getValueAsString("InvalidCode").str();
+  return checkCodes(J.A, P, LiveCode);
 }
 
 /// verifyFunction for the JIT's functions (their handles are checked by
@@ -1363,15 +1383,7 @@ bool emitJITHeader(raw_ostream &OS, const RecordKeeper &Records) {
   OS << "//\n"
         "//===--------------------------------------------------------------"
         "--------===//\n";
-  for (const Record *R : J.Objects)
-    if (R->isSubClassOf("Preamble")) {
-      OS << "//\n";
-      SmallVector<StringRef> Lines;
-      R->getValueAsString("Text").trim('\n').split(Lines, '\n');
-      for (StringRef L : Lines)
-        OS << (L.empty() ? "//" : "// " + L.rtrim().str()) << "\n";
-      OS << "//\n";
-    }
+  emitPreambles(OS, J.Objects);
   OS << "//===--------------------------------------------------------------"
         "--------===//\n\n"
         "#ifndef OFFLOADJIT_OFFLOADJIT_H\n"
@@ -1380,40 +1392,10 @@ bool emitJITHeader(raw_ostream &OS, const RecordKeeper &Records) {
         "#ifdef __cplusplus\n"
         "extern \"C\" {\n"
         "#endif\n";
-  const Record *Prev = nullptr;
-  for (const Record *R : J.Objects) {
-    if (R->isSubClassOf("Preamble"))
-      continue;
-    bool Terse = (R->isSubClassOf("Handle") || R->isSubClassOf("Macro")) &&
-                 R->getValueAsString("Desc").empty();
-    if (!(Terse && Prev && Prev->getType() == R->getType()))
-      OS << "\n";
-    Prev = R;
-    if (R->isSubClassOf("Section")) {
-      emitBanner(OS, R->getValueAsString("Title"));
-    } else if (R->isSubClassOf("Handle")) {
-      emitDoc(OS, R->getValueAsString("Desc"));
-      StringRef Name = R->getValueAsString("Name");
-      std::string Impl = Name.str();
-      if (StringRef(Impl).ends_with("_handle_t"))
-        Impl = Impl.substr(0, Impl.size() - strlen("_handle_t")) + "_impl_t";
-      OS << "typedef struct " << Impl << " *" << Name << ";\n";
-    } else if (R->isSubClassOf("Enum")) {
-      emitEnum(OS, R);
-    } else if (R->isSubClassOf("Struct")) {
-      emitStruct(OS, R);
-    } else if (R->isSubClassOf("Typedef")) {
-      emitDoc(OS, R->getValueAsString("Desc"));
-      OS << R->getValueAsString("Text") << "\n";
-    } else if (R->isSubClassOf("Macro")) {
-      emitDoc(OS, R->getValueAsString("Desc"));
-      OS << "#define " << R->getValueAsString("Name") << " "
-         << R->getValueAsString("Value") << "\n";
-    } else if (R->isSubClassOf("Function")) {
-      verifyJITFunction(J, R);
-      emitFunctionDecl(OS, R);
-    }
-  }
+  for (const Record *F : J.Objects)
+    if (F->isSubClassOf("Function"))
+      verifyJITFunction(J, F);
+  emitDeclarations(OS, J.Objects);
   OS << "\n#ifdef __cplusplus\n"
         "} // extern \"C\"\n"
         "#endif\n\n"
@@ -1472,26 +1454,12 @@ void emitJITEntryPoint(raw_ostream &OS, const JITAPI &J, const Record *F) {
       Check = formatv("checkEnum(rawEnum({0}), \"{0}\")", PName);
       break;
     case ParamKind::Pointer:
-      if (!(Flags & ParamOptional))
-        Check = formatv("{0}({1}, \"{1}\")",
-                        Flags & ParamAlways ? "requireNotNull" : "checkNotNull",
-                        PName);
+      Check = nullCheck(PName, Flags);
       break;
     case ParamKind::Value:
       break;
     }
-    if (!Check.empty())
-      OS << "        if (llvm::Error E = " << Check
-         << ")\n          return E;\n";
-    if (Flags & ParamNonZero)
-      OS << formatv("        if (llvm::Error E = {0}({1}, \"{1}\"))\n"
-                    "          return E;\n",
-                    Flags & ParamAlways ? "requireNotZero" : "checkNotZero",
-                    PName);
-    if (Flags & ParamReservedZero)
-      OS << formatv("        if (llvm::Error E = checkReservedZero({0}, "
-                    "\"{0}\"))\n          return E;\n",
-                    PName);
+    emitParamChecks(OS, PName, Flags, Check);
   }
   OS << "        return offloadjit::impl::" << Name << "_impl("
      << join(ImplArgs, ", ") << ");\n      }";
