@@ -106,6 +106,28 @@ function(offload_install_targets)
   endforeach()
 endfunction()
 
+# offload_exported_library(<target> <map>): a shared library of the project
+# built like LLVM's (no RTTI, no exceptions) that exports only what the
+# linker version script <map> lists (hidden visibility besides, which also
+# hides template instantiations of the C++ standard library), into
+# build/lib, and refuses undefined symbols (but in a sanitized build, where
+# the sanitizer runtime is linked into the executable).
+function(offload_exported_library target map)
+  target_compile_options(${target} PRIVATE -fno-rtti -fno-exceptions)
+  set_target_properties(${target} PROPERTIES
+    CXX_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON
+    LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib
+    LINK_DEPENDS ${map}
+    )
+  target_link_options(${target} PRIVATE -Wl,--version-script=${map})
+  if(OFFLOAD_SANITIZE)
+    target_link_options(${target} PRIVATE -Wl,-z,undefs)
+  else()
+    target_link_options(${target} PRIVATE -Wl,--no-undefined)
+  endif()
+endfunction()
+
 # offload_api_tablegen(<output> <action> [<root .td>]): generates <output>
 # (relative to the current binary directory) from the description of the
 # runtime C API (include/OffloadRuntime/API/*.td; the root file is
