@@ -128,6 +128,30 @@ function(offload_exported_library target map)
   endif()
 endfunction()
 
+# offload_api_update_target(<target> <root .td> <generated> <source>
+#                           [<generated> <source>]...): the target <target>
+# copies each generated file kept in the source tree (<generated>, relative
+# to the current binary directory) over its copy there (<source>, relative to
+# the source tree): the public headers and API references (the tests
+# *.api-header-is-generated and *.api-reference-is-generated compare them).
+function(offload_api_update_target target td)
+  set(commands)
+  set(depends)
+  set(sources)
+  set(pairs ${ARGN})
+  while(pairs)
+    list(POP_FRONT pairs generated source)
+    list(APPEND commands COMMAND ${CMAKE_COMMAND} -E copy_if_different
+         ${CMAKE_CURRENT_BINARY_DIR}/${generated} ${PROJECT_SOURCE_DIR}/${source})
+    list(APPEND depends ${CMAKE_CURRENT_BINARY_DIR}/${generated})
+    list(APPEND sources ${source})
+  endwhile()
+  list(JOIN sources " and " what)
+  add_custom_target(${target} ${commands}
+    DEPENDS ${depends}
+    COMMENT "Rewriting ${what} from ${td}")
+endfunction()
+
 # offload_api_tablegen(<output> <action> [<root .td>]): generates <output>
 # (relative to the current binary directory) from the description of the
 # runtime C API (include/OffloadRuntime/API/*.td; the root file is
