@@ -106,6 +106,52 @@ function(offload_install_targets)
   endforeach()
 endfunction()
 
+# offload_exported_library(<target> <map>): a shared library of the project
+# built like LLVM's (no RTTI, no exceptions) that exports only what the
+# linker version script <map> lists (hidden visibility besides, which also
+# hides template instantiations of the C++ standard library), into
+# build/lib, and refuses undefined symbols (but in a sanitized build, where
+# the sanitizer runtime is linked into the executable).
+function(offload_exported_library target map)
+  target_compile_options(${target} PRIVATE -fno-rtti -fno-exceptions)
+  set_target_properties(${target} PROPERTIES
+    CXX_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON
+    LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib
+    LINK_DEPENDS ${map}
+    )
+  target_link_options(${target} PRIVATE -Wl,--version-script=${map})
+  if(OFFLOAD_SANITIZE)
+    target_link_options(${target} PRIVATE -Wl,-z,undefs)
+  else()
+    target_link_options(${target} PRIVATE -Wl,--no-undefined)
+  endif()
+endfunction()
+
+# offload_api_update_target(<target> <root .td> <generated> <source>
+#                           [<generated> <source>]...): the target <target>
+# copies each generated file kept in the source tree (<generated>, relative
+# to the current binary directory) over its copy there (<source>, relative to
+# the source tree): the public headers and API references (the tests
+# *.api-header-is-generated and *.api-reference-is-generated compare them).
+function(offload_api_update_target target td)
+  set(commands)
+  set(depends)
+  set(sources)
+  set(pairs ${ARGN})
+  while(pairs)
+    list(POP_FRONT pairs generated source)
+    list(APPEND commands COMMAND ${CMAKE_COMMAND} -E copy_if_different
+         ${CMAKE_CURRENT_BINARY_DIR}/${generated} ${PROJECT_SOURCE_DIR}/${source})
+    list(APPEND depends ${CMAKE_CURRENT_BINARY_DIR}/${generated})
+    list(APPEND sources ${source})
+  endwhile()
+  list(JOIN sources " and " what)
+  add_custom_target(${target} ${commands}
+    DEPENDS ${depends}
+    COMMENT "Rewriting ${what} from ${td}")
+endfunction()
+
 # offload_api_tablegen(<output> <action> [<root .td>]): generates <output>
 # (relative to the current binary directory) from the description of the
 # runtime C API (include/OffloadRuntime/API/*.td; the root file is

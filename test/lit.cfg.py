@@ -40,7 +40,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.offload_tools_dir, config.llvm_tools_dir]
-tools = ["offload-opt", "offload-run", "offload-cache", "offload-device-info", "mlir-opt", "mlir-runner", "split-file", "not"]
+tools = ["offload-opt", "offload-run", "offload-cache", "offload-device-info", "offload-tblgen", "mlir-opt", "mlir-runner", "split-file", "not"]
 if sanitized and config.offload_sanitizer_preload:
     # Debian's mlir-runner is not instrumented: the sanitized libraries it
     # loads (--shared-libs) need the sanitizer runtime preloaded, and leaks

@@ -88,9 +88,13 @@ static offload_result_t checkDescriptor(int64_t Rank, void *Descriptor,
   return OFFLOAD_SUCCESS;
 }
 
-offload_result_t offloadMemRegisterMemRef(offload_device_handle_t Device,
-                                          int64_t Rank, void *Descriptor,
-                                          int64_t ElementSize) {
+/// Runs \p Call(void *Start, size_t Size) on the memory the memref
+/// \p Descriptor (of \p Rank, elements of \p ElementSize bytes) spans from
+/// its first element, unless it spans none (an empty memref: success). The
+/// errors of checkDescriptor and spanInBytes, else \p Call's.
+template <typename CallFn>
+static offload_result_t onDescribedMemory(int64_t Rank, void *Descriptor,
+                                          int64_t ElementSize, CallFn &&Call) {
   if (offload_result_t Result = checkDescriptor(Rank, Descriptor, ElementSize))
     return Result;
   MemRefView View = viewDescriptor(Rank, Descriptor);
@@ -99,24 +103,27 @@ offload_result_t offloadMemRegisterMemRef(offload_device_handle_t Device,
     return Result;
   if (Size == 0)
     return OFFLOAD_SUCCESS;
-  void *Start = static_cast<char *>(View.Aligned) + View.Offset * ElementSize;
-  void *DevicePtr = nullptr;
-  return offloadMemRegister(Device, Start, Size, /*Flags=*/0, &DevicePtr);
+  return Call(static_cast<char *>(View.Aligned) + View.Offset * ElementSize,
+              Size);
+}
+
+offload_result_t offloadMemRegisterMemRef(offload_device_handle_t Device,
+                                          int64_t Rank, void *Descriptor,
+                                          int64_t ElementSize) {
+  return onDescribedMemory(Rank, Descriptor, ElementSize,
+                           [&](void *Start, size_t Size) {
+                             void *DevicePtr = nullptr;
+                             return offloadMemRegister(Device, Start, Size,
+                                                       /*Flags=*/0, &DevicePtr);
+                           });
 }
 
 offload_result_t offloadMemUnregisterMemRef(offload_device_handle_t Device,
                                             int64_t Rank, void *Descriptor,
                                             int64_t ElementSize) {
-  if (offload_result_t Result = checkDescriptor(Rank, Descriptor, ElementSize))
-    return Result;
-  MemRefView View = viewDescriptor(Rank, Descriptor);
-  size_t Size;
-  if (offload_result_t Result = spanInBytes(Rank, View, ElementSize, Size))
-    return Result;
-  if (Size == 0)
-    return OFFLOAD_SUCCESS;
-  void *Start = static_cast<char *>(View.Aligned) + View.Offset * ElementSize;
-  return offloadMemUnregister(Device, Start);
+  return onDescribedMemory(
+      Rank, Descriptor, ElementSize,
+      [&](void *Start, size_t) { return offloadMemUnregister(Device, Start); });
 }
 
 void offloadAbortOnError(offload_result_t Result, const char *Context) {

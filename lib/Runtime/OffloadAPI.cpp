@@ -6,7 +6,8 @@
 //===----------------------------------------------------------------------===//
 //
 // The implementations of the C entry points, offload::impl::offloadX_impl,
-// one per function of include/OffloadRuntime/API/OffloadAPI.td. The entry
+// one per function of include/OffloadRuntime/API/OffloadAPI.td (for the info
+// queries, one getter per kind that both of its functions share). The entry
 // points themselves (plain and WithCodeLoc) are generated from that
 // description (OffloadAPIEntryPoints.inc, included at the end): they check
 // what the description says of each parameter (null and stale handles, null
@@ -51,6 +52,13 @@ namespace impl {
 //===----------------------------------------------------------------------===//
 // Info queries
 //===----------------------------------------------------------------------===//
+//
+// One getter per kind, get<Kind>Info(Runtime &, <object>, PropName,
+// const InfoOut &): both offloadGet<Kind>Info and offloadGet<Kind>InfoSize
+// run it, with an InfoOut that writes the property into the caller's buffer
+// or its size. Their _impl functions are generated from the InfoQuery
+// records of OffloadAPI.td (OffloadAPIEntryPoints.inc), and so is the
+// getter's declaration (OffloadAPIImplDecls.inc).
 
 /// The bytes of an info property.
 using InfoBytes = SmallVector<char, 64>;
@@ -72,7 +80,8 @@ InfoBytes infoString(StringRef Value) {
 }
 
 /// Where an info query puts its answer: the property into a caller buffer
-/// (offloadGet*Info) or its size (offloadGet*InfoSize).
+/// (offloadGet*Info) or its size (offloadGet*InfoSize). The generated _impl
+/// functions build it with value() and size().
 struct InfoOut {
   bool IsSizeQuery = false;
   size_t PropSize = 0;
@@ -188,21 +197,9 @@ Expected<InfoBytes> getDeviceInfoBytes(offload_device_handle_t Device,
   llvm_unreachable("checked by the entry point");
 }
 
-Error getDeviceInfo(offload_device_handle_t Device,
+Error getDeviceInfo(Runtime &, offload_device_handle_t Device,
                     offload_device_info_t PropName, const InfoOut &Out) {
   return answerInfo(Out, [&] { return getDeviceInfoBytes(Device, PropName); });
-}
-
-Error offloadGetDeviceInfo_impl(Runtime &, offload_device_handle_t Device,
-                                offload_device_info_t PropName, size_t PropSize,
-                                void *PropValue) {
-  return getDeviceInfo(Device, PropName, InfoOut::value(PropSize, PropValue));
-}
-
-Error offloadGetDeviceInfoSize_impl(Runtime &, offload_device_handle_t Device,
-                                    offload_device_info_t PropName,
-                                    size_t *PropSizeRet) {
-  return getDeviceInfo(Device, PropName, InfoOut::size(PropSizeRet));
 }
 
 Expected<InfoBytes> getPlatformInfoBytes(offload_platform_handle_t Platform,
@@ -227,24 +224,10 @@ Expected<InfoBytes> getPlatformInfoBytes(offload_platform_handle_t Platform,
   llvm_unreachable("checked by the entry point");
 }
 
-Error getPlatformInfo(offload_platform_handle_t Platform,
+Error getPlatformInfo(Runtime &, offload_platform_handle_t Platform,
                       offload_platform_info_t PropName, const InfoOut &Out) {
   return answerInfo(Out,
                     [&] { return getPlatformInfoBytes(Platform, PropName); });
-}
-
-Error offloadGetPlatformInfo_impl(Runtime &, offload_platform_handle_t Platform,
-                                  offload_platform_info_t PropName,
-                                  size_t PropSize, void *PropValue) {
-  return getPlatformInfo(Platform, PropName,
-                         InfoOut::value(PropSize, PropValue));
-}
-
-Error offloadGetPlatformInfoSize_impl(Runtime &,
-                                      offload_platform_handle_t Platform,
-                                      offload_platform_info_t PropName,
-                                      size_t *PropSizeRet) {
-  return getPlatformInfo(Platform, PropName, InfoOut::size(PropSizeRet));
 }
 
 Error getMemInfo(Runtime &RT, const void *Ptr, offload_mem_info_t PropName,
@@ -273,20 +256,8 @@ Error getMemInfo(Runtime &RT, const void *Ptr, offload_mem_info_t PropName,
   });
 }
 
-Error offloadGetMemInfo_impl(Runtime &RT, const void *Ptr,
-                             offload_mem_info_t PropName, size_t PropSize,
-                             void *PropValue) {
-  return getMemInfo(RT, Ptr, PropName, InfoOut::value(PropSize, PropValue));
-}
-
-Error offloadGetMemInfoSize_impl(Runtime &RT, const void *Ptr,
-                                 offload_mem_info_t PropName,
-                                 size_t *PropSizeRet) {
-  return getMemInfo(RT, Ptr, PropName, InfoOut::size(PropSizeRet));
-}
-
-Error getQueueInfo(offload_queue_handle_t Queue, offload_queue_info_t PropName,
-                   const InfoOut &Out) {
+Error getQueueInfo(Runtime &, offload_queue_handle_t Queue,
+                   offload_queue_info_t PropName, const InfoOut &Out) {
   return answerInfo(Out, [&]() -> Expected<InfoBytes> {
     switch (PropName) {
     case OFFLOAD_QUEUE_INFO_DEVICE:
@@ -306,20 +277,8 @@ Error getQueueInfo(offload_queue_handle_t Queue, offload_queue_info_t PropName,
   });
 }
 
-Error offloadGetQueueInfo_impl(Runtime &, offload_queue_handle_t Queue,
-                               offload_queue_info_t PropName, size_t PropSize,
-                               void *PropValue) {
-  return getQueueInfo(Queue, PropName, InfoOut::value(PropSize, PropValue));
-}
-
-Error offloadGetQueueInfoSize_impl(Runtime &, offload_queue_handle_t Queue,
-                                   offload_queue_info_t PropName,
-                                   size_t *PropSizeRet) {
-  return getQueueInfo(Queue, PropName, InfoOut::size(PropSizeRet));
-}
-
-Error getEventInfo(offload_event_handle_t Event, offload_event_info_t PropName,
-                   const InfoOut &Out) {
+Error getEventInfo(Runtime &, offload_event_handle_t Event,
+                   offload_event_info_t PropName, const InfoOut &Out) {
   return answerInfo(Out, [&]() -> Expected<InfoBytes> {
     switch (PropName) {
     case OFFLOAD_EVENT_INFO_QUEUE:
@@ -330,18 +289,6 @@ Error getEventInfo(offload_event_handle_t Event, offload_event_info_t PropName,
     }
     llvm_unreachable("checked by the entry point");
   });
-}
-
-Error offloadGetEventInfo_impl(Runtime &, offload_event_handle_t Event,
-                               offload_event_info_t PropName, size_t PropSize,
-                               void *PropValue) {
-  return getEventInfo(Event, PropName, InfoOut::value(PropSize, PropValue));
-}
-
-Error offloadGetEventInfoSize_impl(Runtime &, offload_event_handle_t Event,
-                                   offload_event_info_t PropName,
-                                   size_t *PropSizeRet) {
-  return getEventInfo(Event, PropName, InfoOut::size(PropSizeRet));
 }
 
 /// Names of symbol kinds, for messages.
@@ -416,21 +363,9 @@ Expected<InfoBytes> getSymbolInfoBytes(offload_symbol_handle_t Symbol,
   llvm_unreachable("checked by the entry point");
 }
 
-Error getSymbolInfo(offload_symbol_handle_t Symbol,
+Error getSymbolInfo(Runtime &, offload_symbol_handle_t Symbol,
                     offload_symbol_info_t PropName, const InfoOut &Out) {
   return answerInfo(Out, [&] { return getSymbolInfoBytes(Symbol, PropName); });
-}
-
-Error offloadGetSymbolInfo_impl(Runtime &, offload_symbol_handle_t Symbol,
-                                offload_symbol_info_t PropName, size_t PropSize,
-                                void *PropValue) {
-  return getSymbolInfo(Symbol, PropName, InfoOut::value(PropSize, PropValue));
-}
-
-Error offloadGetSymbolInfoSize_impl(Runtime &, offload_symbol_handle_t Symbol,
-                                    offload_symbol_info_t PropName,
-                                    size_t *PropSizeRet) {
-  return getSymbolInfo(Symbol, PropName, InfoOut::size(PropSizeRet));
 }
 
 //===----------------------------------------------------------------------===//

@@ -10,6 +10,7 @@
 #include "OffloadSupport/Error.h"
 
 #include <algorithm>
+#include <cstring>
 
 using namespace llvm;
 using namespace offload;
@@ -72,4 +73,20 @@ Error Device::launchCooperativeKernel(
       "kernel '{0}': the {1} device has no cooperative "
       "launches (OFFLOAD_DEVICE_INFO_COOPERATIVE_LAUNCH_SUPPORT)",
       Kernel.getName(), getPlugin().getName());
+}
+
+void offload::fillHostMemory(void *Ptr, ArrayRef<uint8_t> Pattern,
+                             size_t Size) {
+  auto *Dst = static_cast<uint8_t *>(Ptr);
+  if (Pattern.size() == 1) {
+    std::memset(Dst, Pattern[0], Size);
+    return;
+  }
+  size_t Done = std::min(Size, Pattern.size());
+  std::memcpy(Dst, Pattern.data(), Done);
+  while (Done < Size) {
+    size_t Chunk = std::min(Done, Size - Done);
+    std::memcpy(Dst + Done, Dst, Chunk);
+    Done += Chunk;
+  }
 }

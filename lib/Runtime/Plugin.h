@@ -301,6 +301,14 @@ private:
 /// The most threads OFFLOAD_HOST_THREADS may ask the host plugin for.
 inline constexpr uint64_t kMaxHostThreads = 1024;
 
+/// Writes \p Size bytes of \p Pattern (not empty) repeated at \p Ptr,
+/// memory the host can write: what Device::fill does in host memory (the
+/// host plugin's fills, the GPU plugins' fills of pageable memory and their
+/// staging buffers). A trailing partial pattern (only possible with
+/// validation off) is truncated. Doubles the filled prefix:
+/// O(log(Size / Pattern.size())) memcpy calls.
+void fillHostMemory(void *Ptr, llvm::ArrayRef<uint8_t> Pattern, size_t Size);
+
 } // namespace offload
 
 #endif // OFFLOADRUNTIME_LIB_PLUGIN_H

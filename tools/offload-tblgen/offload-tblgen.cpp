@@ -11,8 +11,10 @@
 //
 //   -gen-api-header      the public header, OffloadAPI.h
 //   -gen-entry-points    the C entry points (plain and WithCodeLoc): argument
-//                        validation, tracing, then offloadX_impl
-//   -gen-impl-decls      declarations of the offloadX_impl functions
+//                        validation, tracing, then offloadX_impl; and the
+//                        offloadX_impl of the info queries, over their getters
+//   -gen-impl-decls      declarations of the offloadX_impl functions and of
+//                        the info queries' getters
 //   -gen-enum-info       EnumInfo<E> for every enum: names, values, range
 //   -gen-printers        trace printers of the structs
 //   -gen-exports         the linker version script of libOffloadRuntime.so
@@ -338,20 +340,10 @@ void emitFunctionDecl(raw_ostream &OS, const Record *F) {
   }
 }
 
-bool emitAPIHeader(raw_ostream &OS, const RecordKeeper &Records) {
-  API A(Records);
-  OS << "//===- OffloadAPI.h - The offload runtime C API "
-        "-----------------*- C -*-===//\n"
-        "//\n"
-        "// Part of the offload project, under the Apache License v2.0 with "
-        "LLVM\n"
-        "// Exceptions.\n"
-        "//\n";
-  emitGeneratedNote(OS, "-gen-api-header");
-  OS << "//\n"
-        "//===--------------------------------------------------------------"
-        "--------===//\n";
-  for (const Record *R : A.Objects)
+/// The text of the Preamble records among \p Objects, as `//` lines of the
+/// header's file comment.
+void emitPreambles(raw_ostream &OS, ArrayRef<const Record *> Objects) {
+  for (const Record *R : Objects)
     if (R->isSubClassOf("Preamble")) {
       OS << "//\n";
       SmallVector<StringRef> Lines;
@@ -360,23 +352,14 @@ bool emitAPIHeader(raw_ostream &OS, const RecordKeeper &Records) {
         OS << (L.empty() ? "//" : "// " + L.rtrim().str()) << "\n";
       OS << "//\n";
     }
-  OS << "//===--------------------------------------------------------------"
-        "--------===//\n\n"
-        "#ifndef OFFLOADRUNTIME_OFFLOADAPI_H\n"
-        "#define OFFLOADRUNTIME_OFFLOADAPI_H\n\n"
-        "#include <stdbool.h>\n"
-        "#include <stddef.h>\n"
-        "#include <stdint.h>\n\n"
-        "#if defined(__GNUC__)\n"
-        "#define OFFLOAD_API __attribute__((visibility(\"default\")))\n"
-        "#else\n"
-        "#define OFFLOAD_API\n"
-        "#endif\n\n"
-        "#ifdef __cplusplus\n"
-        "extern \"C\" {\n"
-        "#endif\n";
+}
+
+/// The body of a public header: every object but the preambles, in
+/// definition order (sections, handles, enums, structs, typedefs, macros,
+/// functions).
+void emitDeclarations(raw_ostream &OS, ArrayRef<const Record *> Objects) {
   const Record *Prev = nullptr;
-  for (const Record *R : A.Objects) {
+  for (const Record *R : Objects) {
     if (R->isSubClassOf("Preamble"))
       continue;
     // Runs of undocumented handles or macros stay together.
@@ -409,6 +392,38 @@ bool emitAPIHeader(raw_ostream &OS, const RecordKeeper &Records) {
       emitFunctionDecl(OS, R);
     }
   }
+}
+
+bool emitAPIHeader(raw_ostream &OS, const RecordKeeper &Records) {
+  API A(Records);
+  OS << "//===- OffloadAPI.h - The offload runtime C API "
+        "-----------------*- C -*-===//\n"
+        "//\n"
+        "// Part of the offload project, under the Apache License v2.0 with "
+        "LLVM\n"
+        "// Exceptions.\n"
+        "//\n";
+  emitGeneratedNote(OS, "-gen-api-header");
+  OS << "//\n"
+        "//===--------------------------------------------------------------"
+        "--------===//\n";
+  emitPreambles(OS, A.Objects);
+  OS << "//===--------------------------------------------------------------"
+        "--------===//\n\n"
+        "#ifndef OFFLOADRUNTIME_OFFLOADAPI_H\n"
+        "#define OFFLOADRUNTIME_OFFLOADAPI_H\n\n"
+        "#include <stdbool.h>\n"
+        "#include <stddef.h>\n"
+        "#include <stdint.h>\n\n"
+        "#if defined(__GNUC__)\n"
+        "#define OFFLOAD_API __attribute__((visibility(\"default\")))\n"
+        "#else\n"
+        "#define OFFLOAD_API\n"
+        "#endif\n\n"
+        "#ifdef __cplusplus\n"
+        "extern \"C\" {\n"
+        "#endif\n";
+  emitDeclarations(OS, A.Objects);
   OS << "\n#ifdef __cplusplus\n"
         "} // extern \"C\"\n"
         "#endif\n\n"
@@ -420,8 +435,11 @@ bool emitAPIHeader(raw_ostream &OS, const RecordKeeper &Records) {
 // -gen-entry-points and -gen-impl-decls
 //===----------------------------------------------------------------------===//
 
-/// The error codes the generated validation of \p P can return.
-std::vector<std::string> validationCodes(const API &A, const Record *P) {
+/// The error codes the generated validation of \p P can return (runtime's
+/// and JIT's), with \p LiveCode the code of the live-handle check of a
+/// handle parameter (empty: none).
+std::vector<std::string> checkCodes(const API &A, const Record *P,
+                                    StringRef LiveCode) {
   int64_t Flags = P->getValueAsInt("Flags");
   std::vector<std::string> Codes;
   if (Flags & ParamImplChecked)
@@ -430,9 +448,8 @@ std::vector<std::string> validationCodes(const API &A, const Record *P) {
   case ParamKind::Handle:
     if (!(Flags & ParamOptional))
       Codes.push_back("INVALID_NULL_HANDLE");
-    Codes.push_back("INVALID_" + A.Handles.lookup(P->getValueAsString("Type"))
-                                     ->getValueAsString("Kind")
-                                     .upper());
+    if (!LiveCode.empty())
+      Codes.push_back(LiveCode.str());
     break;
   case ParamKind::Enum:
     Codes.push_back("INVALID_ENUMERATION");
@@ -449,6 +466,17 @@ std::vector<std::string> validationCodes(const API &A, const Record *P) {
   if (Flags & ParamReservedZero)
     Codes.push_back("INVALID_ARGUMENT");
   return Codes;
+}
+
+/// The error codes the generated validation of \p P can return: a handle's
+/// live check is INVALID_<KIND>.
+std::vector<std::string> validationCodes(const API &A, const Record *P) {
+  std::string LiveCode;
+  if (A.classify(P) == ParamKind::Handle)
+    LiveCode = "INVALID_" + A.Handles.lookup(P->getValueAsString("Type"))
+                                ->getValueAsString("Kind")
+                                .upper();
+  return checkCodes(A, P, LiveCode);
 }
 
 /// Checks \p F's description: known parameter types, flags that fit the
@@ -491,11 +519,148 @@ std::vector<std::string> implParams(const Record *F) {
   return Params;
 }
 
+/// An info query (InfoQuery in APIDefs.td): the getter both of its
+/// functions call, the function writing the property (`..., size_t
+/// PropSize, void *PropValue`) and the one writing its size (`..., size_t
+/// *PropSizeRet`).
+struct InfoQueryPair {
+  StringRef Getter;
+  const Record *Value = nullptr, *Size = nullptr;
+
+  /// The parameters the getter takes from the functions: all but the sink
+  /// (the same in both, checked by infoQueries).
+  std::vector<const Record *> objectParams() const {
+    std::vector<const Record *> Params = Value->getValueAsListOfDefs("Params");
+    Params.resize(Params.size() - 2);
+    return Params;
+  }
+};
+
+/// Whether the parameters of \p F from \p From on are exactly \p Sink
+/// (type and name).
+bool endsWith(const Record *F, size_t From,
+              ArrayRef<std::pair<StringRef, StringRef>> Sink) {
+  std::vector<const Record *> Params = F->getValueAsListOfDefs("Params");
+  if (From + Sink.size() != Params.size())
+    return false;
+  for (size_t I = 0; I < Sink.size(); ++I)
+    if (Params[From + I]->getValueAsString("Type") != Sink[I].first ||
+        Params[From + I]->getValueAsString("Name") != Sink[I].second)
+      return false;
+  return true;
+}
+
+/// The info queries of \p A, in the order their getters first appear,
+/// after checking that each getter has one function of each shape, with the
+/// same parameters before the sink, the last of them an enum (PropName).
+std::vector<InfoQueryPair> infoQueries(const API &A) {
+  std::vector<InfoQueryPair> Pairs;
+  StringMap<size_t> Index;
+  for (const Record *F : A.Functions) {
+    if (!F->isSubClassOf("InfoQuery"))
+      continue;
+    if (!F->getValueAsBit("Generated") || F->getValueAsBit("NoRuntime") ||
+        F->getValueAsBit("FastPath"))
+      PrintFatalError(F->getLoc(), "an InfoQuery is Generated, with the "
+                                   "runtime and without a FastPath");
+    StringRef Getter = F->getValueAsString("InfoGetter");
+    auto [It, New] = Index.try_emplace(Getter, Pairs.size());
+    if (New)
+      Pairs.push_back({Getter});
+    InfoQueryPair &P = Pairs[It->second];
+    size_t N = F->getValueAsListOfDefs("Params").size();
+    bool IsValue =
+        N >= 2 &&
+        endsWith(F, N - 2, {{"size_t", "PropSize"}, {"void *", "PropValue"}});
+    bool IsSize = N >= 1 && endsWith(F, N - 1, {{"size_t *", "PropSizeRet"}});
+    if (!IsValue && !IsSize)
+      PrintFatalError(F->getLoc(), "an InfoQuery ends in (size_t PropSize, "
+                                   "void *PropValue) or (size_t "
+                                   "*PropSizeRet)");
+    const Record *&Slot = IsValue ? P.Value : P.Size;
+    if (Slot)
+      PrintFatalError(F->getLoc(), "getter '" + Getter +
+                                       "' already has a function of this "
+                                       "shape: " +
+                                       Slot->getName());
+    Slot = F;
+  }
+  for (const InfoQueryPair &P : Pairs) {
+    const Record *Any = P.Value ? P.Value : P.Size;
+    if (!P.Value || !P.Size)
+      PrintFatalError(Any->getLoc(),
+                      "getter '" + P.Getter +
+                          "' needs both functions: the property (PropSize, "
+                          "PropValue) and its size (PropSizeRet)");
+    std::vector<const Record *> Object = P.objectParams();
+    std::vector<const Record *> SizeParams =
+        P.Size->getValueAsListOfDefs("Params");
+    bool Same = SizeParams.size() == Object.size() + 1;
+    for (size_t I = 0; Same && I < Object.size(); ++I)
+      Same = Object[I]->getValueAsString("Type") ==
+                 SizeParams[I]->getValueAsString("Type") &&
+             Object[I]->getValueAsString("Name") ==
+                 SizeParams[I]->getValueAsString("Name");
+    if (!Same)
+      PrintFatalError(P.Size->getLoc(),
+                      P.Size->getName() + " and " + P.Value->getName() +
+                          " differ before the size parameters");
+    if (Object.empty() || A.classify(Object.back()) != ParamKind::Enum)
+      PrintFatalError(P.Value->getLoc(), "an InfoQuery names the property "
+                                         "with an enum before its sink");
+  }
+  return Pairs;
+}
+
+/// The getter's parameter list: the runtime, the object and the property,
+/// the sink.
+std::vector<std::string> getterParams(const InfoQueryPair &P) {
+  std::vector<std::string> Params{"Runtime &RT"};
+  for (const Record *Param : P.objectParams())
+    Params.push_back(declare(Param->getValueAsString("Type"),
+                             Param->getValueAsString("Name")));
+  Params.push_back("const InfoOut &Out");
+  return Params;
+}
+
+/// The two `_impl` functions of each info query: the getter with the sink of
+/// each.
+void emitInfoQueryImpls(raw_ostream &OS, const API &A) {
+  std::vector<InfoQueryPair> Pairs = infoQueries(A);
+  if (Pairs.empty())
+    return;
+  OS << "\n";
+  emitBanner(OS, "Info queries");
+  OS << "// Both functions of an info query run its getter (written by hand "
+        "in\n// lib/Runtime/OffloadAPI.cpp), with the sink that writes the "
+        "property into\n// the caller's buffer or its size.\n\n"
+        "namespace offload {\nnamespace impl {\n";
+  for (const InfoQueryPair &P : Pairs) {
+    std::vector<std::string> Object{"RT"};
+    for (const Record *Param : P.objectParams())
+      Object.push_back(Param->getValueAsString("Name").str());
+    for (auto [F, Sink] : {std::pair(P.Value, "InfoOut::value(PropSize, "
+                                              "PropValue)"),
+                           std::pair(P.Size, "InfoOut::size(PropSizeRet)")}) {
+      std::vector<std::string> Args = Object;
+      Args.push_back(Sink);
+      OS << "\n"
+         << wrapCall(("llvm::Error " + F->getName() + "_impl").str(),
+                     implParams(F), " {")
+         << "\n"
+         << wrapCall(("  return " + P.Getter).str(), Args, ";") << "\n}\n";
+    }
+  }
+  OS << "\n} // namespace impl\n} // namespace offload\n";
+}
+
 bool emitImplDecls(raw_ostream &OS, const RecordKeeper &Records) {
   API A(Records);
   emitGeneratedNote(OS, "-gen-impl-decls");
   OS << "// The implementation of every generated entry point, called with\n"
-        "// validated arguments (lib/Runtime/OffloadAPI.cpp).\n\n"
+        "// validated arguments (lib/Runtime/OffloadAPI.cpp; those of the "
+        "info queries\n// are generated, OffloadAPIEntryPoints.inc), and the "
+        "getters of the info\n// queries.\n\n"
         "namespace offload {\nnamespace impl {\n";
   for (const Record *F : A.Functions) {
     verifyFunction(A, F);
@@ -509,8 +674,46 @@ bool emitImplDecls(raw_ostream &OS, const RecordKeeper &Records) {
                      paramDecls(F), ";")
          << "\n";
   }
+  std::vector<InfoQueryPair> Pairs = infoQueries(A);
+  if (!Pairs.empty()) {
+    OS << "\n// The getters of the info queries (InfoQuery): each answers "
+          "both functions of\n// its query, writing the property or its "
+          "size through \\p Out.\nstruct InfoOut;\n";
+    for (const InfoQueryPair &P : Pairs)
+      OS << wrapCall(("llvm::Error " + P.Getter).str(), getterParams(P), ";")
+         << "\n";
+    OS << "\n";
+  }
   OS << "} // namespace impl\n} // namespace offload\n";
   return false;
+}
+
+/// The null check of a pointer parameter in a generated entry point, empty
+/// for an optional one (PARAM_ALWAYS: also without validation).
+std::string nullCheck(StringRef PName, int64_t Flags) {
+  if (Flags & ParamOptional)
+    return "";
+  return formatv("{0}({1}, \"{1}\")",
+                 Flags & ParamAlways ? "requireNotNull" : "checkNotNull",
+                 PName);
+}
+
+/// The checks of parameter \p PName in a generated entry point (runtime's
+/// and JIT's): \p Check (its handle, enum or null check; empty for none),
+/// then the PARAM_NONZERO and PARAM_RESERVED_ZERO rules of \p Flags.
+void emitParamChecks(raw_ostream &OS, StringRef PName, int64_t Flags,
+                     StringRef Check) {
+  if (!Check.empty())
+    OS << "        if (llvm::Error E = " << Check << ")\n          return E;\n";
+  if (Flags & ParamNonZero)
+    OS << formatv("        if (llvm::Error E = {0}({1}, \"{1}\"))\n"
+                  "          return E;\n",
+                  Flags & ParamAlways ? "requireNotZero" : "checkNotZero",
+                  PName);
+  if (Flags & ParamReservedZero)
+    OS << formatv("        if (llvm::Error E = checkReservedZero({0}, "
+                  "\"{0}\"))\n          return E;\n",
+                  PName);
 }
 
 void emitEntryPoint(raw_ostream &OS, const API &A, const Record *F) {
@@ -566,26 +769,12 @@ void emitEntryPoint(raw_ostream &OS, const API &A, const Record *F) {
       Check = formatv("checkEnum({0}, \"{0}\")", PName);
       break;
     case ParamKind::Pointer:
-      if (!(Flags & ParamOptional))
-        Check = formatv("{0}({1}, \"{1}\")",
-                        Flags & ParamAlways ? "requireNotNull" : "checkNotNull",
-                        PName);
+      Check = nullCheck(PName, Flags);
       break;
     case ParamKind::Value:
       break;
     }
-    if (!Check.empty())
-      OS << "        if (llvm::Error E = " << Check
-         << ")\n          return E;\n";
-    if (Flags & ParamNonZero)
-      OS << formatv("        if (llvm::Error E = {0}({1}, \"{1}\"))\n"
-                    "          return E;\n",
-                    Flags & ParamAlways ? "requireNotZero" : "checkNotZero",
-                    PName);
-    if (Flags & ParamReservedZero)
-      OS << formatv("        if (llvm::Error E = checkReservedZero({0}, "
-                    "\"{0}\"))\n          return E;\n",
-                    PName);
+    emitParamChecks(OS, PName, Flags, Check);
   }
   OS << "        return impl::" << Name << "_impl(" << join(ImplArgs, ", ")
      << ");\n      }";
@@ -641,11 +830,14 @@ bool emitEntryPoints(raw_ostream &OS, const RecordKeeper &Records) {
         "// runs offload::impl::<name>_impl and traces the call "
         "(runEntryPoint,\n"
         "// Trace.h). Included by lib/Runtime/OffloadAPI.cpp.\n";
-  for (const Record *F : A.Functions) {
+  for (const Record *F : A.Functions)
     verifyFunction(A, F);
+  emitInfoQueryImpls(OS, A);
+  OS << "\n";
+  emitBanner(OS, "Entry points");
+  for (const Record *F : A.Functions)
     if (F->getValueAsBit("Generated"))
       emitEntryPoint(OS, A, F);
-  }
   return false;
 }
 
@@ -1133,34 +1325,14 @@ void emitJITGeneratedNote(raw_ostream &OS, StringRef What) {
      << " from include/OffloadJIT/API/OffloadJITAPI.td: do not edit.\n";
 }
 
-/// The codes the generated validation of JIT parameter \p P can return.
+/// The codes the generated validation of JIT parameter \p P can return: the
+/// engine checks the JIT's handles (their InvalidCode), the runtime's are
+/// checked for null only.
 std::vector<std::string> jitValidationCodes(const JITAPI &J, const Record *P) {
-  int64_t Flags = P->getValueAsInt("Flags");
-  std::vector<std::string> Codes;
-  if (Flags & ParamImplChecked)
-    return Codes;
-  switch (J.A.classify(P)) {
-  case ParamKind::Handle:
-    if (!(Flags & ParamOptional))
-      Codes.push_back("INVALID_NULL_HANDLE");
-    if (const Record *H = J.jitHandle(P))
-      Codes.push_back(H->getValueAsString("InvalidCode").str());
-    break;
-  case ParamKind::Enum:
-    Codes.push_back("INVALID_ENUMERATION");
-    break;
-  case ParamKind::Pointer:
-    if (!(Flags & ParamOptional))
-      Codes.push_back("INVALID_NULL_POINTER");
-    break;
-  case ParamKind::Value:
-    break;
-  }
-  if (Flags & ParamNonZero)
-    Codes.push_back("INVALID_SIZE");
-  if (Flags & ParamReservedZero)
-    Codes.push_back("INVALID_ARGUMENT");
-  return Codes;
+  std::string LiveCode;
+  if (const Record *H = J.jitHandle(P))
+    LiveCode = H->getValueAsString("InvalidCode").str();
+  return checkCodes(J.A, P, LiveCode);
 }
 
 /// verifyFunction for the JIT's functions (their handles are checked by
@@ -1211,15 +1383,7 @@ bool emitJITHeader(raw_ostream &OS, const RecordKeeper &Records) {
   OS << "//\n"
         "//===--------------------------------------------------------------"
         "--------===//\n";
-  for (const Record *R : J.Objects)
-    if (R->isSubClassOf("Preamble")) {
-      OS << "//\n";
-      SmallVector<StringRef> Lines;
-      R->getValueAsString("Text").trim('\n').split(Lines, '\n');
-      for (StringRef L : Lines)
-        OS << (L.empty() ? "//" : "// " + L.rtrim().str()) << "\n";
-      OS << "//\n";
-    }
+  emitPreambles(OS, J.Objects);
   OS << "//===--------------------------------------------------------------"
         "--------===//\n\n"
         "#ifndef OFFLOADJIT_OFFLOADJIT_H\n"
@@ -1228,40 +1392,10 @@ bool emitJITHeader(raw_ostream &OS, const RecordKeeper &Records) {
         "#ifdef __cplusplus\n"
         "extern \"C\" {\n"
         "#endif\n";
-  const Record *Prev = nullptr;
-  for (const Record *R : J.Objects) {
-    if (R->isSubClassOf("Preamble"))
-      continue;
-    bool Terse = (R->isSubClassOf("Handle") || R->isSubClassOf("Macro")) &&
-                 R->getValueAsString("Desc").empty();
-    if (!(Terse && Prev && Prev->getType() == R->getType()))
-      OS << "\n";
-    Prev = R;
-    if (R->isSubClassOf("Section")) {
-      emitBanner(OS, R->getValueAsString("Title"));
-    } else if (R->isSubClassOf("Handle")) {
-      emitDoc(OS, R->getValueAsString("Desc"));
-      StringRef Name = R->getValueAsString("Name");
-      std::string Impl = Name.str();
-      if (StringRef(Impl).ends_with("_handle_t"))
-        Impl = Impl.substr(0, Impl.size() - strlen("_handle_t")) + "_impl_t";
-      OS << "typedef struct " << Impl << " *" << Name << ";\n";
-    } else if (R->isSubClassOf("Enum")) {
-      emitEnum(OS, R);
-    } else if (R->isSubClassOf("Struct")) {
-      emitStruct(OS, R);
-    } else if (R->isSubClassOf("Typedef")) {
-      emitDoc(OS, R->getValueAsString("Desc"));
-      OS << R->getValueAsString("Text") << "\n";
-    } else if (R->isSubClassOf("Macro")) {
-      emitDoc(OS, R->getValueAsString("Desc"));
-      OS << "#define " << R->getValueAsString("Name") << " "
-         << R->getValueAsString("Value") << "\n";
-    } else if (R->isSubClassOf("Function")) {
-      verifyJITFunction(J, R);
-      emitFunctionDecl(OS, R);
-    }
-  }
+  for (const Record *F : J.Objects)
+    if (F->isSubClassOf("Function"))
+      verifyJITFunction(J, F);
+  emitDeclarations(OS, J.Objects);
   OS << "\n#ifdef __cplusplus\n"
         "} // extern \"C\"\n"
         "#endif\n\n"
@@ -1320,26 +1454,12 @@ void emitJITEntryPoint(raw_ostream &OS, const JITAPI &J, const Record *F) {
       Check = formatv("checkEnum(rawEnum({0}), \"{0}\")", PName);
       break;
     case ParamKind::Pointer:
-      if (!(Flags & ParamOptional))
-        Check = formatv("{0}({1}, \"{1}\")",
-                        Flags & ParamAlways ? "requireNotNull" : "checkNotNull",
-                        PName);
+      Check = nullCheck(PName, Flags);
       break;
     case ParamKind::Value:
       break;
     }
-    if (!Check.empty())
-      OS << "        if (llvm::Error E = " << Check
-         << ")\n          return E;\n";
-    if (Flags & ParamNonZero)
-      OS << formatv("        if (llvm::Error E = {0}({1}, \"{1}\"))\n"
-                    "          return E;\n",
-                    Flags & ParamAlways ? "requireNotZero" : "checkNotZero",
-                    PName);
-    if (Flags & ParamReservedZero)
-      OS << formatv("        if (llvm::Error E = checkReservedZero({0}, "
-                    "\"{0}\"))\n          return E;\n",
-                    PName);
+    emitParamChecks(OS, PName, Flags, Check);
   }
   OS << "        return offloadjit::impl::" << Name << "_impl("
      << join(ImplArgs, ", ") << ");\n      }";

@@ -11,7 +11,8 @@
 // their parameters, documentation, error codes and validation rules.
 // tools/offload-tblgen generates from it the public header
 // (include/OffloadRuntime/OffloadAPI.h), the entry points with validation and
-// tracing, the enum tables (names for tracing and offloadErrcName, ranges for
+// tracing, the implementations of the info queries (over hand-written
+// getters), the enum tables (names for tracing and offloadErrcName, ranges for
 // validation), the struct printers and the export list (docs/RuntimeAPI.md,
 // "How the API is generated").
 //
@@ -133,8 +134,9 @@ class Function : APIObject {
   bit CodeLoc = 1;
   /// The entry point is generated: it validates the parameters, runs
   /// `offload::impl::<name>_impl(Runtime &, params...)` (lib/Runtime/
-  /// OffloadAPI.cpp) and traces the call. Otherwise it is written by hand
-  /// (functions that return no offload_result_t, or are built on the API).
+  /// OffloadAPI.cpp; generated too for an InfoQuery) and traces the call.
+  /// Otherwise it is written by hand (functions that return no
+  /// offload_result_t, or are built on the API).
   bit Generated = 1;
   /// The implementation needs no initialized runtime (`<name>_impl(params)`).
   bit NoRuntime = 0;
@@ -149,6 +151,22 @@ class Function : APIObject {
   /// the op's source location (allocations, so that the checking tools name
   /// where a buffer was allocated).
   bit LoweringUsesCodeLoc = 0;
+}
+
+/// An info query: `offloadGet<Kind>Info(<object>..., PropName, size_t
+/// PropSize, void *PropValue)` (the property into a buffer) or
+/// `offloadGet<Kind>InfoSize(<object>..., PropName, size_t *PropSizeRet)`
+/// (its size). Both functions of a query name one getter; the generator
+/// checks that there is exactly one of each shape with the same leading
+/// parameters, declares the getter (-gen-impl-decls)
+///   llvm::Error <getter>(Runtime &RT, <object>..., PropName,
+///                        const InfoOut &Out);
+/// and defines both `_impl` functions (-gen-entry-points): they call it with
+/// `InfoOut::value(PropSize, PropValue)` or `InfoOut::size(PropSizeRet)`.
+/// lib/Runtime/OffloadAPI.cpp writes the getter (one per kind) and InfoOut,
+/// the sink that writes the property's bytes or their size.
+class InfoQuery<string getter> : Function {
+  string InfoGetter = getter;
 }
 
 /// A function of another header (the JIT's) that the lowering calls.

@@ -265,7 +265,7 @@ def offload_platform_info_t : Enum {
     Etor<"OFFLOAD_PLATFORM_INFO_STATUS", 4, "[char[]] (ours) \"N device(s)\", or why the platform has none (its vendor library is missing, is the toolkit's stub, or sees no device).">,
   ];
 }
-def offloadGetPlatformInfo : Function {
+def offloadGetPlatformInfo : InfoQuery<"getPlatformInfo"> {
   let Desc = [{Writes property \p PropName of \p Platform into \p PropValue, a buffer of
 \p PropSize bytes (strings are NUL-terminated; query the size with
 offloadGetPlatformInfoSize).}];
@@ -279,7 +279,7 @@ offloadGetPlatformInfoSize).}];
 INVALID_ENUMERATION (PropName), INVALID_NULL_POINTER (PropValue),
 INVALID_SIZE (PropSize zero or smaller than the property).}];
 }
-def offloadGetPlatformInfoSize : Function {
+def offloadGetPlatformInfoSize : InfoQuery<"getPlatformInfo"> {
   let Desc = [{Writes into \p PropSizeRet the size in bytes of property \p PropName of
 \p Platform (for strings, including the NUL).}];
   let Params = [
@@ -385,7 +385,7 @@ HIP), so that tools can say why a platform has none
 INVALID_NULL_POINTER if \p Callback is NULL.}];
   let CodeLoc = 0;
 }
-def offloadGetDeviceInfo : Function {
+def offloadGetDeviceInfo : InfoQuery<"getDeviceInfo"> {
   let Desc = [{Writes property \p PropName of \p Device into \p PropValue, a buffer of
 \p PropSize bytes.}];
   let Params = [
@@ -399,7 +399,7 @@ INVALID_ENUMERATION (PropName), INVALID_NULL_POINTER (PropValue),
 INVALID_SIZE (PropSize zero or smaller than the property; query it with
 offloadGetDeviceInfoSize).}];
 }
-def offloadGetDeviceInfoSize : Function {
+def offloadGetDeviceInfoSize : InfoQuery<"getDeviceInfo"> {
   let Desc = [{Writes into \p PropSizeRet the size in bytes of property \p PropName of
 \p Device.}];
   let Params = [
@@ -550,7 +550,7 @@ INVALID_ARGUMENT (not the start of a live
 allocation: never allocated, inside one, or already freed; checked even
 without validation).}];
 }
-def offloadGetMemInfo : Function {
+def offloadGetMemInfo : InfoQuery<"getMemInfo"> {
   let Desc = [{Writes property \p PropName of the allocation containing \p Ptr (any
 address inside an allocation of offloadMemAlloc) into \p PropValue, a
 buffer of \p PropSize bytes.}];
@@ -565,7 +565,7 @@ PropValue), INVALID_ENUMERATION (PropName), INVALID_SIZE (PropSize zero or
 too small), NOT_FOUND (Ptr is in no live allocation; checked even without
 validation).}];
 }
-def offloadGetMemInfoSize : Function {
+def offloadGetMemInfoSize : InfoQuery<"getMemInfo"> {
   let Desc = [{Writes into \p PropSizeRet the size in bytes of property \p PropName of
 the allocation containing \p Ptr.}];
   let Params = [
@@ -720,7 +720,7 @@ queue is destroyed even if its work failed; the failure is returned.}];
   ];
   let Errors = [{INVALID_NULL_HANDLE, INVALID_QUEUE, errors of enqueued operations.}];
 }
-def offloadGetQueueInfo : Function {
+def offloadGetQueueInfo : InfoQuery<"getQueueInfo"> {
   let Desc = [{Writes property \p PropName of \p Queue into \p PropValue, a buffer of
 \p PropSize bytes.}];
   let Params = [
@@ -733,7 +733,7 @@ def offloadGetQueueInfo : Function {
 INVALID_ENUMERATION (PropName), INVALID_NULL_POINTER (PropValue),
 INVALID_SIZE (PropSize zero or too small).}];
 }
-def offloadGetQueueInfoSize : Function {
+def offloadGetQueueInfoSize : InfoQuery<"getQueueInfo"> {
   let Desc = [{Writes into \p PropSizeRet the size in bytes of property \p PropName of
 \p Queue.}];
   let Params = [
@@ -795,7 +795,7 @@ def offloadDestroyEvent : Function {
   ];
   let Errors = [{INVALID_NULL_HANDLE, INVALID_EVENT.}];
 }
-def offloadGetEventInfo : Function {
+def offloadGetEventInfo : InfoQuery<"getEventInfo"> {
   let Desc = [{Writes property \p PropName of \p Event into \p PropValue, a buffer of
 \p PropSize bytes.}];
   let Params = [
@@ -808,7 +808,7 @@ def offloadGetEventInfo : Function {
 INVALID_ENUMERATION (PropName), INVALID_NULL_POINTER (PropValue),
 INVALID_SIZE (PropSize zero or too small).}];
 }
-def offloadGetEventInfoSize : Function {
+def offloadGetEventInfoSize : InfoQuery<"getEventInfo"> {
   let Desc = [{Writes into \p PropSizeRet the size in bytes of property \p PropName of
 \p Event.}];
   let Params = [
@@ -924,7 +924,7 @@ terminated in it, whose static shared memory exceeds the device's, or
 whose ArgumentsSize is above OFFLOAD_HOST_KERNEL_MAX_ARGUMENTS_SIZE or
 above what its recorded argument layout needs).}];
 }
-def offloadGetSymbolInfo : Function {
+def offloadGetSymbolInfo : InfoQuery<"getSymbolInfo"> {
   let Desc = [{Writes property \p PropName of \p Symbol into \p PropValue, a buffer of
 \p PropSize bytes.}];
   let Params = [
@@ -938,7 +938,7 @@ INVALID_ENUMERATION (PropName), INVALID_NULL_POINTER (PropValue),
 INVALID_SIZE (PropSize zero or too small), SYMBOL_KIND (property of the
 other kind), UNSUPPORTED (argument layout unknown).}];
 }
-def offloadGetSymbolInfoSize : Function {
+def offloadGetSymbolInfoSize : InfoQuery<"getSymbolInfo"> {
   let Desc = [{Writes into \p PropSizeRet the size in bytes of property \p PropName of
 \p Symbol.}];
   let Params = [

@@ -135,23 +135,6 @@ void gpu::setGPUDeviceInfo(DeviceInfo &Info, const GPUAttributes &A,
   Info.NativeVectorWidthHalf = HasHalf ? 2 : 0;
 }
 
-/// Writes \p Size bytes of \p Pattern repeated at \p Ptr (host memory). A
-/// trailing partial pattern is truncated.
-static void fillHostMemory(void *Ptr, ArrayRef<uint8_t> Pattern, size_t Size) {
-  auto *Dst = static_cast<uint8_t *>(Ptr);
-  if (Pattern.size() == 1) {
-    std::memset(Dst, Pattern[0], Size);
-    return;
-  }
-  size_t Done = std::min(Size, Pattern.size());
-  std::memcpy(Dst, Pattern.data(), Done);
-  while (Done < Size) {
-    size_t Chunk = std::min(Done, Size - Done);
-    std::memcpy(Dst + Done, Dst, Chunk);
-    Done += Chunk;
-  }
-}
-
 //===----------------------------------------------------------------------===//
 // Events
 //===----------------------------------------------------------------------===//

@@ -123,34 +123,16 @@ Error HostDevice::memcpy(Queue *Q, void *Dst, const void *Src, size_t Size) {
   return Error::success();
 }
 
-/// Writes \p Size bytes of \p Pattern repeated at \p Ptr. A trailing partial
-/// pattern (only possible with validation off) is truncated.
-static void fillMemory(void *Ptr, ArrayRef<uint8_t> Pattern, size_t Size) {
-  auto *Dst = static_cast<uint8_t *>(Ptr);
-  if (Pattern.size() == 1) {
-    std::memset(Dst, Pattern[0], Size);
-    return;
-  }
-  size_t Done = std::min(Size, Pattern.size());
-  std::memcpy(Dst, Pattern.data(), Done);
-  // Double the filled prefix until done: O(log(Size / PatternSize)) copies.
-  while (Done < Size) {
-    size_t Chunk = std::min(Done, Size - Done);
-    std::memcpy(Dst + Done, Dst, Chunk);
-    Done += Chunk;
-  }
-}
-
 Error HostDevice::fill(Queue *Q, void *Ptr, ArrayRef<uint8_t> Pattern,
                        size_t Size) {
   if (!Q) {
-    fillMemory(Ptr, Pattern, Size);
+    fillHostMemory(Ptr, Pattern, Size);
     return Error::success();
   }
   // The caller's pattern may be gone when the fill runs: keep a copy.
   static_cast<HostQueue *>(Q)->enqueue(
       [Ptr, Size, Copy = SmallVector<uint8_t, 16>(Pattern)] {
-        fillMemory(Ptr, Copy, Size);
+        fillHostMemory(Ptr, Copy, Size);
         return Error::success();
       });
   return Error::success();
