@@ -95,7 +95,9 @@ gpu.module @kernels {
 // thread offset is non-negative and small (a thread id of a host block of
 // at most 1024 threads), so the loop is normalized like an index one; the
 // guard `tid < n - j` compares zero-extended values, without the wrap of
-// `j + tid < n` in i32, and becomes the thread loop's bound.
+// `j + tid < n` in i32, and becomes the thread loop's bound. Where the body
+// runs, j + tid < n does not wrap, so its extension to index is index(j) +
+// tid: the accesses step in index (no sign extension per access).
 
 // CHECK-LABEL: gpu.func @i32_grid_stride
 // CHECK-SAME: %[[N:[a-z0-9]+]]: i32
@@ -105,7 +107,10 @@ gpu.module @kernels {
 // CHECK:   %[[UB:.*]] = arith.minsi %[[LEFTX]], %{{.*}} : index
 // CHECK:   scf.parallel (%[[X:.*]]) = (%{{.*}}) to (%[[UB]])
 // CHECK-NOT: scf.if
-// CHECK:     memref.load
+// CHECK:     %[[JX:.*]] = arith.index_cast %[[J]] : i32 to index
+// CHECK:     %[[I:.*]] = arith.addi %[[JX]], %[[X]] : index
+// CHECK:     memref.load %{{.*}}[%[[I]]]
+// CHECK:     memref.store %{{.*}}, %{{.*}}[%[[I]]]
 gpu.module @kernels {
   gpu.func @i32_grid_stride(%x: memref<?xf32>, %y: memref<?xf32>, %a: f32,
                             %n: i32) kernel
