@@ -138,6 +138,44 @@ gpu.module @kernels {
 
 // -----
 
+// The same with `unsigned` ids and loop (C's `unsigned i`): the body's
+// zero extension of i = j + tid, which does not wrap below n, is
+// index(j) + tid.
+
+// CHECK-LABEL: gpu.func @u32_grid_stride
+// CHECK: scf.for unsigned %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// CHECK:   scf.parallel (%[[X:.*]]) = (%{{.*}}) to (%{{.*}})
+// CHECK:     %[[JX:.*]] = arith.index_castui %[[J]] : i32 to index
+// CHECK:     %[[I:.*]] = arith.addi %[[JX]], %[[X]] : index
+// CHECK:     memref.load %{{.*}}[%[[I]]]
+// CHECK:     memref.store %{{.*}}, %{{.*}}[%[[I]]]
+gpu.module @kernels {
+  gpu.func @u32_grid_stride(%x: memref<?xf32>, %y: memref<?xf32>, %a: f32,
+                            %n: i32) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %txi = gpu.thread_id x
+    %bxi = gpu.block_id x
+    %bdi = gpu.block_dim x
+    %gdi = gpu.grid_dim x
+    %tx = arith.index_castui %txi : index to i32
+    %bx = arith.index_castui %bxi : index to i32
+    %bd = arith.index_castui %bdi : index to i32
+    %gd = arith.index_castui %gdi : index to i32
+    %base = arith.muli %bx, %bd : i32
+    %i0 = arith.addi %base, %tx : i32
+    %stride = arith.muli %gd, %bd : i32
+    scf.for unsigned %i = %i0 to %n step %stride : i32 {
+      %ix = arith.index_castui %i : i32 to index
+      %xv = memref.load %x[%ix] : memref<?xf32>
+      %p = arith.mulf %a, %xv : f32
+      memref.store %p, %y[%ix] : memref<?xf32>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
 // A grid-stride loop over memrefs of dynamic strided layout (views a caller
 // passes): the dynamic innermost stride scales the steps along thread x and
 // along the loop alike, so thread x is still the contiguous one.
