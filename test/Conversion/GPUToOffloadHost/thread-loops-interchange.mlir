@@ -95,7 +95,9 @@ gpu.module @kernels {
 // thread offset is non-negative and small (a thread id of a host block of
 // at most 1024 threads), so the loop is normalized like an index one; the
 // guard `tid < n - j` compares zero-extended values, without the wrap of
-// `j + tid < n` in i32, and becomes the thread loop's bound.
+// `j + tid < n` in i32, and becomes the thread loop's bound. Where the body
+// runs, j + tid < n does not wrap, so its extension to index is index(j) +
+// tid: the accesses step in index (no sign extension per access).
 
 // CHECK-LABEL: gpu.func @i32_grid_stride
 // CHECK-SAME: %[[N:[a-z0-9]+]]: i32
@@ -105,7 +107,10 @@ gpu.module @kernels {
 // CHECK:   %[[UB:.*]] = arith.minsi %[[LEFTX]], %{{.*}} : index
 // CHECK:   scf.parallel (%[[X:.*]]) = (%{{.*}}) to (%[[UB]])
 // CHECK-NOT: scf.if
-// CHECK:     memref.load
+// CHECK:     %[[JX:.*]] = arith.index_cast %[[J]] : i32 to index
+// CHECK:     %[[I:.*]] = arith.addi %[[JX]], %[[X]] : index
+// CHECK:     memref.load %{{.*}}[%[[I]]]
+// CHECK:     memref.store %{{.*}}, %{{.*}}[%[[I]]]
 gpu.module @kernels {
   gpu.func @i32_grid_stride(%x: memref<?xf32>, %y: memref<?xf32>, %a: f32,
                             %n: i32) kernel
@@ -123,6 +128,44 @@ gpu.module @kernels {
     %stride = arith.muli %gd, %bd : i32
     scf.for %i = %i0 to %n step %stride : i32 {
       %ix = arith.index_cast %i : i32 to index
+      %xv = memref.load %x[%ix] : memref<?xf32>
+      %p = arith.mulf %a, %xv : f32
+      memref.store %p, %y[%ix] : memref<?xf32>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// The same with `unsigned` ids and loop (C's `unsigned i`): the body's
+// zero extension of i = j + tid, which does not wrap below n, is
+// index(j) + tid.
+
+// CHECK-LABEL: gpu.func @u32_grid_stride
+// CHECK: scf.for unsigned %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// CHECK:   scf.parallel (%[[X:.*]]) = (%{{.*}}) to (%{{.*}})
+// CHECK:     %[[JX:.*]] = arith.index_castui %[[J]] : i32 to index
+// CHECK:     %[[I:.*]] = arith.addi %[[JX]], %[[X]] : index
+// CHECK:     memref.load %{{.*}}[%[[I]]]
+// CHECK:     memref.store %{{.*}}, %{{.*}}[%[[I]]]
+gpu.module @kernels {
+  gpu.func @u32_grid_stride(%x: memref<?xf32>, %y: memref<?xf32>, %a: f32,
+                            %n: i32) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %txi = gpu.thread_id x
+    %bxi = gpu.block_id x
+    %bdi = gpu.block_dim x
+    %gdi = gpu.grid_dim x
+    %tx = arith.index_castui %txi : index to i32
+    %bx = arith.index_castui %bxi : index to i32
+    %bd = arith.index_castui %bdi : index to i32
+    %gd = arith.index_castui %gdi : index to i32
+    %base = arith.muli %bx, %bd : i32
+    %i0 = arith.addi %base, %tx : i32
+    %stride = arith.muli %gd, %bd : i32
+    scf.for unsigned %i = %i0 to %n step %stride : i32 {
+      %ix = arith.index_castui %i : i32 to index
       %xv = memref.load %x[%ix] : memref<?xf32>
       %p = arith.mulf %a, %xv : f32
       memref.store %p, %y[%ix] : memref<?xf32>

@@ -663,6 +663,100 @@ gpu.module @kernels {
 
 // -----
 
+// A kernel without synchronization and without a bounds check around its
+// body, which branches on checks of i = block * 256 + tid (a 3-point
+// stencil's end points, i == 0 || i == n - 1): the thread loop is versioned
+// on them, and blocks that hold neither end point run a copy without the
+// branch (the check's interior outcome: false).
+
+// CHECK-LABEL: gpu.func @edges_versioned
+// CHECK-SAME: offload.thread_loops
+// CHECK: %[[FAST:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
+// CHECK: scf.if %[[FAST]] {
+// CHECK:   scf.parallel
+// CHECK-NOT: scf.if
+// CHECK:     memref.load
+// CHECK:     memref.load
+// CHECK:     memref.store
+// CHECK: } else {
+// CHECK:   scf.parallel
+// CHECK:     arith.cmpi eq
+// CHECK:     scf.if
+gpu.module @kernels {
+  gpu.func @edges_versioned(%n: index, %in: memref<?xf32>,
+                            %out: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c256 = arith.constant 256 : index
+    %bid = gpu.block_id x
+    %tid = gpu.thread_id x
+    %base = arith.muli %bid, %c256 : index
+    %i = arith.addi %base, %tid : index
+    %last = arith.subi %n, %c1 : index
+    %first = arith.cmpi eq, %i, %c0 : index
+    %end = arith.cmpi eq, %i, %last : index
+    %edge = arith.ori %first, %end : i1
+    scf.if %edge {
+      %v = memref.load %in[%i] : memref<?xf32>
+      memref.store %v, %out[%i] : memref<?xf32>
+    } else {
+      %im1 = arith.subi %i, %c1 : index
+      %l = memref.load %in[%im1] : memref<?xf32>
+      %m = memref.load %in[%i] : memref<?xf32>
+      %s = arith.addf %l, %m : f32
+      memref.store %s, %out[%i] : memref<?xf32>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A kernel without synchronization whose body is an i32 bounds check
+// (`int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n)`): i32 checks
+// are no loop bounds (x + u may wrap), but the thread loop is versioned on
+// the check and its not wrapping, and interior blocks run it branch-free.
+
+// CHECK-LABEL: gpu.func @i32_guard_versioned
+// CHECK-SAME: %[[N:[a-z0-9]+]]: i32
+// CHECK-SAME: offload.thread_loops
+// CHECK: %[[LAST:.*]] = arith.addi %[[BASE:.*]], %{{.*}} : i32
+// CHECK: %[[ALL:.*]] = arith.cmpi slt, %[[LAST]], %[[N]] : i32
+// CHECK: %[[NOWRAP:.*]] = arith.cmpi sle, %[[BASE]], %[[LAST]] : i32
+// CHECK: %[[FAST:.*]] = arith.andi %[[ALL]], %[[NOWRAP]] : i1
+// CHECK: scf.if %[[FAST]] {
+// CHECK:   scf.parallel
+// CHECK-NOT: scf.if
+// CHECK:     memref.store
+// CHECK: } else {
+// CHECK:   scf.parallel
+// CHECK:     arith.cmpi slt, %{{.*}}, %[[N]] : i32
+// CHECK:     scf.if
+gpu.module @kernels {
+  gpu.func @i32_guard_versioned(%n: i32, %x: memref<?xf32>,
+                                %y: memref<?xf32>) kernel
+      attributes {known_block_size = array<i32: 256, 1, 1>} {
+    %c256 = arith.constant 256 : i32
+    %bidx = gpu.block_id x
+    %tidx = gpu.thread_id x
+    %bid = arith.index_cast %bidx : index to i32
+    %tid = arith.index_cast %tidx : index to i32
+    %base = arith.muli %bid, %c256 : i32
+    %i = arith.addi %base, %tid : i32
+    %inside = arith.cmpi slt, %i, %n : i32
+    scf.if %inside {
+      %ix = arith.index_cast %i : i32 to index
+      %v = memref.load %x[%ix] : memref<?xf32>
+      %r = arith.addf %v, %v : f32
+      memref.store %r, %y[%ix] : memref<?xf32>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
 // Lane and warp conditions become a step and bounds: `lane == 0` runs one
 // thread per subgroup.
 

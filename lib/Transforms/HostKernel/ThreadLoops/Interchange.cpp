@@ -240,6 +240,45 @@ static bool upliftCountingWhile(scf::WhileOp loop, ValueRange threadIds,
   return true;
 }
 
+/// In the body of a normalized iN loop, which runs only where i = j + T
+/// (\p sum of the loop's induction variable \p j and the thread offset
+/// \p offset, 0 <= T) is below the loop's upper bound and so does not wrap in
+/// the loop's order, extensions of i to index (`index_cast` for a signed
+/// loop, `index_castui` for an unsigned one) become index(j) + T: the
+/// extension distributes over a sum that does not wrap. \p offsetIndex is
+/// T's exact index value (T is small); where T is itself a cast of an index
+/// value (`index_cast %tid`), that value. Accesses then step in index, as
+/// in the index form of the loop, instead of extending i at each access
+/// (histogram's i32 grid-stride loop: a sign extension per byte).
+static void widenOffsetCasts(Value sum, Value j, Value offset,
+                             Value offsetIndex, bool isUnsigned, Block *body) {
+  if (auto cast = offset.getDefiningOp<arith::IndexCastOp>();
+      cast && cast.getIn().getType().isIndex())
+    offsetIndex = cast.getIn();
+  else if (auto castUI = offset.getDefiningOp<arith::IndexCastUIOp>();
+           castUI && castUI.getIn().getType().isIndex())
+    offsetIndex = castUI.getIn();
+  SmallVector<Operation *> casts;
+  for (Operation *user : sum.getUsers())
+    if (user->getBlock() == body && user->getResult(0).getType().isIndex() &&
+        (isUnsigned ? isa<arith::IndexCastUIOp>(user)
+                    : isa<arith::IndexCastOp>(user)))
+      casts.push_back(user);
+  if (casts.empty())
+    return;
+  OpBuilder b(body, body->begin());
+  Location loc = sum.getLoc();
+  Type index = b.getIndexType();
+  Value base = isUnsigned
+                   ? arith::IndexCastUIOp::create(b, loc, index, j).getResult()
+                   : arith::IndexCastOp::create(b, loc, index, j).getResult();
+  Value wide = arith::AddIOp::create(b, loc, base, offsetIndex);
+  for (Operation *cast : casts) {
+    cast->getResult(0).replaceAllUsesWith(wide);
+    cast->erase();
+  }
+}
+
 void ThreadLoopBuilder::normalizeThreadOffsetLoops() {
   ThreadRegion &root = *regions.front();
   ValueRange ivs = root.getIVs();
@@ -325,6 +364,8 @@ void ThreadLoopBuilder::normalizeThreadOffsetLoops() {
           args.append(iterArgs.begin(), iterArgs.end());
           IRRewriter rewriter(lb2.getContext());
           rewriter.mergeBlocks(loop.getBody(), then, args);
+          if (narrow)
+            widenOffsetCasts(i, j, offset, t, isUnsigned, then);
           scf::YieldOp::create(lb2, l, guard.getResults());
           offsetGuards.push_back(guard);
         },

@@ -348,7 +348,7 @@ bool ThreadLoopBuilder::boundGuardedBody(ThreadRegion &region) {
   return true;
 }
 
-void ThreadLoopBuilder::versionOnBoundsChecks(ThreadRegion &region) {
+bool ThreadLoopBuilder::versionOnBoundsChecks(ThreadRegion &region) {
   using P = arith::CmpIPredicate;
   scf::ParallelOp loop = region.loop;
   // Pure computations without uses (the conditions of a guard that became
@@ -376,7 +376,7 @@ void ThreadLoopBuilder::versionOnBoundsChecks(ThreadRegion &region) {
   unsigned numOps = 0;
   loop.getBody()->walk([&](Operation *) { ++numOps; });
   if (numOps > kMaxVersionedOps)
-    return;
+    return false;
   // Comparisons of a thread id plus a uniform offset with a uniform value.
   SmallVector<std::pair<arith::CmpIOp, AffineCompare>> checks;
   loop.getBody()->walk([&](arith::CmpIOp cmp) {
@@ -386,7 +386,7 @@ void ThreadLoopBuilder::versionOnBoundsChecks(ThreadRegion &region) {
         checks.push_back({cmp, *match});
   });
   if (checks.empty())
-    return;
+    return false;
   // A check whose split point is the same for every block (`tid >= offset`)
   // splits the loop; checks that depend on the block (`i < n` for
   // i = block * size + tid) version it: interior blocks then run loops with
@@ -395,7 +395,7 @@ void ThreadLoopBuilder::versionOnBoundsChecks(ThreadRegion &region) {
       !dependsOnBlockId(checks[0].second.offset) &&
       !dependsOnBlockId(checks[0].second.limit) &&
       splitOnCheck(region, checks[0].first, checks[0].second))
-    return;
+    return true;
   // For each, the outcome the block's interior has, and a uniform test that
   // it holds for every thread x in [lb, ub): the range of x + u is
   // [lb + u, ub - 1 + u].
@@ -478,12 +478,13 @@ void ThreadLoopBuilder::versionOnBoundsChecks(ThreadRegion &region) {
   }
   if (!hasResults) {
     loop->moveBefore(ifOp.elseBlock()->getTerminator());
-    return;
+    return true;
   }
   loop->replaceAllUsesWith(ifOp.getResults());
   loop->moveBefore(ifOp.elseBlock(), ifOp.elseBlock()->end());
   OpBuilder eb = OpBuilder::atBlockEnd(ifOp.elseBlock());
   scf::YieldOp::create(eb, loc, loop->getResults());
+  return true;
 }
 
 LogicalResult ThreadLoopBuilder::applyMasks() {
@@ -754,11 +755,13 @@ void ThreadLoopBuilder::versionOnClampedBounds() {
     op->moveBefore(elseYield);
 }
 
-void ThreadLoopBuilder::versionAllOnBoundsChecks() {
+bool ThreadLoopBuilder::versionAllOnBoundsChecks() {
   // Regions are versioned one after the other; a copy is not revisited.
   SmallVector<ThreadRegion *> all;
   for (const std::unique_ptr<ThreadRegion> &region : regions)
     all.push_back(region.get());
+  bool changed = false;
   for (ThreadRegion *region : all)
-    versionOnBoundsChecks(*region);
+    changed |= versionOnBoundsChecks(*region);
+  return changed;
 }

@@ -375,9 +375,12 @@ private:
   /// When the body of \p region branches on bounds checks of thread ids
   /// (`i < n`, `i == 0`), runs a copy of the loop without them (their
   /// interior outcome) when a uniform test shows that every thread of the
-  /// loop has that outcome: interior blocks run branch-free code.
-  void versionOnBoundsChecks(ThreadRegion &region);
-  void versionAllOnBoundsChecks();
+  /// loop has that outcome: interior blocks run branch-free code. A check
+  /// whose split point is the same for every block splits the loop there
+  /// instead. Returns whether it versioned or split the loop.
+  bool versionOnBoundsChecks(ThreadRegion &region);
+  /// versionOnBoundsChecks on every region; returns whether any changed.
+  bool versionAllOnBoundsChecks();
   /// When thread loops at the kernel's top level have upper bounds that
   /// tightenBounds clamped (`min(n - u, blockDim)`, the `if (i < n)` of edge
   /// blocks), runs a copy of the code that follows the clamps with the full

@@ -287,10 +287,16 @@ FailureOr<bool> ThreadLoopBuilder::run() {
   }
   if (fissionPoints.empty()) {
     // A kernel without synchronization still gains when its whole body is a
-    // bounds check: the check becomes the bound of the thread loop.
-    if (synchronizes || !boundGuardedBody(root))
+    // bounds check (the check becomes the bound of the thread loop), or when
+    // its body branches on bounds checks of thread ids that interior blocks
+    // pass (`i == 0 || i == n - 1` of a stencil's end points, an i32 `i < n`,
+    // which is no loop bound): the loop is versioned on them and interior
+    // blocks run a branch-free copy, which vectorizes across threads.
+    if (synchronizes)
       return false;
-    versionAllOnBoundsChecks();
+    bool bounded = boundGuardedBody(root);
+    if (!versionAllOnBoundsChecks() && !bounded)
+      return false;
     // Rows of a 2D or 3D block are thread loops of the clamped trip count
     // nested in the loops of the other dimensions (a remainder per row);
     // interior blocks run static trip counts instead. A 1D block's one loop
