@@ -1108,7 +1108,14 @@ bool emitDocsTables(raw_ostream &OS, const RecordKeeper &Records) {
          << " | " << Desc << " |\n";
     }
   }
-  OS << "\n## Entry points\n\n| Function | WithCodeLoc | Parameters |\n"
+  size_t WithCodeLoc = llvm::count_if(A.Functions, [](const Record *F) {
+    return F->getValueAsBit("CodeLoc");
+  });
+  OS << "\n## Entry points\n\n"
+     << A.Functions.size() << " functions, " << WithCodeLoc
+     << " of them with a `WithCodeLoc` variant: "
+     << A.Functions.size() + WithCodeLoc
+     << " exported functions.\n\n| Function | WithCodeLoc | Parameters |\n"
         "|---|---|---|\n";
   for (const Record *F : A.Functions) {
     std::vector<std::string> Ps;
