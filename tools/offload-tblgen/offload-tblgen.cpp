@@ -1108,9 +1108,8 @@ bool emitDocsTables(raw_ostream &OS, const RecordKeeper &Records) {
          << " | " << Desc << " |\n";
     }
   }
-  size_t WithCodeLoc = llvm::count_if(A.Functions, [](const Record *F) {
-    return F->getValueAsBit("CodeLoc");
-  });
+  size_t WithCodeLoc = llvm::count_if(
+      A.Functions, [](const Record *F) { return F->getValueAsBit("CodeLoc"); });
   OS << "\n## Entry points\n\n"
      << A.Functions.size() << " functions, " << WithCodeLoc
      << " of them with a `WithCodeLoc` variant: "
