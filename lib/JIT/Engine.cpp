@@ -405,10 +405,12 @@ Engine::launch(offload_queue_handle_t Queue, offload_device_handle_t Device,
                const offload_kernel_launch_size_args_t *Sizes) {
   offload_symbol_handle_t Symbol = nullptr;
   CacheEntry *Entry = nullptr;
-  if (offload_result_t R =
-          resolve(Queue, Device, Kernel, Args, ArgsSize, Sizes, Symbol, &Entry))
+  bool Counted = false;
+  if (offload_result_t R = resolve(Queue, Device, Kernel, Args, ArgsSize, Sizes,
+                                   Symbol, &Entry, &Counted))
     return R;
-  ++Counters.Launches;
+  if (!Counted)
+    ++Counters.Launches;
   // A new specialization is measured against the generic kernel first
   // (NeverSlower.h).
   if (Options.Measure.Enabled && Entry && Entry->Specialized &&
@@ -433,11 +435,13 @@ Engine::launch(offload_queue_handle_t Queue, offload_device_handle_t Device,
   return offloadLaunchKernel(Queue, Device, Symbol, Args, ArgsSize, Sizes);
 }
 
-offload_result_t
-Engine::resolve(offload_queue_handle_t Queue, offload_device_handle_t Device,
-                offload_jit_kernel_handle_t Kernel, const void *Args,
-                size_t ArgsSize, const offload_kernel_launch_size_args_t *Sizes,
-                offload_symbol_handle_t &Symbol, CacheEntry **Resolved) {
+offload_result_t Engine::resolve(offload_queue_handle_t Queue,
+                                 offload_device_handle_t Device,
+                                 offload_jit_kernel_handle_t Kernel,
+                                 const void *Args, size_t ArgsSize,
+                                 const offload_kernel_launch_size_args_t *Sizes,
+                                 offload_symbol_handle_t &Symbol,
+                                 CacheEntry **Resolved, bool *CountedLaunch) {
   // The entry point checked the handles and LaunchSizeArgs (generated from
   // OffloadJITAPI.td); what depends on two arguments is checked here.
   if (ArgsSize != Kernel->ArgumentsSize)
@@ -535,8 +539,14 @@ Engine::resolve(offload_queue_handle_t Queue, offload_device_handle_t Device,
     uint8_t Bytes[128];
   };
   static thread_local LastHit Last;
+  // A launch's hit counts the launch too, in one increment.
   auto Hit = [&](CacheEntry &E) {
-    ++Counters.MemoryHits;
+    if (CountedLaunch) {
+      ++Counters.HitLaunches;
+      *CountedLaunch = true;
+    } else {
+      ++Counters.MemoryHits;
+    }
     profile(*Kernel, OFFLOAD_PROFILE_JIT_MEMORY_HIT);
     if (!Specialize)
       ++Counters.GenericLaunches;

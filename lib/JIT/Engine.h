@@ -190,6 +190,12 @@ struct Stats {
   std::atomic<uint64_t> Launches{0}, Compiles{0}, MemoryHits{0}, DiskHits{0},
       DiskWrites{0}, CorruptEntries{0}, GenericLaunches{0}, AsyncCompiles{0},
       CompileMicroseconds{0};
+  /// Launches that hit the memory cache on resolve's fast path: each counts
+  /// as a launch and a memory hit, in one atomic increment instead of two
+  /// (offloadJITGetStats adds it to both).
+  std::atomic<uint64_t> HitLaunches{0};
+  uint64_t launches() const { return Launches + HitLaunches; }
+  uint64_t memoryHits() const { return MemoryHits + HitLaunches; }
 };
 
 /// Options read once from the environment.
@@ -263,11 +269,14 @@ public:
   /// The symbol to launch for these arguments (the heart of launch).
   /// \p Queue is the queue the symbol will be launched on (null: none).
   /// \p Resolved, when given, receives the cache entry of the symbol.
+  /// \p CountedLaunch, when given (a launch), is set when resolve counted
+  /// the launch itself (Stats::HitLaunches).
   offload_result_t
   resolve(offload_queue_handle_t Queue, offload_device_handle_t Device,
           offload_jit_kernel_handle_t Kernel, const void *Args, size_t ArgsSize,
           const offload_kernel_launch_size_args_t *Sizes,
-          offload_symbol_handle_t &Symbol, CacheEntry **Resolved = nullptr);
+          offload_symbol_handle_t &Symbol, CacheEntry **Resolved = nullptr,
+          bool *CountedLaunch = nullptr);
 
   Stats Counters;
   offloadjit::AutoCounters AutoCounts;
