@@ -175,9 +175,9 @@ offloadJITGetKernelSignature_impl(offload_jit_kernel_handle_t Kernel,
 
 llvm::Error offloadJITGetStats_impl(offload_jit_stats_t *Stats) {
   auto &C = Engine::get().Counters;
-  Stats->Launches = C.Launches;
+  Stats->Launches = C.launches();
   Stats->Compiles = C.Compiles;
-  Stats->MemoryHits = C.MemoryHits;
+  Stats->MemoryHits = C.memoryHits();
   Stats->DiskHits = C.DiskHits;
   Stats->DiskWrites = C.DiskWrites;
   Stats->CorruptEntries = C.CorruptEntries;
@@ -213,7 +213,7 @@ llvm::Error offloadJITResetStats_impl() {
   for (std::atomic<uint64_t> *Counter :
        {&C.Launches, &C.Compiles, &C.MemoryHits, &C.DiskHits, &C.DiskWrites,
         &C.CorruptEntries, &C.GenericLaunches, &C.AsyncCompiles,
-        &C.CompileMicroseconds})
+        &C.CompileMicroseconds, &C.HitLaunches})
     *Counter = 0;
   Engine::get().AutoCounts.reset();
   Engine::get().MeasureCounts.reset();

@@ -203,6 +203,17 @@ Engine::compile(offload_jit_program_impl_t &Program,
     Program.Parsed[ContextIndex] = std::move(Parsed);
   }
   OwningOpRef<ModuleOp> Module = Source.clone();
+  // The host pipeline first (built on this context's first compile): it
+  // loads its passes' dialects before specialization runs (Engine.cpp).
+  mlir::offload::HostKernelPipelineOptions KernelOptions;
+  KernelOptions.checkTools = Options.CheckTools | Program.CheckTools;
+  KernelOptions.threadLoops = Options.ThreadLoops;
+  std::unique_ptr<PassManager> ExternalPipeline;
+  PassManager *HostPipeline =
+      Program.GPUTarget
+          ? nullptr
+          : &getHostPipeline(Ctx, ContextIndex, Program.External != nullptr,
+                             KernelOptions, ExternalPipeline);
   Mark("parse");
   auto GpuModule = Module->lookupSymbol<gpu::GPUModuleOp>(Kernel.ModuleName);
   gpu::GPUFuncOp Target =
@@ -305,14 +316,7 @@ Engine::compile(offload_jit_program_impl_t &Program,
         break;
       }
   GpuModule.setTargetsAttr(ArrayAttr::get(Ctx, {HostTarget}));
-  mlir::offload::HostKernelPipelineOptions KernelOptions;
-  KernelOptions.checkTools = Options.CheckTools | Program.CheckTools;
-  KernelOptions.threadLoops = Options.ThreadLoops;
-  std::unique_ptr<PassManager> ExternalPipeline;
-  PassManager &PM =
-      getHostPipeline(Ctx, ContextIndex, Program.External != nullptr,
-                      KernelOptions, ExternalPipeline);
-  if (failed(PM.run(*Module)))
+  if (failed(HostPipeline->run(*Module)))
     return Fail("lowering for the host failed");
   Mark("lower");
   auto Interface = cast<gpu::TargetAttrInterface>(HostTarget);

@@ -23,6 +23,11 @@
 #include "OffloadSupport/CheckTools.h"
 #include "OffloadSupport/Environment.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -92,11 +97,31 @@ Engine::Engine()
     std::atexit(printStatsAtExit);
 }
 
+/// Loads the dialects of \p Ctx's pass managers: what PassManager::run would
+/// load at its first run, loaded before specialization so that it sees the
+/// same dialects (and canonicalization patterns) at every compile, as
+/// `offload-specialize` does in offload-opt's pipeline.
+static void loadDependentDialects(MLIRContext &Ctx, const PassManager &PM) {
+  DialectRegistry Dependent;
+  PM.getDependentDialects(Dependent);
+  Ctx.appendDialectRegistry(Dependent);
+  for (StringRef Name : Dependent.getDialectNames())
+    Ctx.getOrLoadDialect(Name);
+}
+
 std::unique_ptr<MLIRContext> Engine::makeContext() const {
-  auto New = std::make_unique<MLIRContext>(Registry);
-  New->loadAllAvailableDialects();
-  // Each context is used by one thread at a time: no locks needed inside.
-  New->disableMultithreading();
+  // Each context is used by one thread at a time: no locks, no thread pool.
+  auto New =
+      std::make_unique<MLIRContext>(Registry, MLIRContext::Threading::DISABLED);
+  // Not every dialect of the registry (loadAllAvailableDialects: about
+  // 22 M instructions per context, more than a small kernel's compile):
+  // what specialization creates (the `offload-specialize` pass's dependent
+  // dialects); the parser loads a module's own dialects, the host pipeline
+  // its passes' (getHostPipeline), a GPU pipeline's PassManager::run its
+  // own.
+  New->loadDialect<mlir::offload::OffloadDialect, gpu::GPUDialect,
+                   arith::ArithDialect, memref::MemRefDialect,
+                   scf::SCFDialect>();
   return New;
 }
 
@@ -139,6 +164,7 @@ Engine::getHostPipeline(MLIRContext *Ctx, unsigned Index, bool External,
     // compile's clone is changed only by specialization and these passes.
     PM->enableVerifier(false);
     mlir::offload::buildHostKernelPipeline(*PM, Options);
+    loadDependentDialects(*Ctx, *PM);
     return PM;
   };
   // A caller's context may be destroyed and another one made at its
@@ -390,10 +416,12 @@ Engine::launch(offload_queue_handle_t Queue, offload_device_handle_t Device,
                const offload_kernel_launch_size_args_t *Sizes) {
   offload_symbol_handle_t Symbol = nullptr;
   CacheEntry *Entry = nullptr;
-  if (offload_result_t R =
-          resolve(Queue, Device, Kernel, Args, ArgsSize, Sizes, Symbol, &Entry))
+  bool Counted = false;
+  if (offload_result_t R = resolve(Queue, Device, Kernel, Args, ArgsSize, Sizes,
+                                   Symbol, &Entry, &Counted))
     return R;
-  ++Counters.Launches;
+  if (!Counted)
+    ++Counters.Launches;
   // A new specialization is measured against the generic kernel first
   // (NeverSlower.h).
   if (Options.Measure.Enabled && Entry && Entry->Specialized &&
@@ -418,11 +446,13 @@ Engine::launch(offload_queue_handle_t Queue, offload_device_handle_t Device,
   return offloadLaunchKernel(Queue, Device, Symbol, Args, ArgsSize, Sizes);
 }
 
-offload_result_t
-Engine::resolve(offload_queue_handle_t Queue, offload_device_handle_t Device,
-                offload_jit_kernel_handle_t Kernel, const void *Args,
-                size_t ArgsSize, const offload_kernel_launch_size_args_t *Sizes,
-                offload_symbol_handle_t &Symbol, CacheEntry **Resolved) {
+offload_result_t Engine::resolve(offload_queue_handle_t Queue,
+                                 offload_device_handle_t Device,
+                                 offload_jit_kernel_handle_t Kernel,
+                                 const void *Args, size_t ArgsSize,
+                                 const offload_kernel_launch_size_args_t *Sizes,
+                                 offload_symbol_handle_t &Symbol,
+                                 CacheEntry **Resolved, bool *CountedLaunch) {
   // The entry point checked the handles and LaunchSizeArgs (generated from
   // OffloadJITAPI.td); what depends on two arguments is checked here.
   if (ArgsSize != Kernel->ArgumentsSize)
@@ -509,6 +539,49 @@ Engine::resolve(offload_queue_handle_t Queue, offload_device_handle_t Device,
                          "jit lookups", LookupStart,
                          offloadTraceNow() - LookupStart, Outcome);
   };
+  // This thread's last hit: the lookup bytes and the entry Fast maps them
+  // to, valid while FastGeneration is unchanged (entries leave Fast only
+  // when it changes). A launch loop over the same kernel and values hits
+  // here: no hash, no lock. The entry is done and without error.
+  struct LastHit {
+    uint64_t Generation = 0;
+    CacheEntry *Entry = nullptr;
+    uint32_t Size = 0;
+    uint8_t Bytes[128];
+  };
+  static thread_local LastHit Last;
+  // A launch's hit counts the launch too, in one increment.
+  auto Hit = [&](CacheEntry &E) {
+    if (CountedLaunch) {
+      ++Counters.HitLaunches;
+      *CountedLaunch = true;
+    } else {
+      ++Counters.MemoryHits;
+    }
+    profile(*Kernel, OFFLOAD_PROFILE_JIT_MEMORY_HIT);
+    if (!Specialize)
+      ++Counters.GenericLaunches;
+    Symbol = E.Trial.choose(E.Symbol);
+    if (Resolved)
+      *Resolved = &E;
+  };
+  // Called with FastMutex held (either way), so that the generation is the
+  // one in which Fast holds \p E.
+  auto Remember = [&](CacheEntry *E) {
+    if (Bytes.size() > sizeof(Last.Bytes))
+      return;
+    Last.Generation = FastGeneration.load(std::memory_order_relaxed);
+    Last.Entry = E;
+    Last.Size = Bytes.size();
+    std::memcpy(Last.Bytes, Bytes.data(), Bytes.size());
+  };
+  if (FastPath && Last.Size == Bytes.size() && Last.Entry &&
+      Last.Generation == FastGeneration.load(std::memory_order_acquire) &&
+      std::memcmp(Last.Bytes, Bytes.data(), Bytes.size()) == 0) {
+    Hit(*Last.Entry);
+    TraceLookup("memory hit");
+    return OFFLOAD_SUCCESS;
+  }
   llvm::XXH128_hash_t Hash = llvm::xxh3_128bits(Bytes);
   std::pair<uint64_t, uint64_t> FastKey{Hash.high64, Hash.low64};
   if (FastPath) {
@@ -516,13 +589,8 @@ Engine::resolve(offload_queue_handle_t Queue, offload_device_handle_t Device,
     auto It = Fast.find(FastKey);
     if (It != Fast.end() && It->second->Done.load(std::memory_order_acquire) &&
         !It->second->Error) {
-      ++Counters.MemoryHits;
-      profile(*Kernel, OFFLOAD_PROFILE_JIT_MEMORY_HIT);
-      if (!Specialize)
-        ++Counters.GenericLaunches;
-      Symbol = It->second->Trial.choose(It->second->Symbol);
-      if (Resolved)
-        *Resolved = It->second.get();
+      Hit(*It->second);
+      Remember(It->second.get());
       Lock.unlock();
       TraceLookup("memory hit");
       return OFFLOAD_SUCCESS;
@@ -621,7 +689,13 @@ Engine::resolve(offload_queue_handle_t Queue, offload_device_handle_t Device,
   // asynchronous compile still running.
   if (FastPath && !GenericStandIn) {
     std::unique_lock<std::shared_mutex> Lock(FastMutex);
-    Fast[FastKey] = Entry;
+    std::shared_ptr<CacheEntry> &Slot = Fast[FastKey];
+    // A replaced entry may be some thread's last hit.
+    if (Slot && Slot != Entry)
+      FastGeneration.fetch_add(1, std::memory_order_release);
+    Slot = Entry;
+    if (Entry->Done.load(std::memory_order_acquire))
+      Remember(Entry.get());
   }
   TraceLookup(GenericStandIn    ? "miss: generic kernel while compiling"
               : Entry->FromDisk ? "miss: found on disk"

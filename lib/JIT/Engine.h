@@ -190,6 +190,12 @@ struct Stats {
   std::atomic<uint64_t> Launches{0}, Compiles{0}, MemoryHits{0}, DiskHits{0},
       DiskWrites{0}, CorruptEntries{0}, GenericLaunches{0}, AsyncCompiles{0},
       CompileMicroseconds{0};
+  /// Launches that hit the memory cache on resolve's fast path: each counts
+  /// as a launch and a memory hit, in one atomic increment instead of two
+  /// (offloadJITGetStats adds it to both).
+  std::atomic<uint64_t> HitLaunches{0};
+  uint64_t launches() const { return Launches + HitLaunches; }
+  uint64_t memoryHits() const { return MemoryHits + HitLaunches; }
 };
 
 /// Options read once from the environment.
@@ -263,11 +269,14 @@ public:
   /// The symbol to launch for these arguments (the heart of launch).
   /// \p Queue is the queue the symbol will be launched on (null: none).
   /// \p Resolved, when given, receives the cache entry of the symbol.
+  /// \p CountedLaunch, when given (a launch), is set when resolve counted
+  /// the launch itself (Stats::HitLaunches).
   offload_result_t
   resolve(offload_queue_handle_t Queue, offload_device_handle_t Device,
           offload_jit_kernel_handle_t Kernel, const void *Args, size_t ArgsSize,
           const offload_kernel_launch_size_args_t *Sizes,
-          offload_symbol_handle_t &Symbol, CacheEntry **Resolved = nullptr);
+          offload_symbol_handle_t &Symbol, CacheEntry **Resolved = nullptr,
+          bool *CountedLaunch = nullptr);
 
   Stats Counters;
   offloadjit::AutoCounters AutoCounts;
@@ -277,6 +286,8 @@ public:
   void clearMemoryCache() {
     std::lock_guard<std::mutex> Lock(CacheMutex);
     std::unique_lock<std::shared_mutex> FastLock(FastMutex);
+    // Every thread's last hit (LastHit) refers to an entry of Fast.
+    FastGeneration.fetch_add(1, std::memory_order_release);
     Cache.clear();
     Fast.clear();
   }
@@ -288,9 +299,26 @@ public:
 
   /// Whether \p Kernel is a kernel of a live program (the generated
   /// validation, EntryPoint.h's checkHandle).
+  /// Each thread remembers the last kernel it found live, until a program
+  /// is destroyed (LiveGeneration): a launch loop checks its kernel without
+  /// the lock. As before, a kernel whose program another thread destroys
+  /// during the call may be reported live (destroying a program while its
+  /// kernels launch is the caller's race).
   bool isLive(offload_jit_kernel_handle_t Kernel) {
+    struct LastLive {
+      offload_jit_kernel_handle_t Kernel = nullptr;
+      uint64_t Generation = 0;
+    };
+    static thread_local LastLive Last;
+    if (Last.Kernel == Kernel &&
+        Last.Generation == LiveGeneration.load(std::memory_order_acquire))
+      return true;
     std::shared_lock<std::shared_mutex> Lock(LiveKernelsMutex);
-    return LiveKernels.count(Kernel);
+    if (!LiveKernels.count(Kernel))
+      return false;
+    // destroyProgram bumps the generation under the exclusive lock.
+    Last = {Kernel, LiveGeneration.load(std::memory_order_relaxed)};
+    return true;
   }
   /// Whether \p Program is a live program.
   bool isLive(offload_jit_program_handle_t Program) {
@@ -404,6 +432,9 @@ private:
       Programs;
   std::shared_mutex LiveKernelsMutex;
   llvm::DenseSet<offload_jit_kernel_impl_t *> LiveKernels;
+  /// Bumped under LiveKernelsMutex (exclusive) when kernels leave
+  /// LiveKernels: forgets every thread's last live kernel (isLive).
+  std::atomic<uint64_t> LiveGeneration{1};
   std::map<std::pair<offload_device_handle_t, const void *>,
            offload_jit_program_impl_t *>
       ImagePrograms;
@@ -415,6 +446,10 @@ private:
   std::shared_mutex FastMutex;
   llvm::DenseMap<std::pair<uint64_t, uint64_t>, std::shared_ptr<CacheEntry>>
       Fast;
+  /// Bumped under FastMutex (exclusive) whenever an entry may leave Fast:
+  /// forgets every thread's last hit (resolve's LastHit), which points into
+  /// Fast without holding a reference.
+  std::atomic<uint64_t> FastGeneration{1};
   std::optional<DiskCache> Disk;
 
   std::mutex PoolMutex;

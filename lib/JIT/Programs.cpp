@@ -158,6 +158,7 @@ offload_result_t Engine::destroyProgram(offload_jit_program_handle_t Program) {
     std::unique_lock<std::shared_mutex> LiveLock(LiveKernelsMutex);
     for (auto &Entry : Program->Kernels)
       LiveKernels.erase(Entry.second.get());
+    LiveGeneration.fetch_add(1, std::memory_order_release);
     for (auto It = ImagePrograms.begin(); It != ImagePrograms.end();)
       It = It->second == Program ? ImagePrograms.erase(It) : std::next(It);
   }

@@ -76,11 +76,15 @@ TEST(JITEntryPointTest, BadHandlesAndNullPointersGetTheDocumentedCodes) {
   ASSERT_OK(offloadCreateProgramFromMLIR(Device, KernelsSource,
                                          std::strlen(KernelsSource), &P));
   ASSERT_OK(offloadJITGetKernel(P, "scale", &K));
+  char Signature[256];
+  // Checked once while live: this thread remembers K as live (isLive) until
+  // a program is destroyed.
+  ASSERT_OK(
+      offloadJITGetKernelSignature(K, sizeof(Signature), Signature, nullptr));
   ASSERT_OK(offloadJITDestroyProgram(P));
   R = offloadJITDestroyProgram(P);
   ASSERT_NE(R, OFFLOAD_SUCCESS);
   EXPECT_EQ(R->Code, OFFLOAD_ERRC_INVALID_PROGRAM);
-  char Signature[256];
   R = offloadJITGetKernelSignature(K, sizeof(Signature), Signature, nullptr);
   ASSERT_NE(R, OFFLOAD_SUCCESS);
   EXPECT_EQ(R->Code, OFFLOAD_ERRC_INVALID_SYMBOL);

@@ -21,6 +21,7 @@
 #include "gtest/gtest.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
@@ -535,6 +536,55 @@ TEST_F(JITTest, DiskEntryOfAnotherKernelIsRejectedAndRebuilt) {
   EXPECT_EQ(S.CorruptEntries, 1u);
   EXPECT_EQ(S.Compiles, 1u);
   EXPECT_EQ(offloadjit::DiskCache::verifyFile(ScalePath), "");
+}
+
+TEST_F(JITTest, KernelsOfDialectsNotLoadedUpFrontCompile) {
+  // Compile contexts load only a few dialects when made (Engine.cpp); the
+  // others come with the module (parser) and the pipelines' passes. A kernel
+  // of vector, math, index and affine operations specializes, lowers and
+  // computes the right values, also when the specialization hits later.
+  const char *Source = R"mlir(
+module attributes {gpu.container_module} {
+  gpu.module @dialects {
+    gpu.func @mix(%x: memref<?xf32>, %s_arg: f32) kernel {
+      %s = offload.runtime_constant %s_arg : f32
+      %tid = gpu.thread_id x
+      %two = index.constant 2
+      %i = index.mul %tid, %two
+      %v = vector.load %x[%i] : memref<?xf32>, vector<2xf32>
+      %sv = vector.broadcast %s : f32 to vector<2xf32>
+      %m = arith.mulf %v, %sv : vector<2xf32>
+      %r = math.sqrt %m : vector<2xf32>
+      vector.store %r, %x[%i] : memref<?xf32>, vector<2xf32>
+      %i1 = affine.apply affine_map<(d0) -> (d0 + 1)>(%i)
+      %e = memref.load %x[%i1] : memref<?xf32>
+      %f = math.floor %e : f32
+      memref.store %f, %x[%i1] : memref<?xf32>
+      gpu.return
+    }
+  }
+}
+)mlir";
+  offload_jit_program_handle_t P = nullptr;
+  ASSERT_OK(
+      offloadCreateProgramFromMLIR(Device, Source, std::strlen(Source), &P));
+  offload_jit_kernel_handle_t K = nullptr;
+  ASSERT_OK(offloadJITGetKernel(P, "mix", &K));
+  for (int Run = 0; Run < 2; ++Run) {
+    std::vector<float> X(16);
+    std::iota(X.begin(), X.end(), 0.0f);
+    ScaleArgs Args{view(X.data(), X.size()), 4.0f};
+    auto Sizes = sizes(1, 8);
+    ASSERT_OK(offloadJITLaunchKernel(nullptr, Device, K, &Args, sizeof(Args),
+                                     &Sizes));
+    for (int I = 0; I < 16; ++I) {
+      float Root = std::sqrt(4.0f * I);
+      EXPECT_FLOAT_EQ(X[I], I % 2 ? std::floor(Root) : Root) << "at " << I;
+    }
+  }
+  EXPECT_EQ(stats().Compiles, 1u);
+  EXPECT_EQ(stats().MemoryHits, 1u);
+  ASSERT_OK(offloadJITDestroyProgram(P));
 }
 
 TEST_F(JITTest, ClearMemoryCacheReleasesPrograms) {
