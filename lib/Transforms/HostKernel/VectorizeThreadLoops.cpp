@@ -163,7 +163,6 @@ private:
   SmallVector<Value> conditions;
 };
 
-
 class LoopVectorizer {
 public:
   /// \p assumeGuards: contiguous accesses whose contiguity has a run-time
@@ -317,7 +316,6 @@ private:
 };
 
 } // namespace
-
 
 /// Bits (with the sign) of the exact value of an iN or index value.
 static unsigned bitsOf(Type type) {
