@@ -346,7 +346,10 @@ static bool dependsOnThreadId(Value v, unsigned depth = 8) {
 }
 
 bool mlir::offload::isThreadRowLoop(scf::ForOp loop) {
-  if (loop.getNumResults() != 0)
+  // At the kernel's top level: in a branch on the thread ids (lud's
+  // perimeter kernel) the host lowering of the thread loops fails on the
+  // rolled loop's scf.yield (not unrolled there before either way).
+  if (loop.getNumResults() != 0 || !isa<gpu::GPUFuncOp>(loop->getParentOp()))
     return false;
   bool other = false, threadStore = false;
   loop.getBody()->walk([&](Operation *op) {

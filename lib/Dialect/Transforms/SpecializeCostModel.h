@@ -56,9 +56,9 @@ struct UnrollEstimate {
 UnrollEstimate estimateFullUnroll(scf::ForOp loop,
                                   const SpecializationOptions &options);
 
-/// Whether \p loop is a loop over rows of a block's threads: no results,
-/// no loop or barrier in its body, and a store at an address computed from
-/// a thread id (the classic transpose's `for (j = 0; j < 32; j += 8)
+/// Whether \p loop is a loop over rows of a block's threads: at the
+/// kernel's top level, no results, no loop or barrier in its body, and a
+/// store at an address computed from a thread id (the classic transpose's `for (j = 0; j < 32; j += 8)
 /// tile[ty + j][tx] = in[(y + j) * n + x]`). Such a loop is left rolled:
 /// on the host the thread loops move it out of the loop over the threads
 /// (its bounds are uniform), and each step runs one row of them as vector
