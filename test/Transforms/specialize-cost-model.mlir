@@ -268,3 +268,63 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// A loop over rows of the block's threads (the classic transpose's `for (j =
+// 0; j < 32; j += 8) out[(y + j) * n + x] = ...`: no results, a store at an
+// address computed from the thread ids) stays rolled: the host's thread loops
+// move it out of the loop over the threads, one row of them per step. A loop
+// with the same trip count that carries a value is unrolled, as without the
+// cost model are both.
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // CHECK-LABEL: gpu.func @rows_spec_
+    // CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+    // CHECK:           memref.store
+    // CHECK:         }
+    // CHECK-NOT:     scf.for
+    // CHECK:         gpu.return
+    // FIXED-LABEL: gpu.func @rows_spec_
+    // FIXED-NOT:     scf.for
+    // FIXED:         gpu.return
+    // CHECK-LABEL: func.func @host
+    // FIXED-LABEL: func.func @host
+    gpu.func @rows(%in: memref<?xf32>, %out: memref<?xf32>, %n: index) kernel {
+      %c0 = arith.constant 0 : index
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %zero = arith.constant 0.0 : f32
+      %x = gpu.thread_id x
+      %y = gpu.thread_id y
+      scf.for %j = %c0 to %c32 step %c8 {
+        %r = arith.addi %y, %j : index
+        %rn = arith.muli %r, %n : index
+        %i = arith.addi %rn, %x : index
+        %v = memref.load %in[%i] : memref<?xf32>
+        memref.store %v, %out[%i] : memref<?xf32>
+      }
+      %sum = scf.for %j = %c0 to %c32 step %c8 iter_args(%acc = %zero) -> (f32) {
+        %r = arith.addi %y, %j : index
+        %rn = arith.muli %r, %n : index
+        %i = arith.addi %rn, %x : index
+        %v = memref.load %in[%i] : memref<?xf32>
+        %a = arith.addf %acc, %v : f32
+        scf.yield %a : f32
+      }
+      memref.store %sum, %out[%x] : memref<?xf32>
+      gpu.return
+    }
+  }
+  func.func @host(%in: memref<?xf32>, %out: memref<?xf32>, %n: index) {
+    %dev = offload.get_device host 0
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %c32 = arith.constant 32 : index
+    offload.launch @kernels::@rows on %dev blocks in (%c1, %c1, %c1)
+        threads in (%c32, %c8, %c1)
+        args(%in : memref<?xf32>, %out : memref<?xf32>, %n : index)
+    return
+  }
+}

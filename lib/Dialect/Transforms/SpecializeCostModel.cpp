@@ -20,6 +20,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -329,6 +330,39 @@ mlir::offload::estimateFullUnroll(scf::ForOp loop,
   return estimate;
 }
 
+/// Whether \p v is computed from a thread id (through at most \p depth
+/// ops).
+static bool dependsOnThreadId(Value v, unsigned depth = 8) {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<gpu::ThreadIdOp>(def))
+    return true;
+  if (depth == 0)
+    return false;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return dependsOnThreadId(operand, depth - 1);
+  });
+}
+
+bool mlir::offload::isThreadRowLoop(scf::ForOp loop) {
+  // At the kernel's top level: in a branch on the thread ids (lud's
+  // perimeter kernel) the host lowering of the thread loops fails on the
+  // rolled loop's scf.yield (not unrolled there before either way).
+  if (loop.getNumResults() != 0 || !isa<gpu::GPUFuncOp>(loop->getParentOp()))
+    return false;
+  bool other = false, threadStore = false;
+  loop.getBody()->walk([&](Operation *op) {
+    if (isa<LoopLikeOpInterface, gpu::BarrierOp>(op))
+      other = true;
+    if (auto store = dyn_cast<memref::StoreOp>(op))
+      if (llvm::any_of(store.getIndices(),
+                       [](Value i) { return dependsOnThreadId(i); }))
+        threadStore = true;
+  });
+  return !other && threadStore;
+}
+
 unsigned
 mlir::offload::unrollLoopsByCost(Operation *root,
                                  const SpecializationOptions &options) {
@@ -340,7 +374,7 @@ mlir::offload::unrollLoopsByCost(Operation *root,
   root->walk([&](scf::ForOp loop) { loops.push_back(loop); });
   unsigned unrolled = 0;
   for (scf::ForOp loop : loops) {
-    if (!estimateFullUnroll(loop, options).unroll)
+    if (isThreadRowLoop(loop) || !estimateFullUnroll(loop, options).unroll)
       continue;
     if (succeeded(loopUnrollFull(loop)))
       ++unrolled;

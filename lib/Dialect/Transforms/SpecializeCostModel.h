@@ -56,9 +56,22 @@ struct UnrollEstimate {
 UnrollEstimate estimateFullUnroll(scf::ForOp loop,
                                   const SpecializationOptions &options);
 
+/// Whether \p loop is a loop over rows of a block's threads: at the
+/// kernel's top level, no results, no loop or barrier in its body, and a
+/// store at an address computed from a thread id (the classic transpose's `for
+/// (j = 0; j < 32; j += 8) tile[ty + j][tx] = in[(y + j) * n + x]`). Such a
+/// loop is left rolled: on the host the thread loops move it out of the loop
+/// over the threads (its bounds are uniform), and each step runs one row of
+/// them as vector lanes; unrolled, one loop over the threads does every row in
+/// turn, with every row's bounds check in its body. The transpose forms
+/// ran 1.4-1.9x slower unrolled than rolled (bench/README.md, "Forms"). On GPUs
+/// the target's compiler unrolls it.
+bool isThreadRowLoop(scf::ForOp loop);
+
 /// Fully unrolls, innermost first, the scf.for loops of \p root with a
-/// constant trip count that estimateFullUnroll accepts. Returns the number of
-/// loops unrolled.
+/// constant trip count that estimateFullUnroll accepts, but for the loops
+/// over rows of threads (isThreadRowLoop). Returns the number of loops
+/// unrolled.
 unsigned unrollLoopsByCost(Operation *root,
                            const SpecializationOptions &options);
 

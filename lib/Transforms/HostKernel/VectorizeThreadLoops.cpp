@@ -77,6 +77,92 @@ struct WrapPoint {
   int64_t shift;
 };
 
+/// An induction variable that takes values in [lb, ub) (ub - 1 included
+/// when lb < ub), with bounds available where a RangeTest builds.
+struct RangedIV {
+  Value iv, lb, ub;
+  /// Whether the range is unsigned (scf.for's unsignedCmp).
+  bool isUnsigned = false;
+};
+
+/// A test, built once before a region (a thread loop, or a sequential loop
+/// around it), that implies an i1 `guard` computed in the region for every
+/// value its induction variables take: interval arithmetic on functions
+/// affine in them.
+///
+/// The guard is a conjunction of integer comparisons. Each side is
+/// evaluated exactly, in i128, at every corner of the box of the
+/// induction variables it depends on (lb and ub - 1 of each): the iN
+/// value of a side computed by addi / subi / muli (by a value that does not
+/// depend on them) and truncations is congruent modulo 2^N to that exact
+/// value, which is affine in the induction variables, and it equals it when
+/// the exact value lies in iN's range (signed or unsigned, as the
+/// comparison reads it); an extension inside the computation requires the
+/// same of its operand. An affine function's extremes over a box are at its
+/// corners, so the range conditions and the comparison at the corners hold
+/// for every point of the box. An empty range makes the test true (the
+/// region does not run).
+///
+/// Values that do not depend on the induction variables are used as they
+/// are when defined outside the region, and recomputed before it when
+/// computed in it by pure ops. Fails (build() returns null, nothing built)
+/// on anything else.
+class RangeTest {
+public:
+  RangeTest(Operation *region, ArrayRef<RangedIV> ivs)
+      : region(region), ivs(ivs) {}
+
+  /// The test, built before the region; null when \p guard is not of the
+  /// form above.
+  Value build(Value guard);
+
+  /// The test that \p v (an iN value, N < 64, computed in the region as a
+  /// side of a guard is) does not wrap: its exact value lies in iN's signed
+  /// range (unsigned when \p isUnsigned) for every value of the induction
+  /// variables; null when \p v is not of that form or does not depend on
+  /// them. Where the test holds, \p v extended to 64 bits equals
+  /// rebuildExact(v).
+  Value buildNoWrap(Value v, bool isUnsigned);
+
+  /// \p v (analyzed by a buildNoWrap that succeeded) computed exactly in
+  /// `index` at \p b's insertion point, in the region: the same addi /
+  /// subi / muli on the leaves sign-extended (induction variables as their
+  /// range reads them), casts dropped. Equal to the extension of \p v
+  /// where buildNoWrap's test holds (its exact value is in iN's range; the
+  /// index arithmetic is congruent to it modulo 2^64).
+  Value rebuildExact(Value v, OpBuilder &b);
+
+private:
+  /// What analyze() found out about a value: the induction variables it
+  /// depends on (bit mask), and a bound on the bits of its exact value
+  /// (sign included) when it depends on some.
+  struct Info {
+    unsigned ivMask = 0;
+    unsigned bits = 0;
+  };
+  std::optional<Info> analyze(Value v);
+  std::optional<Info> analyzeGuard(Value guard);
+  /// \p v (independent of the ivs) before the region.
+  Value hoist(Value v);
+  /// \p v's exact value, in i128, at corner \p corner (bit i: ub - 1 of
+  /// iv i, else its lb); range conditions go into `conditions`.
+  Value evaluate(Value v, unsigned corner);
+  Value evaluateGuard(Value guard, unsigned corner);
+  Value wide(Value v, bool isUnsigned);
+  Value inRange(Value exact, Type type, bool isUnsigned);
+  Value constant(const APInt &value);
+  bool isOutside(Value v) const;
+
+  Operation *region;
+  ArrayRef<RangedIV> ivs;
+  OpBuilder builder{region};
+  Location loc = region->getLoc();
+  DenseMap<Value, std::optional<Info>> infos;
+  IRMapping hoisted;
+  DenseMap<std::pair<Value, unsigned>, Value> exact;
+  SmallVector<Value> conditions;
+};
+
 class LoopVectorizer {
 public:
   /// \p assumeGuards: contiguous accesses whose contiguity has a run-time
@@ -183,6 +269,17 @@ private:
   /// around the loop where the test also holds for all its steps.
   bool hoistAssumptions();
 
+  /// With assumeGuards, after hoistAssumptions built `condition`: the i32
+  /// (iN, N < 64) index values of the new body's memory accesses that are
+  /// extended to index (`arith.index_cast`), affine in the thread ids and
+  /// the induction variable of the sequential loop around, are computed in
+  /// index instead where a RangeTest shows they do not wrap, and that test
+  /// joins `condition`. LLVM cannot step addresses in a loop over
+  /// `sext(a + k)` without `nsw` (a wrap would jump the address back by
+  /// 2^32 elements): the naive matmul's i32 row of A, one `vpextrd` and
+  /// `movslq` per row and step; in index they become pointer increments.
+  void widenIndices();
+
   scf::ParallelOp loop;
   int64_t width;
   bool assumeGuards;
@@ -208,80 +305,14 @@ private:
   Value mask;
   /// Accesses done lane by lane and as vectors (the gain).
   unsigned laneAccesses = 0, vectorAccesses = 0;
-};
-
-} // namespace
-
-namespace {
-
-/// An induction variable that takes values in [lb, ub) (ub - 1 included
-/// when lb < ub), with bounds available where a RangeTest builds.
-struct RangedIV {
-  Value iv, lb, ub;
-  /// Whether the range is unsigned (scf.for's unsignedCmp).
-  bool isUnsigned = false;
-};
-
-/// A test, built once before a region (a thread loop, or a sequential loop
-/// around it), that implies an i1 `guard` computed in the region for every
-/// value its induction variables take: interval arithmetic on functions
-/// affine in them.
-///
-/// The guard is a conjunction of integer comparisons. Each side is
-/// evaluated exactly, in i128, at every corner of the box of the
-/// induction variables it depends on (lb and ub - 1 of each): the iN
-/// value of a side computed by addi / subi / muli (by a value that does not
-/// depend on them) and truncations is congruent modulo 2^N to that exact
-/// value, which is affine in the induction variables, and it equals it when
-/// the exact value lies in iN's range (signed or unsigned, as the
-/// comparison reads it); an extension inside the computation requires the
-/// same of its operand. An affine function's extremes over a box are at its
-/// corners, so the range conditions and the comparison at the corners hold
-/// for every point of the box. An empty range makes the test true (the
-/// region does not run).
-///
-/// Values that do not depend on the induction variables are used as they
-/// are when defined outside the region, and recomputed before it when
-/// computed in it by pure ops. Fails (build() returns null, nothing built)
-/// on anything else.
-class RangeTest {
-public:
-  RangeTest(Operation *region, ArrayRef<RangedIV> ivs)
-      : region(region), ivs(ivs) {}
-
-  /// The test, built before the region; null when \p guard is not of the
-  /// form above.
-  Value build(Value guard);
-
-private:
-  /// What analyze() found out about a value: the induction variables it
-  /// depends on (bit mask), and a bound on the bits of its exact value
-  /// (sign included) when it depends on some.
-  struct Info {
-    unsigned ivMask = 0;
-    unsigned bits = 0;
-  };
-  std::optional<Info> analyze(Value v);
-  std::optional<Info> analyzeGuard(Value guard);
-  /// \p v (independent of the ivs) before the region.
-  Value hoist(Value v);
-  /// \p v's exact value, in i128, at corner \p corner (bit i: ub - 1 of
-  /// iv i, else its lb); range conditions go into `conditions`.
-  Value evaluate(Value v, unsigned corner);
-  Value evaluateGuard(Value guard, unsigned corner);
-  Value wide(Value v, bool isUnsigned);
-  Value inRange(Value exact, Type type, bool isUnsigned);
-  Value constant(const APInt &value);
-  bool isOutside(Value v) const;
-
-  Operation *region;
-  ArrayRef<RangedIV> ivs;
-  OpBuilder builder{region};
-  Location loc = region->getLoc();
-  DenseMap<Value, std::optional<Info>> infos;
-  IRMapping hoisted;
-  DenseMap<std::pair<Value, unsigned>, Value> exact;
-  SmallVector<Value> conditions;
+  /// hoistAssumptions' tests (over the loop's threads, and over them and
+  /// the steps of the sequential loop around it) and their ranges.
+  SmallVector<RangedIV> loopIVs, outerIVs;
+  std::optional<RangeTest> loopTest, outerTest;
+  scf::ForOp outer;
+  /// Whether every test of `condition` is made before `outer` (the loop can
+  /// be unswitched on it).
+  bool conditionOutside = false;
 };
 
 } // namespace
@@ -554,6 +585,87 @@ Value RangeTest::build(Value guard) {
     all = arith::OrIOp::create(builder, loc, all, empty);
   }
   return all;
+}
+
+Value RangeTest::buildNoWrap(Value v, bool isUnsigned) {
+  if (!v.getType().isInteger() || v.getType().getIntOrFloatBitWidth() >= 64)
+    return nullptr;
+  std::optional<Info> info = analyze(v);
+  if (!info || !info->ivMask ||
+      llvm::popcount(info->ivMask) > int(kMaxRangedIVs))
+    return nullptr;
+  for (auto [i, ranged] : llvm::enumerate(ivs))
+    if ((info->ivMask & (1u << i)) &&
+        (!isOutside(ranged.lb) || !isOutside(ranged.ub) ||
+         !ranged.iv.getType().isSignlessIntOrIndex() ||
+         bitsOf(ranged.iv.getType()) > 65))
+      return nullptr;
+  // Leaves wider than 64 bits cannot be rebuilt in index.
+  SmallVector<Value> worklist{v};
+  DenseSet<Value> seen;
+  while (!worklist.empty()) {
+    Value w = worklist.pop_back_val();
+    if (!seen.insert(w).second)
+      continue;
+    if (bitsOf(w.getType()) > 65)
+      return nullptr;
+    bool isIV = llvm::any_of(ivs, [&](const RangedIV &r) { return r.iv == w; });
+    if (isIV || !infos.lookup(w)->ivMask)
+      continue;
+    for (Value operand : w.getDefiningOp()->getOperands())
+      worklist.push_back(operand);
+  }
+  Value all;
+  for (unsigned corner = 0; corner < (1u << ivs.size()); ++corner) {
+    if (corner & ~info->ivMask)
+      continue;
+    conditions.clear();
+    Value holds = inRange(evaluate(v, corner), v.getType(), isUnsigned);
+    for (Value c : conditions)
+      holds = arith::AndIOp::create(builder, loc, c, holds);
+    all = all ? arith::AndIOp::create(builder, loc, all, holds).getResult()
+              : holds;
+  }
+  using P = arith::CmpIPredicate;
+  for (auto [i, ranged] : llvm::enumerate(ivs)) {
+    if (!(info->ivMask & (1u << i)))
+      continue;
+    Value empty =
+        arith::CmpIOp::create(builder, loc, ranged.isUnsigned ? P::ule : P::sle,
+                              ranged.ub, ranged.lb);
+    all = arith::OrIOp::create(builder, loc, all, empty);
+  }
+  return all;
+}
+
+Value RangeTest::rebuildExact(Value v, OpBuilder &b) {
+  Type indexType = b.getIndexType();
+  Location at = v.getLoc();
+  auto extend = [&](Value x, bool isUnsigned) -> Value {
+    if (x.getType().isIndex())
+      return x;
+    if (isUnsigned)
+      return arith::IndexCastUIOp::create(b, at, indexType, x);
+    return arith::IndexCastOp::create(b, at, indexType, x);
+  };
+  for (const RangedIV &ranged : ivs)
+    if (v == ranged.iv)
+      return extend(v, ranged.isUnsigned);
+  if (!infos.lookup(v)->ivMask)
+    return extend(v, /*isUnsigned=*/false);
+  Operation *def = v.getDefiningOp();
+  if (isa<arith::AddIOp, arith::SubIOp, arith::MulIOp>(def)) {
+    Value l = rebuildExact(def->getOperand(0), b),
+          r = rebuildExact(def->getOperand(1), b);
+    if (isa<arith::AddIOp>(def))
+      return arith::AddIOp::create(b, at, l, r);
+    if (isa<arith::SubIOp>(def))
+      return arith::SubIOp::create(b, at, l, r);
+    return arith::MulIOp::create(b, at, l, r);
+  }
+  // A cast: the exact value passes through (an extension's operand is in
+  // its range by the test's conditions).
+  return rebuildExact(def->getOperand(0), b);
 }
 
 /// Whether \p op is an op whose thread-dependent form is the same op on
@@ -1599,6 +1711,8 @@ bool LoopVectorizer::run() {
     op->dropAllUses();
     op->erase();
   }
+  if (assumeGuards && condition)
+    widenIndices();
   // W threads per iteration.
   OpBuilder b(loop);
   Value step = arith::ConstantIndexOp::create(b, loc, width);
@@ -1610,14 +1724,14 @@ bool LoopVectorizer::hoistAssumptions() {
   // Over the loop's threads (the guards may depend on thread ids other
   // than x, e.g. a row's `(y0 + ty) * n + x0`, or on x's base in loops
   // wider than W).
-  SmallVector<RangedIV> loopIVs;
+  loopIVs.clear();
   for (unsigned d = 0; d < loop.getNumLoops(); ++d)
     loopIVs.push_back({loop.getInductionVars()[d], loop.getLowerBound()[d],
                        loop.getUpperBound()[d]});
   // Preferably also over the steps of the sequential loop around it
   // (through uniform branches): a guard on `k * n + x0` in a matmul's k
   // loop is then tested once, not at every step.
-  scf::ForOp outer;
+  outer = nullptr;
   for (Operation *p = loop->getParentOp(); p; p = p->getParentOp()) {
     if (auto forOp = dyn_cast<scf::ForOp>(p)) {
       outer = forOp;
@@ -1626,29 +1740,70 @@ bool LoopVectorizer::hoistAssumptions() {
     if (!isa<scf::IfOp>(p))
       break;
   }
-  SmallVector<RangedIV> outerIVs(loopIVs);
+  outerIVs.assign(loopIVs.begin(), loopIVs.end());
   if (outer)
     outerIVs.push_back({outer.getInductionVar(), outer.getLowerBound(),
                         outer.getUpperBound(), outer.getUnsignedCmp()});
-  std::optional<RangeTest> outerTest;
+  outerTest.reset();
   if (outer)
     outerTest.emplace(outer, outerIVs);
-  RangeTest loopTest(loop, loopIVs);
+  loopTest.emplace(loop, loopIVs);
   SmallVector<Value> tests;
+  conditionOutside = bool(outer);
   for (Value guard : assumed) {
     Value test = outerTest ? outerTest->build(guard) : Value();
-    if (!test)
-      test = loopTest.build(guard);
+    if (!test) {
+      test = loopTest->build(guard);
+      conditionOutside = false;
+    }
     if (!test)
       return false;
     tests.push_back(test);
   }
-  OpBuilder b(loop);
+  // The conjunction where its last test is: before the sequential loop
+  // when all are (it can then be unswitched on it).
+  OpBuilder b(conditionOutside ? outer.getOperation() : loop.getOperation());
   for (Value test : tests)
     condition = condition
                     ? arith::AndIOp::create(b, loc, condition, test).getResult()
                     : test;
   return true;
+}
+
+void LoopVectorizer::widenIndices() {
+  SmallVector<Operation *> casts;
+  loop.getBody()->walk([&](Operation *op) {
+    if (!isa<arith::IndexCastOp, arith::IndexCastUIOp>(op) ||
+        !op->getResult(0).getType().isIndex() ||
+        !op->getOperand(0).getType().isInteger())
+      return;
+    // An address: used by a memory access.
+    if (llvm::any_of(op->getUsers(),
+                     [](Operation *user) { return !isPure(user); }))
+      casts.push_back(op);
+  });
+  for (Operation *cast : casts) {
+    bool isUnsigned = isa<arith::IndexCastUIOp>(cast);
+    Value source = cast->getOperand(0);
+    // Only tests that keep the version's place (before the sequential
+    // loop when it is there).
+    RangeTest *test = nullptr;
+    Value noWrap;
+    if (outerTest)
+      if ((noWrap = outerTest->buildNoWrap(source, isUnsigned)))
+        test = &*outerTest;
+    if (!noWrap && !conditionOutside)
+      if ((noWrap = loopTest->buildNoWrap(source, isUnsigned)))
+        test = &*loopTest;
+    if (!noWrap)
+      continue;
+    OpBuilder b(conditionOutside ? outer.getOperation() : loop.getOperation());
+    condition = arith::AndIOp::create(b, loc, condition, noWrap);
+    OpBuilder at(cast);
+    cast->getResult(0).replaceAllUsesWith(test->rebuildExact(source, at));
+    if (cast->use_empty())
+      cast->erase();
+  }
 }
 
 /// Vectorizes \p loop with W = \p width lanes. Contiguous accesses whose

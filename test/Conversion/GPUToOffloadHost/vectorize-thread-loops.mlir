@@ -653,7 +653,9 @@ gpu.module @kernels {
 // test is made once before the loop, exactly (in i128) at k's first and
 // last value, that the index is in i32's range and at most INT32_MAX - 15
 // (or the loop runs no step), and the loop is unswitched on it: the loop
-// that runs has contiguous loads and no test in its body.
+// that runs has contiguous loads and no test in its body, and computes the
+// index in index (`k * n + x0` does not wrap where the test holds: LLVM
+// steps the address instead of extending an i32 value at every step).
 
 // CHECK-LABEL: gpu.func @narrow_k_loop
 // CHECK-SAME: (%[[B:.*]]: memref<?xf32>, %{{.*}}: memref<64xf32>, %[[N:.*]]: i32, %[[KN:.*]]: i32, %[[X0:.*]]: i32, %[[C:.*]]: i1)
@@ -669,17 +671,21 @@ gpu.module @kernels {
 // CHECK: %[[LAST_OK:.*]] = arith.cmpi sle, %[[LAST]], %[[LIMIT]] : i128
 // CHECK: %[[EMPTY:.*]] = arith.cmpi sle, %[[KN]], %{{.*}} : i32
 // CHECK: %[[OK:.*]] = arith.ori %{{.*}}, %[[EMPTY]] : i1
-// CHECK: scf.if %[[OK]] {
+// CHECK: %[[ALL:.*]] = arith.andi %[[OK]], %{{.*}} : i1
+// CHECK: scf.if %[[ALL]] {
 // CHECK:   scf.for %[[K:.*]] = %{{.*}} to %[[KN]]
 // CHECK:     scf.parallel
 // CHECK:       scf.if %[[C]] {
-// CHECK:         %[[R:.*]] = arith.muli %[[K]], %[[N]] : i32
-// CHECK:         %[[I:.*]] = arith.addi %[[R]], %[[X0]] : i32
-// CHECK:         %[[IX:.*]] = arith.index_cast %[[I]] : i32 to index
+// CHECK:         %[[KX:.*]] = arith.index_cast %[[K]] : i32 to index
+// CHECK:         %[[NX:.*]] = arith.index_cast %[[N]] : i32 to index
+// CHECK:         %[[R:.*]] = arith.muli %[[KX]], %[[NX]] : index
+// CHECK:         %[[X0X:.*]] = arith.index_cast %[[X0]] : i32 to index
+// CHECK:         %[[IX:.*]] = arith.addi %[[R]], %[[X0X]] : index
 // CHECK-NOT:     scf.if
 // CHECK:         vector.load %[[B]][%[[IX]]] : memref<?xf32>, vector<16xf32>
 // CHECK: } else {
 // CHECK:   scf.for
+// CHECK:     arith.muli %{{.*}}, %[[N]] : i32
 // CHECK:     vector.maskedload %[[B]]
 // CHECK:     vector.maskedload %[[B]]
 // CHECK: gpu.return
@@ -708,6 +714,88 @@ gpu.module @kernels {
           %t = arith.addf %s, %v : f32
           memref.store %t, %acc[%a] : memref<64xf32>
         }
+        scf.reduce
+      }
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// A matmul's k loop in i32 (the naive matmul's i32 form): A's index
+// `(y0 + y) * kn + k` is the same for the lanes (a scalar load, no guard),
+// B's `k * n + x0 + x` is contiguous under the no-wrap test. In the version
+// that the tests select, both are computed in index from the extended
+// leaves: a test that A's index does not wrap, exactly at the corners of y
+// (0 and 3) and k (0 and kn - 1), joins B's before the k loop.
+
+// CHECK-LABEL: gpu.func @narrow_matmul_rows
+// CHECK-SAME: (%[[A:.*]]: memref<?xf32>, %[[B:.*]]: memref<?xf32>, %{{.*}}: memref<64xf32>, %[[N:.*]]: i32, %[[KN:.*]]: i32, %[[Y0:.*]]: i32, %[[X0:.*]]: i32)
+// CHECK-DAG: %[[THREE:.*]] = arith.constant 3 : i128
+// CHECK-DAG: %[[MAX:.*]] = arith.constant 2147483647 : i128
+// CHECK: %[[KW:.*]] = arith.extsi %[[KN]] : i32 to i128
+// CHECK: %[[KLAST:.*]] = arith.subi %[[KW]], %{{.*}} : i128
+// CHECK: %[[Y0W:.*]] = arith.extsi %[[Y0]] : i32 to i128
+// CHECK: %[[A00:.*]] = arith.muli %[[Y0W]], %[[KW]] : i128
+// CHECK: arith.cmpi sle, %[[A00]], %[[MAX]] : i128
+// CHECK: %[[Y3:.*]] = arith.addi %[[Y0W]], %[[THREE]] : i128
+// CHECK: %[[R3:.*]] = arith.muli %[[Y3]], %[[KW]] : i128
+// CHECK: arith.cmpi sle, %[[R3]], %[[MAX]] : i128
+// CHECK: %[[A0K:.*]] = arith.addi %[[A00]], %[[KLAST]] : i128
+// CHECK: arith.cmpi sle, %[[A0K]], %[[MAX]] : i128
+// CHECK: %[[A3K:.*]] = arith.addi %[[R3]], %[[KLAST]] : i128
+// CHECK: arith.cmpi sle, %[[A3K]], %[[MAX]] : i128
+// CHECK: scf.if %{{.*}} {
+// CHECK:   scf.for %[[K:.*]] = %{{.*}} to %[[KN]] step %{{.*}} : i32 {
+// CHECK:     scf.parallel (%[[Y:.*]]) =
+// CHECK-NOT:   {{arith.(addi|subi|muli) .* : i32}}
+// CHECK:       %[[Y0X:.*]] = arith.index_cast %[[Y0]] : i32 to index
+// CHECK:       %[[ROW:.*]] = arith.addi %[[Y0X]], %[[Y]] : index
+// CHECK:       %[[KNX:.*]] = arith.index_cast %[[KN]] : i32 to index
+// CHECK:       %[[AR:.*]] = arith.muli %[[ROW]], %[[KNX]] : index
+// CHECK:       %[[KX:.*]] = arith.index_cast %[[K]] : i32 to index
+// CHECK:       %[[AI:.*]] = arith.addi %[[AR]], %[[KX]] : index
+// CHECK:       memref.load %[[A]][%[[AI]]] : memref<?xf32>
+// CHECK-NOT:   {{arith.(addi|subi|muli) .* : i32}}
+// CHECK:       vector.load %[[B]][%{{.*}}] : memref<?xf32>, vector<16xf32>
+// CHECK-NOT:   {{arith.(addi|subi|muli) .* : i32}}
+// CHECK: } else {
+// CHECK:   scf.for
+// CHECK:     scf.parallel
+// CHECK:       arith.muli %{{.*}}, %[[KN]] : i32
+// CHECK:       vector.maskedload %[[B]]
+gpu.module @kernels {
+  gpu.func @narrow_matmul_rows(%a: memref<?xf32>, %b: memref<?xf32>,
+                               %acc: memref<64xf32>, %n: i32, %kn: i32,
+                               %y0: i32, %x0: i32) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    scf.for %k = %c0_i32 to %kn step %c1_i32 : i32 {
+      scf.parallel (%y, %x) = (%c0, %c0) to (%c4, %c16) step (%c1, %c1) {
+        %yi = arith.index_cast %y : index to i32
+        %row = arith.addi %y0, %yi : i32
+        %ar = arith.muli %row, %kn : i32
+        %ai = arith.addi %ar, %k : i32
+        %aix = arith.index_cast %ai : i32 to index
+        %va = memref.load %a[%aix] : memref<?xf32>
+        %xi = arith.index_cast %x : index to i32
+        %col = arith.addi %x0, %xi : i32
+        %kr = arith.muli %k, %n : i32
+        %bi = arith.addi %kr, %col : i32
+        %bix = arith.index_cast %bi : i32 to index
+        %vb = memref.load %b[%bix] : memref<?xf32>
+        %p = arith.mulf %va, %vb : f32
+        %y16 = arith.muli %y, %c16 : index
+        %t = arith.addi %y16, %x : index
+        %s = memref.load %acc[%t] : memref<64xf32>
+        %u = arith.addf %s, %p : f32
+        memref.store %u, %acc[%t] : memref<64xf32>
         scf.reduce
       }
     }
