@@ -148,6 +148,10 @@ private:
   /// iv i, else its lb); range conditions go into `conditions`.
   Value evaluate(Value v, unsigned corner);
   Value evaluateGuard(Value guard, unsigned corner);
+  /// `holdsAt(corner)` (with the range conditions it records) at every
+  /// corner of the ivs in \p ivMask, or one of their ranges is empty.
+  Value atEveryCorner(unsigned ivMask,
+                      llvm::function_ref<Value(unsigned)> holdsAt);
   Value wide(Value v, bool isUnsigned);
   Value inRange(Value exact, Type type, bool isUnsigned);
   Value constant(const APInt &value);
@@ -563,12 +567,19 @@ Value RangeTest::build(Value guard) {
   if (!info->ivMask)
     return hoist(guard);
   // Every corner of the ivs the guard depends on.
+  return atEveryCorner(info->ivMask, [&](unsigned corner) {
+    return evaluateGuard(guard, corner);
+  });
+}
+
+Value RangeTest::atEveryCorner(unsigned ivMask,
+                               llvm::function_ref<Value(unsigned)> holdsAt) {
   Value all;
   for (unsigned corner = 0; corner < (1u << ivs.size()); ++corner) {
-    if (corner & ~info->ivMask)
+    if (corner & ~ivMask)
       continue;
     conditions.clear();
-    Value holds = evaluateGuard(guard, corner);
+    Value holds = holdsAt(corner);
     for (Value c : conditions)
       holds = arith::AndIOp::create(builder, loc, c, holds);
     all = all ? arith::AndIOp::create(builder, loc, all, holds).getResult()
@@ -577,7 +588,7 @@ Value RangeTest::build(Value guard) {
   // Or some range is empty.
   using P = arith::CmpIPredicate;
   for (auto [i, ranged] : llvm::enumerate(ivs)) {
-    if (!(info->ivMask & (1u << i)))
+    if (!(ivMask & (1u << i)))
       continue;
     Value empty =
         arith::CmpIOp::create(builder, loc, ranged.isUnsigned ? P::ule : P::sle,
@@ -615,27 +626,9 @@ Value RangeTest::buildNoWrap(Value v, bool isUnsigned) {
     for (Value operand : w.getDefiningOp()->getOperands())
       worklist.push_back(operand);
   }
-  Value all;
-  for (unsigned corner = 0; corner < (1u << ivs.size()); ++corner) {
-    if (corner & ~info->ivMask)
-      continue;
-    conditions.clear();
-    Value holds = inRange(evaluate(v, corner), v.getType(), isUnsigned);
-    for (Value c : conditions)
-      holds = arith::AndIOp::create(builder, loc, c, holds);
-    all = all ? arith::AndIOp::create(builder, loc, all, holds).getResult()
-              : holds;
-  }
-  using P = arith::CmpIPredicate;
-  for (auto [i, ranged] : llvm::enumerate(ivs)) {
-    if (!(info->ivMask & (1u << i)))
-      continue;
-    Value empty =
-        arith::CmpIOp::create(builder, loc, ranged.isUnsigned ? P::ule : P::sle,
-                              ranged.ub, ranged.lb);
-    all = arith::OrIOp::create(builder, loc, all, empty);
-  }
-  return all;
+  return atEveryCorner(info->ivMask, [&](unsigned corner) {
+    return inRange(evaluate(v, corner), v.getType(), isUnsigned);
+  });
 }
 
 Value RangeTest::rebuildExact(Value v, OpBuilder &b) {
