@@ -37,7 +37,11 @@ struct Record {
 /// The state of the checking tools; never destroyed (reports can come from
 /// exit handlers and from threads still running at exit).
 struct State {
-  std::mutex PrintMutex;
+  /// Recursive: a report's fflush(stdout) into a closed pipe raises
+  /// SIGPIPE, whose handler (LLVM's, in the tools) calls exit(), whose
+  /// handler printSummaryAtExit prints on the same thread, holding the lock
+  /// already (`offload-run --check ... | head -1` deadlocked on itself).
+  std::recursive_mutex PrintMutex;
   std::atomic<uint64_t> Errors{0};
   std::once_flag SummaryRegistered;
   std::mutex RecordsMutex;
@@ -71,7 +75,7 @@ void printSummaryAtExit() {
   if (isLeakCheckEnabled())
     reportLeaks(/*AtExit=*/true);
   uint64_t N = S.Errors.load();
-  std::lock_guard<std::mutex> Lock(S.PrintMutex);
+  std::lock_guard<std::recursive_mutex> Lock(S.PrintMutex);
   std::fflush(stdout);
   std::fprintf(stdout, "========= ERROR SUMMARY: %llu error%s\n",
                (unsigned long long)N, N == 1 ? "" : "s");
@@ -118,7 +122,7 @@ void check::report(StringRef Lines) {
   Lines.split(Split, '\n');
   for (StringRef Line : Split)
     Text += ("========= " + Line + "\n").str();
-  std::lock_guard<std::mutex> Lock(S.PrintMutex);
+  std::lock_guard<std::recursive_mutex> Lock(S.PrintMutex);
   std::fflush(stdout);
   std::fwrite(Text.data(), 1, Text.size(), stdout);
   std::fflush(stdout);
@@ -183,7 +187,7 @@ uint64_t check::reportLeaks(bool AtExit) {
     report(Lines);
   }
   if (!Leaks.empty()) {
-    std::lock_guard<std::mutex> Lock(S.PrintMutex);
+    std::lock_guard<std::recursive_mutex> Lock(S.PrintMutex);
     std::fprintf(stdout, "========= LEAK SUMMARY: %zu object%s leaked\n",
                  Leaks.size(), Leaks.size() == 1 ? "" : "s");
     std::fflush(stdout);
