@@ -34,6 +34,19 @@ using namespace offload;
 // Setting
 //===----------------------------------------------------------------------===//
 
+Error Profile::checkOutputFolder(StringRef Setting, StringRef Path) {
+  StringRef Dir = sys::path::parent_path(Path);
+  if (Dir.empty())
+    Dir = ".";
+  if (!sys::fs::is_directory(Dir))
+    return createError(OFFLOAD_ERRC_INVALID_VALUE,
+                       "{0}: the folder '{1}' does not exist", Setting, Dir);
+  if (sys::fs::access(Dir, sys::fs::AccessMode::Write))
+    return createError(OFFLOAD_ERRC_INVALID_VALUE,
+                       "{0}: the folder '{1}' is not writable", Setting, Dir);
+  return Error::success();
+}
+
 Expected<Profile::Setting> Profile::parseSetting(const char *Value) {
   Setting S;
   if (!Value)
@@ -50,21 +63,9 @@ Expected<Profile::Setting> Profile::parseSetting(const char *Value) {
   if (V.consume_front("json:") && !V.trim().empty()) {
     S.Enabled = true;
     S.JSONPath = V.trim().str();
-    // The file is written at exit, when an error can no longer change the
-    // exit status: check now that its folder exists and is writable.
-    StringRef Dir = sys::path::parent_path(S.JSONPath);
-    if (Dir.empty())
-      Dir = ".";
-    if (!sys::fs::is_directory(Dir))
-      return createError(OFFLOAD_ERRC_INVALID_VALUE,
-                         "OFFLOAD_PROFILE={0}: the folder '{1}' does not "
-                         "exist",
-                         Value, Dir);
-    if (sys::fs::access(Dir, sys::fs::AccessMode::Write))
-      return createError(OFFLOAD_ERRC_INVALID_VALUE,
-                         "OFFLOAD_PROFILE={0}: the folder '{1}' is not "
-                         "writable",
-                         Value, Dir);
+    if (Error E = checkOutputFolder(std::string("OFFLOAD_PROFILE=") + Value,
+                                    S.JSONPath))
+      return std::move(E);
     return S;
   }
   return createError(OFFLOAD_ERRC_INVALID_VALUE,

@@ -59,6 +59,12 @@ public:
   /// Parses a value of OFFLOAD_PROFILE: unset, empty, 0/false/off/no (off),
   /// 1/true/on/yes (text on stderr) or json:PATH. INVALID_VALUE otherwise.
   static llvm::Expected<Setting> parseSetting(const char *Value);
+  /// For a setting that names a file written at exit (\p Setting, e.g.
+  /// `OFFLOAD_PROFILE=json:p.json`, and \p Path): INVALID_VALUE when the
+  /// file's folder does not exist or is not writable, checked at
+  /// initialization, while an error can still change the exit status.
+  static llvm::Error checkOutputFolder(llvm::StringRef Setting,
+                                       llvm::StringRef Path);
 
   /// The profile of this process, or null when OFFLOAD_PROFILE is unset
   /// (or invalid: offloadInit reports that). Inline: every launch asks.

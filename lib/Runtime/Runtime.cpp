@@ -38,6 +38,11 @@ static Error checkEnvironment() {
           Profile::parseSetting(env::Profile.getText().c_str());
       !S)
     return S.takeError();
+  // The timeline is written at exit, like the profile's JSON.
+  if (std::string Path = env::TraceFile.getText(); !Path.empty())
+    if (Error E =
+            Profile::checkOutputFolder("OFFLOAD_TRACE_FILE=" + Path, Path))
+      return E;
   return Error::success();
 }
 

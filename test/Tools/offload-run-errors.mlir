@@ -16,7 +16,8 @@
 // RUN: offload-run --help | FileCheck %s --check-prefix=HELP
 // RUN: not offload-run %t/empty.mlir 2>&1 | FileCheck %s --check-prefix=EMPTY
 // RUN: not offload-run --shared-libs=%t/no-such-lib.so %t/no-main.mlir 2>&1 | FileCheck %s --check-prefix=NOLIB
-// RUN: not offload-run --shared-libs %t/no-main.mlir,%t/no-such-lib.so %t/no-main.mlir 2>&1 | FileCheck %s --check-prefix=NOLIB
+// RUN: not offload-run --shared-libs %t/no-such-lib.so,%t/no-main.mlir %t/no-main.mlir 2>&1 | FileCheck %s --check-prefix=NOLIB
+// RUN: not offload-run --shared-libs %t/no-main.mlir %t/no-main.mlir 2>&1 | FileCheck %s --check-prefix=NOTLIB
 
 // MALFORMED: malformed.mlir:2:{{[0-9]+}}: error:
 // UNKNOWN: unknown-op.mlir:{{[0-9]+}}:{{[0-9]+}}: error: Dialect `foo' not found for custom op 'foo.bar'
@@ -26,6 +27,8 @@
 // MISSING: offload-run: error: cannot open input file '{{.*}}does-not-exist.mlir': No such file or directory
 // MISSING-NOT: could not parse
 // NOLIB: offload-run: error: --shared-libs: cannot open '{{.*}}no-such-lib.so': No such file or directory
+// NOTLIB: offload-run: error: --shared-libs: cannot load '{{.*}}no-main.mlir': {{.*}}no-main.mlir: {{.*}}
+// NOTLIB-NOT: Could not load
 // KERNEL: bad-kernel.mlir:6:10: error: 'gpu.cluster_id' op thread block clusters are not supported by the host target
 // BOUNDS: offload error: offload.memcpy: OFFLOAD_ERRC_INVALID_SIZE: DstPtr + Size (80 bytes) runs past the end of its allocation: 40 bytes
 // FOREIGN: offload error: offload.free: OFFLOAD_ERRC_INVALID_ARGUMENT: Address ({{.*}}) was not allocated by offloadMemAlloc or was already freed

@@ -50,6 +50,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
@@ -692,12 +693,22 @@ int main(int argc, char **argv) {
   // A library named by --shared-libs that does not exist is an error:
   // mlir-runner prints "Failed to create MemoryBuffer" and runs on, and the
   // program then fails at its first call into it, or not at all.
-  for (std::string &path : findSharedLibArguments(argc, argv))
+  for (std::string &path : findSharedLibArguments(argc, argv)) {
     if (!llvm::sys::fs::exists(path)) {
       llvm::errs() << "offload-run: error: --shared-libs: cannot open '" << path
                    << "': No such file or directory\n";
       return 1;
     }
+    // Loaded now (the runner loads it again, the same handle) so that a file
+    // that is no library is an error too, not "Could not load" and a run.
+    std::string problem;
+    if (!llvm::sys::DynamicLibrary::getPermanentLibrary(path.c_str(), &problem)
+             .isValid()) {
+      llvm::errs() << "offload-run: error: --shared-libs: cannot load '" << path
+                   << "': " << problem << "\n";
+      return 1;
+    }
+  }
   if (inputs.empty() && llvm::sys::Process::StandardInIsUserInput())
     llvm::errs() << "offload-run: reading the program from standard input "
                     "(end it with Ctrl-D; --help for usage)\n";
