@@ -170,8 +170,8 @@ def set_default_device(device: DeviceLike) -> None:
     """Sets the device used when ``device=None`` (None restores the host
     device). Accepts a :class:`Device` or an index into :func:`devices`."""
     global _default_device
-    if device is not None and not isinstance(device, Device):
-        device = devices()[device]
+    if device is not None:
+        device = _device(device)
     _default_device = device
 
 
@@ -180,8 +180,12 @@ def _device(device: DeviceLike) -> Device:
         return default_device()
     if isinstance(device, Device):
         return device
-    if isinstance(device, int):
-        return devices()[device]
+    if isinstance(device, int) and not isinstance(device, bool):
+        available = devices()
+        if not -len(available) <= device < len(available):
+            raise ValueError(f"no device {device}: offload.devices() has "
+                             f"{len(available)}")
+        return available[device]
     raise TypeError(f"device must be an offload.Device, an int or None, "
                     f"not {type(device).__name__}")
 

@@ -60,8 +60,15 @@ void bindQueues(nb::module_ &m) {
           "wait",
           [](Queue &Q, nb::args Events) {
             std::vector<offload_event_handle_t> Handles;
-            for (nb::handle E : Events)
+            for (nb::handle E : Events) {
+              if (!nb::isinstance<Event>(E))
+                throw nb::type_error(
+                    ("Queue.wait() takes offload.Event objects (from "
+                     "Queue.record()), not " +
+                     std::string(nb::type_name(E.type()).c_str()))
+                        .c_str());
               Handles.push_back(nb::cast<Event &>(E).Handle);
+            }
             if (Handles.empty())
               return;
             check(

@@ -162,3 +162,17 @@ def test_array_repr(host):
     assert repr(a) == "<offload.Array shape=(2, 3) dtype=int8 device=0 (host) kind=device>"
     a.free()
     assert repr(a).endswith("freed>")
+
+
+def test_bad_device_and_event_arguments_name_the_problem(host):
+    # An index past the devices, a name, and something that is no Event:
+    # errors that say what was wrong (they were IndexError, a TypeError about
+    # list indices, and RuntimeError: std::bad_cast).
+    count = len(offload.devices())
+    with pytest.raises(ValueError, match=f"no device {count + 6}"):
+        offload.asarray(np.zeros(4, np.float32), device=count + 6)
+    with pytest.raises(TypeError, match="device must be an offload.Device"):
+        offload.set_default_device("gpu9")
+    with pytest.raises(TypeError, match="takes offload.Event objects"):
+        host.queue().wait(5)
+    assert offload.default_device() == host
