@@ -107,6 +107,19 @@ struct RangedIV {
 /// are when defined outside the region, and recomputed before it when
 /// computed in it by pure ops. Fails (build() returns null, nothing built)
 /// on anything else.
+/// The nearest `scf.for` around \p op through `scf.if`s only (the
+/// sequential loop whose steps a range test or an unswitch covers), or null
+/// when another op is in between.
+static scf::ForOp getSequentialLoopAround(Operation *op) {
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp()) {
+    if (auto forOp = dyn_cast<scf::ForOp>(p))
+      return forOp;
+    if (!isa<scf::IfOp>(p))
+      return nullptr;
+  }
+  return nullptr;
+}
+
 class RangeTest {
 public:
   RangeTest(Operation *region, ArrayRef<RangedIV> ivs)
@@ -1724,15 +1737,7 @@ bool LoopVectorizer::hoistAssumptions() {
   // Preferably also over the steps of the sequential loop around it
   // (through uniform branches): a guard on `k * n + x0` in a matmul's k
   // loop is then tested once, not at every step.
-  outer = nullptr;
-  for (Operation *p = loop->getParentOp(); p; p = p->getParentOp()) {
-    if (auto forOp = dyn_cast<scf::ForOp>(p)) {
-      outer = forOp;
-      break;
-    }
-    if (!isa<scf::IfOp>(p))
-      break;
-  }
+  outer = getSequentialLoopAround(loop);
   outerIVs.assign(loopIVs.begin(), loopIVs.end());
   if (outer)
     outerIVs.push_back({outer.getInductionVar(), outer.getLowerBound(),
@@ -1959,15 +1964,7 @@ static void unswitchSequentialLoop(scf::IfOp version,
                                    DenseSet<Operation *> &done) {
   if (version.getNumResults() != 0 || !version.elseBlock())
     return;
-  scf::ForOp outer;
-  for (Operation *p = version->getParentOp(); p; p = p->getParentOp()) {
-    if (auto forOp = dyn_cast<scf::ForOp>(p)) {
-      outer = forOp;
-      break;
-    }
-    if (!isa<scf::IfOp>(p))
-      return;
-  }
+  scf::ForOp outer = getSequentialLoopAround(version);
   if (!outer || done.contains(outer))
     return;
   Value cond = version.getCondition();
