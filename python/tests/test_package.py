@@ -95,7 +95,7 @@ def test_fault_in_a_kernel_names_the_kernel_and_block():
     else:
         assert result.returncode < 0, (result.returncode, result.stderr)
     assert "survived" not in result.stdout
-    assert ("offload: fault in host kernel 'oob_spec_" in result.stderr
+    assert ("offload: fault in host kernel 'oob' (specialization oob_spec_" in result.stderr
             and "block (2, 0, 0) of a grid of (4, 1, 1) blocks of (8, 1, 1) "
             "threads" in result.stderr), result.stderr
 
@@ -124,7 +124,7 @@ def test_fault_after_a_contained_parser_crash_names_the_kernel_and_block():
         assert result.returncode == 1, (result.returncode, result.stderr)
     else:
         assert result.returncode < 0, (result.returncode, result.stderr)
-    assert ("offload: fault in host kernel 'oob_spec_" in result.stderr
+    assert ("offload: fault in host kernel 'oob' (specialization oob_spec_" in result.stderr
             and "block (2, 0, 0)" in result.stderr), result.stderr
 
 
@@ -210,6 +210,6 @@ def test_grid_wide_fault_names_the_kernel_and_a_block(threads):
         else:
             assert result.returncode < 0, (result.returncode, result.stderr)
         assert result.stderr.count(
-            "offload: fault in host kernel 'far_read_spec_") == 1, result.stderr
+            "offload: fault in host kernel 'far_read' (specialization far_read_spec_") == 1, result.stderr
         assert ("of a grid of (64, 1, 1) blocks of (64, 1, 1) threads: SIGSEGV"
                 in result.stderr), result.stderr

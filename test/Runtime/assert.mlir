@@ -15,7 +15,7 @@
 
 // PLAIN: plain.mlir:12: check: block: [1,0,0], thread: [2,0,0] Assertion `x[i] >= 0` failed.
 // PLAIN-NOT: Assertion
-// ERR: offload error: offload.launch @kernels::@check{{.*}}: OFFLOAD_ERRC_BACKEND_FAILURE: kernel check{{.*}}: a device-side assertion failed in 1 thread(s)
+// ERR: offload error: offload.launch @kernels::@check{{.*}}: OFFLOAD_ERRC_BACKEND_FAILURE: kernel 'check'{{.*}}: a device-side assertion failed in 1 thread(s)
 // INLINED: helper.h:3: helper: block: [0,0,0], thread: [2,0,0] Assertion `x[i] >= 0` failed.
 // INLINED: OFFLOAD_ERRC_BACKEND_FAILURE
 // REMARK: remark: kernel 'check' runs on fibers: a failing cf.assert stops its thread alone

@@ -23,7 +23,7 @@
 
 // STORE: store.mlir:11:7: out-of-bounds memref.store in kernel 'copy', block: [1,0,0], thread: [3,0,0]: index 7 of dimension 0 is not below its size 7
 // STORE-NOT: out-of-bounds
-// ERR: offload error: offload.launch @kernels::@copy{{.*}}: OFFLOAD_ERRC_BACKEND_FAILURE: kernel copy{{.*}}: 1 thread(s) accessed memory out of bounds (offload-check-memory-accesses)
+// ERR: offload error: offload.launch @kernels::@copy{{.*}}: OFFLOAD_ERRC_BACKEND_FAILURE: kernel 'copy'{{.*}}: 1 thread(s) accessed memory out of bounds (offload-check-memory-accesses)
 // UNCHECKED: done
 // SHARED: shared.mlir:8:7: out-of-bounds memref.store in kernel 'tile', block: [0,0,0], thread: [4,0,0]: index 4 of dimension 0 is not below its size 4
 // SHARED: OFFLOAD_ERRC_BACKEND_FAILURE
@@ -34,7 +34,7 @@
 // TWICE-NEXT: twice.mlir:[[#LOAD]]:12: out-of-bounds memref.load in kernel 'twice', block: [0,0,0], thread: [3,0,0]: index 5 of dimension 0 is not below its size 4
 // TWICE-NOT: out-of-bounds
 // TWICE: ERROR SUMMARY: 2 errors
-// TWICE-ERR: kernel twice{{.*}}: 2 thread(s) accessed memory out of bounds
+// TWICE-ERR: kernel 'twice'{{.*}}: 2 thread(s) accessed memory out of bounds
 // LOOPS-NOT: runs on fibers
 // LOOPS: scf.parallel
 // LOOPS-NOT: gpu.barrier

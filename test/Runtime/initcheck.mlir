@@ -30,7 +30,7 @@
 // The other threads' reads are the same report (location, allocation).
 // UNWRITTEN-NOT: Uninitialized
 // UNWRITTEN: ========= ERROR SUMMARY: 1 error
-// UNWRITTEN-ERR: OFFLOAD_ERRC_BACKEND_FAILURE: kernel copy{{.*}}: 1 uninitialized read(s) of device memory (initcheck)
+// UNWRITTEN-ERR: OFFLOAD_ERRC_BACKEND_FAILURE: kernel 'copy'{{.*}}: 1 uninitialized read(s) of device memory (initcheck)
 // UNCHECKED: done
 // UNCHECKED-NOT: =========
 // OTHERS: done

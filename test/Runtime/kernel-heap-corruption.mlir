@@ -10,7 +10,7 @@
 // RUN: sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do timeout 10 offload-run %s > %t.$i 2>&1; echo "status $? report $(grep -c "^offload-run: SIG" %t.$i)"; done' | sort | uniq -c | FileCheck %s --implicit-check-not=status
 // CHECK: 10 status {{134|139}} report 1
 // RUN: FileCheck %s --check-prefix=REPORT < %t.1
-// REPORT: offload-run crashed. Please report it with the input and the stack dump below.
+// REPORT: offload-run: the program crashed while it ran. {{.*}} please report it with the input and the stack dump below.
 // REPORT-NEXT: Stack dump:
 // REPORT-NEXT: Program arguments: {{.*}}offload-run{{.*}}kernel-heap-corruption.mlir
 // REPORT-NEXT: offload-run: {{SIGABRT \(abort\)|SIGSEGV}}

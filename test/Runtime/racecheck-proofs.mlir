@@ -29,7 +29,7 @@
 // STEP-NEXT: =========     and Write access at {{.*}}tile_step.mlir:[[#STEP]]:9 in kernel 'tile_step'
 // STEP-NEXT: =========     block: [0,0,0], threads: [0,2,0] (write) and [0,0,0] (write)
 // STEP: ERROR SUMMARY: 1 error
-// STEP-ERR: kernel tile_step{{.*}}: 1 race hazard(s) between threads of a block (racecheck)
+// STEP-ERR: kernel 'tile_step'{{.*}}: 1 race hazard(s) between threads of a block (racecheck)
 
 // MIXED: ========= Error: Race reported between Write access at {{.*}}tile_mixed.mlir:[[#MIXED:]]:9
 // MIXED-NEXT: =========     and Write access at {{.*}}tile_mixed.mlir:[[#MIXED-3]]:9 in kernel 'tile_mixed'

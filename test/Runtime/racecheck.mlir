@@ -33,7 +33,7 @@
 // WG-NOT: Race
 // WG: ========= ERROR SUMMARY: 1 error
 // WG-NOT: Race
-// WG-ERR: OFFLOAD_ERRC_BACKEND_FAILURE: kernel broadcast{{.*}}: 1 race hazard(s) between threads of a block (racecheck)
+// WG-ERR: OFFLOAD_ERRC_BACKEND_FAILURE: kernel 'broadcast'{{.*}}: 1 race hazard(s) between threads of a block (racecheck)
 // UNCHECKED: synced
 // UNCHECKED-NEXT: broadcast
 // UNCHECKED-NOT: =========
@@ -76,7 +76,7 @@
 // BLOCKS-NEXT: =========     global memory at 0x{{[0-9A-F]+}}, index 1, between blocks of one launch
 // BLOCKS-NOT: Race
 // BLOCKS: ========= ERROR SUMMARY: 2 errors
-// BLOCKS-ERR: kernel same_slots{{.*}}: 2 race hazard(s) between threads of a block (racecheck)
+// BLOCKS-ERR: kernel 'same_slots'{{.*}}: 2 race hazard(s) between threads of a block (racecheck)
 // BLOCKS-UNCHECKED: clean
 // BLOCKS-UNCHECKED-NEXT: same
 // BLOCKS-UNCHECKED-NOT: =========

@@ -22,7 +22,7 @@
 // EXIT-NEXT: =========     exited without arriving: 2 thread(s): [2,0,0] [3,0,0]
 // EXIT-NOT: Barrier error
 // EXIT: ========= ERROR SUMMARY: 1 error
-// EXIT-ERR: OFFLOAD_ERRC_BACKEND_FAILURE: kernel early_exit{{.*}}: 1 barrier error(s) (synccheck)
+// EXIT-ERR: OFFLOAD_ERRC_BACKEND_FAILURE: kernel 'early_exit'{{.*}}: 1 barrier error(s) (synccheck)
 // UNCHECKED: done
 // UNCHECKED-NOT: =========
 
@@ -31,8 +31,8 @@
 // TWO-NEXT: =========     at the barrier at {{.*}}two.mlir:[[#EVEN:]]:9: 2 thread(s): [0,0,0] [2,0,0]
 // TWO-NEXT: =========     at the barrier at {{.*}}two.mlir:[[#EVEN+2]]:9: 2 thread(s): [1,0,0] [3,0,0]
 // TWO: ========= ERROR SUMMARY: 1 error
-// TWO-ERR: kernel two_barriers{{.*}}: 1 barrier error(s) (synccheck)
-// DEADLOCK: deadlock in kernel two_barriers{{.*}}: in block (0,0,0), threads wait at different barriers
+// TWO-ERR: kernel 'two_barriers'{{.*}}: 1 barrier error(s) (synccheck)
+// DEADLOCK: deadlock in kernel 'two_barriers'{{.*}}: in block (0,0,0), threads wait at different barriers
 // UNIFORM: 10
 // UNIFORM-NEXT: ========= ERROR SUMMARY: 0 errors
 

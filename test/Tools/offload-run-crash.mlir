@@ -8,7 +8,7 @@
 // exits (no signal): not what this test checks.
 // UNSUPPORTED: sanitized
 // RUN: not --crash timeout 10 offload-run %s 2>&1 | FileCheck %s
-// CHECK: offload-run crashed. Please report it with the input and the stack dump below.
+// CHECK: offload-run: the program crashed while it ran. {{.*}} please report it with the input and the stack dump below.
 // CHECK: Stack dump:
 // CHECK: Program arguments: {{.*}}offload-run{{.*}}offload-run-crash.mlir
 // CHECK-NEXT: offload-run: SIGSEGV (segmentation fault)

@@ -9,6 +9,7 @@
 
 #include "OffloadSupport/FatalSignals.h"
 
+#include <atomic>
 #include <execinfo.h>
 #include <iterator>
 #include <unistd.h>
@@ -22,8 +23,12 @@ constexpr int CrashSignals[] = {SIGSEGV, SIGBUS,  SIGILL,
 FatalSignalHandler Handler;
 
 /// The bug-report line, "Stack dump:" and the program arguments, formatted
-/// when the handler is installed.
+/// when the handler is installed; ProgramPreamble has the line of a crash
+/// while the input program runs in place of the bug-report line.
 std::string *Preamble;
+std::string *ProgramPreamble;
+/// Whether the input program runs (setProgramRunning).
+volatile sig_atomic_t ProgramRunning = 0;
 
 /// The innermost entry of this thread. A constant-initialized thread_local of
 /// the executable: reading it in the handler allocates nothing.
@@ -62,8 +67,8 @@ void onCrash(int Sig, siginfo_t *Info, void *) {
   if (!Handler.claim(Sig, Info))
     return;
   Reporting = Sig;
-  if (Preamble)
-    writeAll(STDERR_FILENO, Preamble->data(), Preamble->size());
+  if (const std::string *Text = ProgramRunning ? ProgramPreamble : Preamble)
+    writeAll(STDERR_FILENO, Text->data(), Text->size());
   // The thread's entries, outermost first.
   const CrashReportEntry *Entries[32];
   size_t NumEntries = 0;
@@ -91,6 +96,14 @@ void onCrash(int Sig, siginfo_t *Info, void *) {
 }
 } // namespace
 
+void offloadrun::setProgramRunning(const char *ProgramCrashMessage) {
+  // Written before the flag: the handler reads the text only once it is set.
+  if (ProgramPreamble)
+    ProgramPreamble->insert(0, ProgramCrashMessage);
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  ProgramRunning = 1;
+}
+
 CrashReportEntry::CrashReportEntry(std::string Text)
     : Text(std::move(Text)), Outer(Innermost) {
   Innermost = this;
@@ -100,13 +113,14 @@ CrashReportEntry::~CrashReportEntry() { Innermost = Outer; }
 
 void offloadrun::installCrashReport(int Argc, char **Argv,
                                     const char *BugReportMessage) {
-  Preamble = new std::string(BugReportMessage);
-  *Preamble += "Stack dump:\n0.\tProgram arguments:";
+  std::string Dump = "Stack dump:\n0.\tProgram arguments:";
   for (int I = 0; I < Argc; ++I) {
-    *Preamble += ' ';
-    *Preamble += Argv[I];
+    Dump += ' ';
+    Dump += Argv[I];
   }
-  *Preamble += '\n';
+  Dump += '\n';
+  Preamble = new std::string(BugReportMessage + Dump);
+  ProgramPreamble = new std::string(Dump);
   // The first backtrace loads the unwinder (libgcc_s), allocating: not in
   // the handler.
   void *Frame;

@@ -32,6 +32,13 @@ namespace offloadrun {
 /// signal handling is set up (so that this one runs first).
 void installCrashReport(int Argc, char **Argv, const char *BugReportMessage);
 
+/// From now on the input program runs (its host code and kernels): a crash
+/// prints \p ProgramCrashMessage in place of the bug-report line, since a
+/// fault there is most often the program's own (an out-of-bounds store, a
+/// null call) and the runtime has named a faulting host kernel on the line
+/// before. Signal-safe to read; call once, on any thread.
+void setProgramRunning(const char *ProgramCrashMessage);
+
 /// While alive, a crash on the thread that created it prints \p Text (one
 /// line, "running pass ..."), after the program arguments and the entries
 /// created before it. Entries of a thread nest: the last created is

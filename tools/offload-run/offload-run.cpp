@@ -44,6 +44,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/ManagedStatic.h"
 #include "llvm/Support/Signals.h"
@@ -746,6 +747,22 @@ int main(int argc, char **argv) {
 
   JitRunnerConfig config;
   config.mlirTransformer = lowerForDevice;
+  // The lowered program's translation to LLVM IR is the last step before
+  // JitRunnerMain compiles and runs it: from here on a crash is reported as
+  // the program's (CrashReport.h), not as a bug of offload-run.
+  auto translateAndMarkRunning = [](Operation *module,
+                                    llvm::LLVMContext &context) {
+    std::unique_ptr<llvm::Module> llvmModule =
+        translateModuleToLLVMIR(module, context);
+    offloadrun::setProgramRunning(
+        "offload-run: the program crashed while it ran. If a host kernel "
+        "faulted, the line above names it and the block (a bug of the "
+        "kernel, such as an out-of-bounds access: --check=memcheck reports "
+        "the access); if neither the program's code nor its kernels are at "
+        "fault, please report it with the input and the stack dump below.\n");
+    return llvmModule;
+  };
+  config.llvmModuleBuilder = translateAndMarkRunning;
   // Keep the runtime library loaded and its entry points resolvable.
   (void)&offloadInit;
   (void)&offloadJITLaunchKernel;

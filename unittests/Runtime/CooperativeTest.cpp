@@ -110,7 +110,7 @@ TEST_P(CooperativeTest, ExitedThreadsDoNotBlockBarriers) {
 
 TEST_P(CooperativeTest, DeadlockIsAnError) {
   auto L = launch1D(2, 32);
-  ASSERT_ERROR_MSG(OFFLOAD_ERRC_UNKNOWN, "deadlock in kernel deadlock",
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_UNKNOWN, "deadlock in kernel 'deadlock'",
                    offloadLaunchKernel(nullptr, Device, getKernel("deadlock"),
                                        nullptr, 0, &L));
   // The runtime stays usable.

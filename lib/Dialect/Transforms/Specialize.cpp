@@ -18,6 +18,7 @@
 #include "OffloadDialect/Transforms/Specialize.h"
 #include "OffloadDialect/IR/OffloadDialect.h"
 #include "OffloadDialect/Transforms/Passes.h"
+#include "OffloadSupport/KernelNames.h"
 #include "SpecializeCostModel.h"
 
 #include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
@@ -116,8 +117,10 @@ mlir::offload::getSpecializedName(gpu::GPUFuncOp kernel,
   printSize("grid", spec.gridSize);
   std::string name;
   llvm::raw_string_ostream nameStream(name);
-  nameStream << kernel.getName() << "_spec_"
-             << llvm::format_hex_no_prefix(llvm::xxh3_64bits(key), 16);
+  nameStream << kernel.getName() << ::offload::SpecializedNameSeparator
+             << llvm::format_hex_no_prefix(
+                    llvm::xxh3_64bits(key),
+                    ::offload::SpecializedNameHashDigits);
   return name;
 }
 
@@ -558,7 +561,7 @@ struct LaunchView {
 };
 
 struct SpecializePass
-    : public offload::impl::OffloadSpecializeBase<SpecializePass> {
+    : public mlir::offload::impl::OffloadSpecializeBase<SpecializePass> {
   using Base::Base;
 
   void runOnOperation() override {

@@ -82,7 +82,7 @@ TEST_P(offloadSyncQueueLaunchTest, ErrorOfEnqueuedLaunch) {
   auto L = launch1D(1, 64);
   ASSERT_SUCCESS(offloadLaunchKernel(Queue, Device, getKernel("deadlock"),
                                      nullptr, 0, &L));
-  ASSERT_ERROR_MSG(OFFLOAD_ERRC_UNKNOWN, "deadlock in kernel deadlock",
+  ASSERT_ERROR_MSG(OFFLOAD_ERRC_UNKNOWN, "deadlock in kernel 'deadlock'",
                    offloadSyncQueue(Queue));
   // Reported once: the queue is usable again.
   ASSERT_SUCCESS(offloadSyncQueue(Queue));

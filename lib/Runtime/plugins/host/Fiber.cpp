@@ -76,6 +76,7 @@
 
 #include "HostCheck.h"
 #include "OffloadSupport/Error.h"
+#include "OffloadSupport/KernelNames.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -751,7 +752,7 @@ Error BlockScheduler::makeDeadlockError() const {
           "different barriers: thread ({4},{5},{6}) at barrier {7} and thread "
           "({8},{9},{10}) at barrier {11}; every thread of a block that has "
           "not exited must reach the same barrier",
-          Launch.Name, Ctx.BlockId[0], Ctx.BlockId[1], Ctx.BlockId[2],
+          offload::getKernelDisplayName(Launch.Name), Ctx.BlockId[0], Ctx.BlockId[1], Ctx.BlockId[2],
           First->Tx, First->Ty, First->Tz, First->BarrierId, F.Tx, F.Ty, F.Tz,
           F.BarrierId);
   }
@@ -805,7 +806,7 @@ static Error checkSyncMisuse(const BlockLaunch &Launch) {
                      "kernel {0} calls __offload_host_barrier or "
                      "__offload_host_shuffle but its descriptor lacks "
                      "OFFLOAD_HOST_KERNEL_COOPERATIVE",
-                     Launch.Name);
+                     offload::getKernelDisplayName(Launch.Name));
 }
 
 Error offload::host::runNonCooperativeBlock(

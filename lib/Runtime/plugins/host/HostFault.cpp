@@ -10,6 +10,7 @@
 #include "../../CheckServices.h"
 
 #include "OffloadSupport/FatalSignals.h"
+#include "OffloadSupport/KernelNames.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -52,9 +53,11 @@ void onFault(int Sig, siginfo_t *Info, void *) {
   if (const offload_host_kernel_context_t *Ctx =
           Launch ? Launch->Ctx : nullptr) {
     SignalSafeText Line;
-    Line << "offload: fault in host kernel '";
-    Line.append(Launch->Name.data(), Launch->Name.size());
-    Line << "', block (" << Ctx->BlockId[0] << ", " << Ctx->BlockId[1] << ", "
+    Line << "offload: fault in host kernel ";
+    offload::appendKernelDisplayName(Launch->Name, [&](llvm::StringRef Piece) {
+      Line.append(Piece.data(), Piece.size());
+    });
+    Line << ", block (" << Ctx->BlockId[0] << ", " << Ctx->BlockId[1] << ", "
          << Ctx->BlockId[2] << ") of a grid of (" << Ctx->GridDim[0] << ", "
          << Ctx->GridDim[1] << ", " << Ctx->GridDim[2] << ") blocks of ("
          << Ctx->BlockDim[0] << ", " << Ctx->BlockDim[1] << ", "

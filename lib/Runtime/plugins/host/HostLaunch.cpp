@@ -35,6 +35,7 @@
 
 #include "../../Config.h"
 #include "OffloadSupport/Error.h"
+#include "OffloadSupport/KernelNames.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -107,30 +108,31 @@ public:
   Error take(StringRef Name) {
     if (First)
       return std::move(*First);
+    std::string Kernel = offload::getKernelDisplayName(Name);
     if (uint64_t N = Failures.OutOfBounds.load())
       return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
                          "kernel {0}: {1} thread(s) accessed memory out of "
                          "bounds (offload-check-memory-accesses)",
-                         Name, N);
+                         Kernel, N);
     if (uint64_t N = Failures.Races.load())
       return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
                          "kernel {0}: {1} race hazard(s) between threads of a "
                          "block (racecheck)",
-                         Name, N);
+                         Kernel, N);
     if (uint64_t N = Failures.SyncErrors.load())
       return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
-                         "kernel {0}: {1} barrier error(s) (synccheck)", Name,
+                         "kernel {0}: {1} barrier error(s) (synccheck)", Kernel,
                          N);
     if (uint64_t N = Failures.UninitializedReads.load())
       return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
                          "kernel {0}: {1} uninitialized read(s) of device "
                          "memory (initcheck)",
-                         Name, N);
+                         Kernel, N);
     if (uint64_t N = Failures.Assertions.load())
       return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
                          "kernel {0}: a device-side assertion failed in {1} "
                          "thread(s)",
-                         Name, N);
+                         Kernel, N);
     return Error::success();
   }
   /// Failed cf.asserts and bounds checks of the launch's threads.
