@@ -20,8 +20,8 @@
 #ifndef OFFLOADSUPPORT_KERNELNAMES_H
 #define OFFLOADSUPPORT_KERNELNAMES_H
 
-#include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringRef.h"
 
 namespace offload {
 

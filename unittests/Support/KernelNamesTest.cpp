@@ -64,8 +64,9 @@ TEST(KernelNamesTest, OtherNamesStayWhole) {
     EXPECT_EQ(::offload::getKernelDisplayName(Name), "'" + Name.str() + "'");
   }
   // The kernel's own name may contain the separator.
-  EXPECT_EQ(::offload::getSpecializedKernelBase("a_spec_b_spec_00000000000000ff"),
-            "a_spec_b");
+  EXPECT_EQ(
+      ::offload::getSpecializedKernelBase("a_spec_b_spec_00000000000000ff"),
+      "a_spec_b");
 }
 
 } // namespace

@@ -752,9 +752,9 @@ Error BlockScheduler::makeDeadlockError() const {
           "different barriers: thread ({4},{5},{6}) at barrier {7} and thread "
           "({8},{9},{10}) at barrier {11}; every thread of a block that has "
           "not exited must reach the same barrier",
-          offload::getKernelDisplayName(Launch.Name), Ctx.BlockId[0], Ctx.BlockId[1], Ctx.BlockId[2],
-          First->Tx, First->Ty, First->Tz, First->BarrierId, F.Tx, F.Ty, F.Tz,
-          F.BarrierId);
+          offload::getKernelDisplayName(Launch.Name), Ctx.BlockId[0],
+          Ctx.BlockId[1], Ctx.BlockId[2], First->Tx, First->Ty, First->Tz,
+          First->BarrierId, F.Tx, F.Ty, F.Tz, F.BarrierId);
   }
   llvm_unreachable("a deadlock needs two barriers");
 }

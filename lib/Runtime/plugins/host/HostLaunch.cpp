@@ -108,31 +108,33 @@ public:
   Error take(StringRef Name) {
     if (First)
       return std::move(*First);
-    std::string Kernel = offload::getKernelDisplayName(Name);
+    // Formatted only on failure: a launch allocates nothing
+    // (HostLaunchTest.LaunchesDoNotAllocate).
+    auto Kernel = [&] { return offload::getKernelDisplayName(Name); };
     if (uint64_t N = Failures.OutOfBounds.load())
       return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
                          "kernel {0}: {1} thread(s) accessed memory out of "
                          "bounds (offload-check-memory-accesses)",
-                         Kernel, N);
+                         Kernel(), N);
     if (uint64_t N = Failures.Races.load())
       return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
                          "kernel {0}: {1} race hazard(s) between threads of a "
                          "block (racecheck)",
-                         Kernel, N);
+                         Kernel(), N);
     if (uint64_t N = Failures.SyncErrors.load())
       return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
-                         "kernel {0}: {1} barrier error(s) (synccheck)", Kernel,
-                         N);
+                         "kernel {0}: {1} barrier error(s) (synccheck)",
+                         Kernel(), N);
     if (uint64_t N = Failures.UninitializedReads.load())
       return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
                          "kernel {0}: {1} uninitialized read(s) of device "
                          "memory (initcheck)",
-                         Kernel, N);
+                         Kernel(), N);
     if (uint64_t N = Failures.Assertions.load())
       return createError(OFFLOAD_ERRC_BACKEND_FAILURE,
                          "kernel {0}: a device-side assertion failed in {1} "
                          "thread(s)",
-                         Kernel, N);
+                         Kernel(), N);
     return Error::success();
   }
   /// Failed cf.asserts and bounds checks of the launch's threads.
