@@ -2203,8 +2203,8 @@ static bool mayAlias(gpu::GPUFuncOp kernel, Value a, Value b) {
   if (distinct(a) || distinct(b))
     return false;
   auto ta = cast<MemRefType>(a.getType()), tb = cast<MemRefType>(b.getType());
-  return ta.getMemorySpace() == tb.getMemorySpace() ||
-         !ta.getMemorySpace() || !tb.getMemorySpace();
+  return ta.getMemorySpace() == tb.getMemorySpace() || !ta.getMemorySpace() ||
+         !tb.getMemorySpace();
 }
 
 /// Whether running \p bodies' iterations in turn, each body's iteration t
@@ -2250,19 +2250,19 @@ static bool fuseExchange(gpu::GPUFuncOp kernel, scf::ParallelOp before,
   // One iteration: the order does not change.
   bool single = range.ub - range.lb == step;
   SmallVector<SmallVector<BodyAccess>> bodies(3);
-  if (!single && (!collectBodyAccesses(before.getBody(), before.getInductionVars()[xb],
-                           step, bodies[0]) ||
-      !collectBodyAccesses(exchange.getBody(), exchange.getInductionVar(),
-                           step, bodies[1]) ||
-      !collectBodyAccesses(after.getBody(), after.getInductionVars()[xa], step,
-                           bodies[2]) ||
-      !canInterleave(kernel, bodies)))
+  if (!single &&
+      (!collectBodyAccesses(before.getBody(), before.getInductionVars()[xb],
+                            step, bodies[0]) ||
+       !collectBodyAccesses(exchange.getBody(), exchange.getInductionVar(),
+                            step, bodies[1]) ||
+       !collectBodyAccesses(after.getBody(), after.getInductionVars()[xa], step,
+                            bodies[2]) ||
+       !canInterleave(kernel, bodies)))
     return false;
   IRRewriter rewriter(kernel.getContext());
   Operation *first = &after.getBody()->front();
   rewriter.eraseOp(before.getBody()->getTerminator());
-  rewriter.inlineBlockBefore(before.getBody(), first,
-                             after.getInductionVars());
+  rewriter.inlineBlockBefore(before.getBody(), first, after.getInductionVars());
   rewriter.eraseOp(exchange.getBody()->getTerminator());
   rewriter.inlineBlockBefore(exchange.getBody(), first,
                              ValueRange{after.getInductionVars()[xa]});

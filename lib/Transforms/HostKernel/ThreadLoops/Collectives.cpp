@@ -499,8 +499,7 @@ void ThreadLoopBuilder::unrollShuffleLoops() {
   (void)applyPatternsGreedily(kernel, std::move(patterns));
 }
 
-std::optional<int64_t> mlir::offload::foldToConstant(Value v,
-                                                     unsigned depth) {
+std::optional<int64_t> mlir::offload::foldToConstant(Value v, unsigned depth) {
   APInt constant;
   if (matchPattern(v, m_ConstantInt(&constant)))
     return constant.getSExtValue();
