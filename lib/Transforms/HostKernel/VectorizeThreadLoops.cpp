@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OffloadDialect/Conversion/Passes.h"
+#include "OffloadDialect/Transforms/HostKernel/ThreadLoops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -1999,6 +2000,327 @@ static void unswitchSequentialLoop(scf::IfOp version,
 }
 
 namespace {
+//===----------------------------------------------------------------------===//
+// Subgroup exchanges in registers
+//===----------------------------------------------------------------------===//
+//
+// A constant `gpu.shuffle` (xor, up, down or idx with constant offset and
+// width, in blocks of whole subgroups) is, after the thread loops, a thread
+// loop that stores the operand per thread, an exchange loop over subgroups
+// (ThreadLoops.h, kSubgroupExchangeAttrName: load a subgroup's 32 values,
+// one vector.shuffle, store them) and a thread loop that reads the exchanged
+// value at the thread's own index. Each step of a warp reduction tree costs
+// three passes over block-wide arrays that way. Run 32 lanes wide (one
+// subgroup per vector iteration), the three loops step over the same
+// subgroups and touch the per-thread arrays only at their own subgroup's
+// slots, so they fuse into one loop whose iteration stores a subgroup's
+// values, permutes them and reads them back: LLVM forwards the stores to the
+// loads (same address, same iteration), the permutation is a register
+// shuffle and the arrays, no longer read, are removed.
+
+/// Whether \p op is an exchange loop of the thread loops.
+static bool isExchangeLoop(Operation *op) {
+  auto loop = dyn_cast_if_present<scf::ForOp>(op);
+  return loop && loop->hasAttr(kSubgroupExchangeAttrName) &&
+         loop.getNumResults() == 0;
+}
+
+/// The constant lower bound, upper bound and step of an exchange loop.
+struct ExchangeRange {
+  int64_t lb, ub, step;
+};
+static std::optional<ExchangeRange> getExchangeRange(scf::ForOp exchange) {
+  std::optional<int64_t> lb = foldToConstant(exchange.getLowerBound());
+  std::optional<int64_t> ub = foldToConstant(exchange.getUpperBound());
+  std::optional<int64_t> step = foldToConstant(exchange.getStep());
+  if (!lb || !ub || !step || *step <= 0 || *ub <= *lb || *lb % *step != 0 ||
+      (*ub - *lb) % *step != 0)
+    return std::nullopt;
+  return ExchangeRange{*lb, *ub, *step};
+}
+
+/// The next (\p forward) or previous operation of \p op's block that is not
+/// pure region-free arithmetic (constants and bounds between the loops).
+static Operation *neighborOf(Operation *op, bool forward) {
+  for (Operation *n = forward ? op->getNextNode() : op->getPrevNode(); n;
+       n = forward ? n->getNextNode() : n->getPrevNode())
+    if (n->getNumRegions() != 0 || !isPure(n))
+      return n;
+  return nullptr;
+}
+
+/// The thread loops that end \p op: \p op itself, or, for an `scf.if`
+/// without results (the versions of a thread loop), those that end each of
+/// its branches. False when something else ends it.
+static bool collectLastThreadLoops(Operation *op,
+                                   SmallVectorImpl<scf::ParallelOp> &loops) {
+  if (auto loop = dyn_cast_if_present<scf::ParallelOp>(op)) {
+    loops.push_back(loop);
+    return true;
+  }
+  auto ifOp = dyn_cast_if_present<scf::IfOp>(op);
+  if (!ifOp || ifOp.getNumResults() != 0 || ifOp.getElseRegion().empty())
+    return false;
+  for (Block *block : {ifOp.thenBlock(), ifOp.elseBlock()})
+    if (!collectLastThreadLoops(neighborOf(block->getTerminator(), false),
+                                loops))
+      return false;
+  return true;
+}
+
+/// Whether the thread loop \p loop runs the threads of \p range along its
+/// innermost dimension with step \p step (1 before vectorization, the
+/// range's step after), its other dimensions one thread each.
+static bool coversRange(scf::ParallelOp loop, const ExchangeRange &range,
+                        int64_t step) {
+  if (loop.getNumResults() != 0)
+    return false;
+  unsigned x = loop.getNumLoops() - 1;
+  for (unsigned d = 0; d <= x; ++d) {
+    std::optional<int64_t> lb = foldToConstant(loop.getLowerBound()[d]);
+    std::optional<int64_t> ub = foldToConstant(loop.getUpperBound()[d]);
+    std::optional<int64_t> s = foldToConstant(loop.getStep()[d]);
+    if (!lb || !ub || !s)
+      return false;
+    if (d < x && *ub - *lb != 1)
+      return false;
+    if (d == x && (*lb != range.lb || *ub != range.ub || *s != step))
+      return false;
+  }
+  return true;
+}
+
+/// The thread loops next to exchange loops that can fuse with them once
+/// vectorized with the exchange's step as their width: their innermost
+/// bounds are replaced by constants (the vectorizer reads them so).
+static DenseMap<Operation *, int64_t>
+prepareExchangeNeighbors(gpu::GPUFuncOp kernel) {
+  DenseMap<Operation *, int64_t> widths;
+  kernel.walk([&](scf::ForOp exchange) {
+    if (!isExchangeLoop(exchange))
+      return;
+    std::optional<ExchangeRange> range = getExchangeRange(exchange);
+    if (!range || range->step > 64)
+      return;
+    SmallVector<scf::ParallelOp> loops;
+    if (auto next =
+            dyn_cast_if_present<scf::ParallelOp>(neighborOf(exchange, true)))
+      loops.push_back(next);
+    (void)collectLastThreadLoops(neighborOf(exchange, false), loops);
+    for (scf::ParallelOp loop : loops) {
+      if (!coversRange(loop, *range, 1))
+        continue;
+      unsigned x = loop.getNumLoops() - 1;
+      OpBuilder b(loop);
+      loop.getLowerBoundMutable().slice(x, 1).assign(
+          arith::ConstantIndexOp::create(b, loop.getLoc(), range->lb));
+      loop.getUpperBoundMutable().slice(x, 1).assign(
+          arith::ConstantIndexOp::create(b, loop.getLoc(), range->ub));
+      widths[loop] = range->step;
+    }
+  });
+  return widths;
+}
+
+/// One memory access of a loop body to fuse.
+struct BodyAccess {
+  /// The memref accessed, and the one it is a view of (through view-like
+  /// ops).
+  Value memref, base;
+  bool write;
+  /// At the loop's own iteration: one index, the induction variable, at
+  /// most a step's elements (a scalar or a vector up to the step).
+  bool atIteration;
+};
+
+/// The accesses of \p body, whose iteration is \p iv stepping by \p step;
+/// false for an operation whose effects are unknown.
+static bool collectBodyAccesses(Block *body, Value iv, int64_t step,
+                                SmallVectorImpl<BodyAccess> &accesses) {
+  auto atIteration = [&](ValueRange indices, Type type) {
+    int64_t elements = 1;
+    if (auto vector = dyn_cast<VectorType>(type)) {
+      if (vector.getRank() != 1 || vector.isScalable())
+        return false;
+      elements = vector.getNumElements();
+    }
+    return indices.size() == 1 && indices[0] == iv && elements <= step;
+  };
+  WalkResult result = body->walk([&](Operation *op) {
+    if (isa<scf::YieldOp, scf::ReduceOp, scf::ReduceReturnOp>(op))
+      return WalkResult::advance();
+    auto effecting = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effecting) {
+      if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+        return WalkResult::advance();
+      return WalkResult::interrupt();
+    }
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    effecting.getEffects(effects);
+    std::optional<bool> at;
+    if (auto load = dyn_cast<memref::LoadOp>(op))
+      at = atIteration(load.getIndices(), load.getType());
+    else if (auto store = dyn_cast<memref::StoreOp>(op))
+      at = atIteration(store.getIndices(), store.getValueToStore().getType());
+    else if (auto vload = dyn_cast<vector::LoadOp>(op))
+      at = atIteration(vload.getIndices(), vload.getType());
+    else if (auto vstore = dyn_cast<vector::StoreOp>(op))
+      at = atIteration(vstore.getIndices(), vstore.getValueToStore().getType());
+    for (const MemoryEffects::EffectInstance &effect : effects) {
+      bool read = isa<MemoryEffects::Read>(effect.getEffect());
+      bool write = isa<MemoryEffects::Write>(effect.getEffect());
+      if (!read && !write)
+        continue; // allocations in the body, freed in it
+      Value memref = effect.getValue();
+      if (!memref || !isa<MemRefType>(memref.getType()))
+        return WalkResult::interrupt();
+      Value base = memref;
+      while (auto view = base.getDefiningOp<ViewLikeOpInterface>())
+        base = view.getViewSource();
+      accesses.push_back({memref, base, write, at.value_or(false)});
+    }
+    return WalkResult::advance();
+  });
+  return !result.wasInterrupted();
+}
+
+/// Whether the memrefs \p a and \p b (bases, not views) may overlap: the same
+/// value, or two kernel arguments in the same memory space (distinct stack
+/// arrays and workgroup and private attributions are distinct memory).
+static bool mayAlias(gpu::GPUFuncOp kernel, Value a, Value b) {
+  if (a == b)
+    return true;
+  auto distinct = [&](Value v) {
+    if (v.getDefiningOp<memref::AllocaOp>() ||
+        v.getDefiningOp<memref::AllocOp>())
+      return true;
+    auto arg = dyn_cast<BlockArgument>(v);
+    if (!arg || arg.getOwner() != &kernel.getBody().front())
+      return false;
+    return llvm::is_contained(kernel.getWorkgroupAttributions(), arg) ||
+           llvm::is_contained(kernel.getPrivateAttributions(), arg);
+  };
+  if (distinct(a) || distinct(b))
+    return false;
+  auto ta = cast<MemRefType>(a.getType()), tb = cast<MemRefType>(b.getType());
+  return ta.getMemorySpace() == tb.getMemorySpace() || !ta.getMemorySpace() ||
+         !tb.getMemorySpace();
+}
+
+/// Whether running \p bodies' iterations in turn, each body's iteration t
+/// before the next body's iteration t, is the same as running each body over
+/// every iteration before the next: no two of them access memory that may
+/// overlap, one of them writing, except stack arrays (allocas of the kernel,
+/// outside the loops) that every body accesses at its own iteration only.
+static bool canInterleave(gpu::GPUFuncOp kernel,
+                          ArrayRef<SmallVector<BodyAccess>> bodies) {
+  DenseSet<Value> shared;
+  for (const SmallVector<BodyAccess> &accesses : bodies)
+    for (const BodyAccess &access : accesses)
+      if (!access.atIteration || access.memref != access.base ||
+          !access.base.getDefiningOp<memref::AllocaOp>() ||
+          Value(access.base).getParentBlock() != &kernel.getBody().front())
+        shared.insert(access.base);
+  for (auto [i, first] : llvm::enumerate(bodies))
+    for (const SmallVector<BodyAccess> &second : bodies.drop_front(i + 1))
+      for (const BodyAccess &a : first)
+        for (const BodyAccess &b : second) {
+          if (!a.write && !b.write)
+            continue;
+          if (a.base == b.base && !shared.contains(a.base))
+            continue;
+          if (mayAlias(kernel, a.base, b.base))
+            return false;
+        }
+  return true;
+}
+
+/// Fuses the vectorized thread loop \p before, the exchange loop \p exchange
+/// and the vectorized thread loop \p after (adjacent in this order but for
+/// pure arithmetic, the same iterations) into \p after: each iteration runs
+/// \p before's body, then the exchange's, then its own. Returns false, and
+/// changes nothing, when that would reorder dependent accesses.
+static bool fuseExchange(gpu::GPUFuncOp kernel, scf::ParallelOp before,
+                         scf::ForOp exchange, scf::ParallelOp after,
+                         const ExchangeRange &range) {
+  unsigned xb = before.getNumLoops() - 1, xa = after.getNumLoops() - 1;
+  if (xb != xa)
+    return false;
+  int64_t step = range.step;
+  // One iteration: the order does not change.
+  bool single = range.ub - range.lb == step;
+  SmallVector<SmallVector<BodyAccess>> bodies(3);
+  if (!single &&
+      (!collectBodyAccesses(before.getBody(), before.getInductionVars()[xb],
+                            step, bodies[0]) ||
+       !collectBodyAccesses(exchange.getBody(), exchange.getInductionVar(),
+                            step, bodies[1]) ||
+       !collectBodyAccesses(after.getBody(), after.getInductionVars()[xa], step,
+                            bodies[2]) ||
+       !canInterleave(kernel, bodies)))
+    return false;
+  IRRewriter rewriter(kernel.getContext());
+  Operation *first = &after.getBody()->front();
+  rewriter.eraseOp(before.getBody()->getTerminator());
+  rewriter.inlineBlockBefore(before.getBody(), first, after.getInductionVars());
+  rewriter.eraseOp(exchange.getBody()->getTerminator());
+  rewriter.inlineBlockBefore(exchange.getBody(), first,
+                             ValueRange{after.getInductionVars()[xa]});
+  rewriter.eraseOp(exchange);
+  rewriter.eraseOp(before);
+  return true;
+}
+
+/// Fuses the exchange loops of \p kernel with the vectorized thread loops
+/// around them (see above), the last exchange first so that a chain of
+/// exchanges (a reduction tree) becomes one loop. Where the thread loop
+/// before is versioned (an `scf.if` of copies, the full-block one and the
+/// one with bounds checks), the exchange and the loop after it are copied
+/// into each version.
+static void fuseExchanges(gpu::GPUFuncOp kernel) {
+  SmallVector<scf::ForOp> exchanges;
+  kernel.walk([&](scf::ForOp loop) {
+    if (isExchangeLoop(loop))
+      exchanges.push_back(loop);
+  });
+  for (scf::ForOp exchange : llvm::reverse(exchanges)) {
+    std::optional<ExchangeRange> range = getExchangeRange(exchange);
+    auto after =
+        dyn_cast_if_present<scf::ParallelOp>(neighborOf(exchange, true));
+    Operation *prev = neighborOf(exchange, false);
+    SmallVector<scf::ParallelOp> befores;
+    if (!range || !after || !coversRange(after, *range, range->step) ||
+        !collectLastThreadLoops(prev, befores) ||
+        llvm::any_of(befores, [&](scf::ParallelOp before) {
+          return !coversRange(before, *range, range->step);
+        }))
+      continue;
+    if (isa<scf::ParallelOp>(prev)) {
+      (void)fuseExchange(kernel, befores.front(), exchange, after, *range);
+      continue;
+    }
+    // Versions: check every copy before changing anything (a copy of the
+    // exchange and the loop after it, fused, per version).
+    OpBuilder b(kernel.getContext());
+    for (Operation *op = prev->getNextNode(); op != after;) {
+      Operation *next = op->getNextNode();
+      if (op != exchange)
+        op->moveBefore(prev); // pure arithmetic the copies may use
+      op = next;
+    }
+    // A version where the fusion does not apply keeps its copies as they
+    // are (the same code as before, moved into the branch).
+    for (scf::ParallelOp before : befores) {
+      b.setInsertionPointAfter(before);
+      auto x = cast<scf::ForOp>(b.clone(*exchange));
+      auto a = cast<scf::ParallelOp>(b.clone(*after));
+      (void)fuseExchange(kernel, before, x, a, *range);
+    }
+    exchange.erase();
+    after.erase();
+  }
+}
+
 struct OffloadHostVectorizeThreadLoopsPass
     : public offload::impl::OffloadHostVectorizeThreadLoopsBase<
           OffloadHostVectorizeThreadLoopsPass> {
@@ -2016,6 +2338,10 @@ struct OffloadHostVectorizeThreadLoopsPass
           return;
         loops.push_back(loop);
       });
+      // Thread loops around constant subgroup exchanges: one subgroup per
+      // vector iteration, fused with the exchanges below.
+      DenseMap<Operation *, int64_t> exchangeWidths =
+          prepareExchangeNeighbors(kernel);
       SmallVector<scf::IfOp> versions;
       for (scf::ParallelOp loop : loops) {
         unsigned dim = loop.getNumLoops() - 1;
@@ -2029,6 +2355,11 @@ struct OffloadHostVectorizeThreadLoopsPass
         if (lb && ub) {
           if (*ub <= *lb)
             continue;
+          if (auto it = exchangeWidths.find(loop);
+              it != exchangeWidths.end() && !callsLibm(loop)) {
+            vectorizeLoop(loop, it->second, versions);
+            continue;
+          }
           if (int64_t width = chooseWidth(*ub - *lb)) {
             if (callsLibm(loop))
               width = std::min(width, kMaxLanesWithLibmCalls);
@@ -2043,6 +2374,8 @@ struct OffloadHostVectorizeThreadLoopsPass
       DenseSet<Operation *> unswitched;
       for (scf::IfOp version : versions)
         unswitchSequentialLoop(version, unswitched);
+      if (!exchangeWidths.empty())
+        fuseExchanges(kernel);
     });
   }
 };

@@ -19,6 +19,7 @@
 #define OFFLOADDIALECT_TRANSFORMS_HOSTKERNEL_THREADLOOPS_H
 
 #include "mlir/IR/Location.h"
+#include "mlir/IR/Value.h"
 #include "mlir/Support/LLVM.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -32,6 +33,23 @@ namespace gpu {
 class GPUFuncOp;
 } // namespace gpu
 namespace offload {
+
+/// The unit attribute buildHostThreadLoops puts on the `scf.for` of a
+/// constant subgroup exchange (a `gpu.shuffle` whose offset and width are
+/// constants, in blocks of whole subgroups): it steps over subgroups,
+/// `vector.load`s the 32 stored values of one, permutes them with one
+/// `vector.shuffle` and `vector.store`s them to the array that the next
+/// thread loop reads at the thread's own index. `offload-host-vectorize-
+/// thread-loops` runs the thread loops around such a loop 32 lanes wide and
+/// fuses them with it (the values stay in registers).
+inline constexpr llvm::StringLiteral kSubgroupExchangeAttrName =
+    "offload.subgroup_exchange";
+
+/// The value of the integer or index \p v when it folds to a constant from
+/// constants alone (the loop bounds the thread loops compute, `max(0, 0 *
+/// 32)`, before any canonicalization), by folding its pure defining ops, at
+/// most 8 deep (\p depth counts them); std::nullopt otherwise.
+std::optional<int64_t> foldToConstant(Value v, unsigned depth = 0);
 
 /// Options of buildHostThreadLoops.
 struct HostThreadLoopsOptions {

@@ -462,6 +462,7 @@ LogicalResult ThreadLoopBuilder::handleShuffle(ThreadRegion *&region,
                                   ValueRange{base});
           scf::YieldOp::create(wb, wl);
         });
+    exchange->setAttr(kSubgroupExchangeAttrName, xb.getUnitAttr());
     subgroupExchanges.emplace_back(exchange, exchanged);
     result = loadSlot(hb, loc, exchanged, t);
   } else {
@@ -498,10 +499,7 @@ void ThreadLoopBuilder::unrollShuffleLoops() {
   (void)applyPatternsGreedily(kernel, std::move(patterns));
 }
 
-/// The value of \p v when it folds to an integer constant from constants
-/// alone (the bounds applyMasks computes, `max(0, 0 * 32)`, before any
-/// canonicalization), by folding its pure defining ops.
-static std::optional<int64_t> foldToConstant(Value v, unsigned depth = 0) {
+std::optional<int64_t> mlir::offload::foldToConstant(Value v, unsigned depth) {
   APInt constant;
   if (matchPattern(v, m_ConstantInt(&constant)))
     return constant.getSExtValue();
