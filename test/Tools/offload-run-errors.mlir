@@ -6,6 +6,8 @@
 // RUN: not offload-run %t/no-main.mlir 2>&1 | FileCheck %s --check-prefix=NOMAIN
 // RUN: not offload-run --device=bogus %t/no-main.mlir 2>&1 | FileCheck %s --check-prefix=BOGUS
 // RUN: not offload-run -e nosuch %t/no-main.mlir 2>&1 | FileCheck %s --check-prefix=ENTRY
+// RUN: not offload-run -e copy %t/kernel-entry.mlir 2>&1 | FileCheck %s --check-prefix=KERNELENTRY
+// RUN: not offload-run --entry-point-result=f64 %t/no-main.mlir 2>&1 | FileCheck %s --check-prefix=RESULT
 // RUN: not offload-run %t/does-not-exist.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not offload-run -e main --device host %t/does-not-exist.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not offload-run %t/bad-kernel.mlir 2>&1 | FileCheck %s --check-prefix=KERNEL
@@ -24,6 +26,9 @@
 // NOMAIN: offload-run: entry point 'main' not found in the input (choose one with -e)
 // BOGUS: offload-run: unknown device 'bogus'; expected host, cuda or hip
 // ENTRY: offload-run: entry point 'nosuch' not found in the input
+// KERNELENTRY: offload-run: entry point 'copy' is a symbol of gpu.module @kernels (device code); the entry point is a host function (func.func or llvm.func) that launches kernels
+// RESULT: offload-run: --entry-point-result=f64: expected void, i32, i64 or f32
+// RESULT-NOT: unsupported function type
 // MISSING: offload-run: error: cannot open input file '{{.*}}does-not-exist.mlir': No such file or directory
 // MISSING-NOT: could not parse
 // NOLIB: offload-run: error: --shared-libs: cannot open '{{.*}}no-such-lib.so': No such file or directory
@@ -57,6 +62,18 @@ func.func @main() {
 //--- no-main.mlir
 func.func @other() {
   return
+}
+
+//--- kernel-entry.mlir
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @copy(%m: memref<?xf32>) kernel {
+      gpu.return
+    }
+  }
+  func.func @main() {
+    return
+  }
 }
 
 //--- bad-kernel.mlir

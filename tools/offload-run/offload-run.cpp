@@ -28,6 +28,7 @@
 #include "OffloadSupport/Environment.h"
 
 #include "OffloadVersion.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
@@ -490,7 +491,27 @@ static LogicalResult lowerForDevice(Operation *module,
                     "file?): nothing to run\n";
     return failure();
   }
+  if (!llvm::is_contained({"void", "i32", "i64", "f32"},
+                          options.mainFuncType)) {
+    llvm::errs() << "offload-run: --entry-point-result=" << options.mainFuncType
+                 << ": expected void, i32, i64 or f32\n";
+    return failure();
+  }
   if (!SymbolTable::lookupSymbolIn(module, options.mainFuncName)) {
+    // A kernel's name is a common mistake: say what it is.
+    gpu::GPUModuleOp kernelModule;
+    module->walk([&](gpu::GPUModuleOp gpuModule) {
+      if (!kernelModule &&
+          SymbolTable::lookupSymbolIn(gpuModule, options.mainFuncName))
+        kernelModule = gpuModule;
+    });
+    if (kernelModule) {
+      llvm::errs() << "offload-run: entry point '" << options.mainFuncName
+                   << "' is a symbol of gpu.module @" << kernelModule.getName()
+                   << " (device code); the entry point is a host function "
+                      "(func.func or llvm.func) that launches kernels\n";
+      return failure();
+    }
     llvm::errs() << "offload-run: entry point '" << options.mainFuncName
                  << "' not found in the input (choose one with -e)\n";
     return failure();
