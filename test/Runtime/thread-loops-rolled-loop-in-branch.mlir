@@ -10,9 +10,10 @@
 // parent block"; the JIT, which does not verify, failed in the LLVM
 // conversion, "'scf.yield' op is not supported by the host target".)
 // The row count is read from memory on the host, so that the AOT
-// specialization has no constant to unroll the loop by; the JIT
-// specializes on its value, and its cost model leaves the loop rolled
-// (SpecializeCostModel.cpp, isThreadRowLoop).
+// specialization has no constant to unroll the loop by. (The JIT
+// specializes on its value and, while isThreadRowLoop in
+// SpecializeCostModel.cpp keeps only top-level row loops rolled, unrolls
+// the loop: its run checks the same results on that path.)
 // Expected: out[t] = (t / 8) * 16 + t mod 16.
 
 // RUN: offload-run %s 2>&1 | FileCheck %s
