@@ -1505,6 +1505,12 @@ LogicalResult LoopVectorizer::visitFor(scf::ForOp op) {
       builder, loc, getScalar(op.getLowerBound()),
       getScalar(op.getUpperBound()), getScalar(op.getStep()), inits,
       /*bodyBuilder=*/nullptr, op.getUnsignedCmp());
+  // Without iteration arguments the builder made an empty yield: the body's
+  // own is made below (two yields, the first one mid-block, were what
+  // reached the LLVM conversion from a result-free loop in a branch on the
+  // thread ids that was not moved out of the thread loop).
+  if (!newFor.getBody()->empty())
+    newFor.getBody()->getTerminator()->erase();
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(newFor.getBody());
   mapping.map(op.getInductionVar(), newFor.getInductionVar());

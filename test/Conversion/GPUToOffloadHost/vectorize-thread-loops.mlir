@@ -902,3 +902,40 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// A uniform loop without results in the thread loop (rows of a tile stored
+// by each thread, left rolled): it stays a loop with a vector store in its
+// body, and its body ends in its one yield. (The builder of the loop made an
+// empty yield of its own when there were no iteration arguments, so the body
+// had two, the first mid-block, which the verifier rejects; the JIT does not
+// verify, and the stray yield reached the LLVM conversion: "'scf.yield' op is
+// not supported by the host target".)
+
+// (One iteration along x remains: canonicalize folds the thread loop.)
+// CHECK-LABEL: gpu.func @rolled_rows
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:   %[[V:.*]] = vector.load %{{.*}}[%{{.*}}] : memref<?xf32>, vector<16xf32>
+// CHECK-NEXT: vector.store %[[V]], %{{.*}}[%[[I]], %{{.*}}] : memref<4x16xf32>, vector<16xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.return
+gpu.module @kernels {
+  gpu.func @rolled_rows(%in: memref<?xf32>, %tile: memref<4x16xf32>, %n: index) kernel
+      attributes {offload.thread_loops} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %c16 = arith.constant 16 : index
+    scf.parallel (%x) = (%c0) to (%c16) step (%c1) {
+      scf.for %i = %c0 to %c4 step %c1 {
+        %row = arith.muli %i, %n : index
+        %a = arith.addi %row, %x : index
+        %v = memref.load %in[%a] : memref<?xf32>
+        memref.store %v, %tile[%i, %x] : memref<4x16xf32>
+      }
+      scf.reduce
+    }
+    gpu.return
+  }
+}
